@@ -1,0 +1,16 @@
+"""A sandboxed, in-process Python interpreter for DSPy, built on RustPython.
+
+``RustInterpreter`` implements DSPy's ``CodeInterpreter`` protocol (``dspy.RLM``, ``dspy.Flex``,
+``ProgramOfThought``, ``CodeAct``)::
+
+    import dspy
+    from dspy_rust_interpreter import RustInterpreter
+
+    rlm = dspy.RLM("context, query -> answer", interpreter_factory=RustInterpreter)
+"""
+
+from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
+from ._interpreter import RustInterpreter
+
+__all__ = ["CodeExecutionError", "CodeInterpreterError", "FinalAnswerResult", "FinalOutput", "RustInterpreter"]
+__version__ = "0.1.0"

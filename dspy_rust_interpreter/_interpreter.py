@@ -1,0 +1,213 @@
+"""``RustInterpreter``: DSPy's CodeInterpreter protocol over one sandboxed RustPython VM."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, ClassVar
+
+from . import _native
+from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
+from ._tools import ToolSpec, build_tool_specs, check_global_name
+
+__all__ = ["RustInterpreter"]
+
+# SUBMIT/FINAL check a declared field's value against these simple types (the ones dspy's RLM declares).
+FIELD_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "NoneType"})
+
+OutputFields = list[dict[str, Any]]
+
+
+def _normalise_output_fields(fields: Any) -> OutputFields | None:
+    if fields is None:
+        return None
+    if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__"):
+        raise TypeError("output_fields must be a list of {'name': ..., 'type': ...} dicts, or None")
+    normalised = []
+    seen = set()
+    for field in fields:
+        if not isinstance(field, dict) or not isinstance(field.get("name"), str):
+            raise TypeError(f"each output field must be a dict with a 'name' string, got {field!r}")
+        name = field["name"]
+        if not name.isidentifier():
+            raise ValueError(f"output field name {name!r} is not a valid Python identifier")
+        if name in seen:
+            raise ValueError(f"output field {name!r} is declared twice")
+        seen.add(name)
+        normalised.append(dict(field))
+    return normalised
+
+
+class RustInterpreter:
+    """A sandboxed Python session for DSPy's ``CodeInterpreter`` protocol.
+
+    Code runs in a RustPython VM inside this process, on a worker thread owned by this instance: full Python
+    semantics and a curated standard library, no access to the host's files, environment, network or
+    processes. Host functions in ``tools`` are callable as globals; ``SUBMIT``/``FINAL``/``FINAL_VAR`` end a
+    run with the output fields. Globals persist across ``execute()`` calls until ``shutdown()``.
+
+    Use it wherever dspy takes an interpreter: ``dspy.RLM(..., interpreter_factory=RustInterpreter)``.
+    """
+
+    execution_instructions: ClassVar[str] = (
+        "Code runs in a sandboxed Python 3 interpreter (RustPython) inside the host process. Globals, imports, "
+        "functions and classes persist across executions. The standard library's pure modules are available "
+        "(json, re, math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, "
+        "decimal, fractions, difflib, textwrap, hashlib, base64, csv, io, ...); there is no access to files, "
+        "environment variables, the network, subprocesses or threads. Host tools are global functions: call them "
+        "with positional or keyword arguments, or as call_tool(name, ...). print() output is returned to you. "
+        "Call SUBMIT(...) with the output fields to finish; nothing after an accepted SUBMIT runs."
+    )
+
+    def __init__(
+        self,
+        tools: dict[str, Callable[..., Any]] | None = None,
+        output_fields: list[dict[str, Any]] | None = None,
+        **options: Any,
+    ) -> None:
+        if options:
+            raise TypeError(f"RustInterpreter() got unexpected option(s): {', '.join(sorted(options))}")
+        self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
+        self.output_fields = output_fields
+        # dspy's RLM resets this to False when it hands us new tools; we re-sync tools whenever it is False.
+        self._tools_registered = False
+        self._synced_tools: tuple[tuple[str, Any], ...] | None = None
+        self._session: _native.Session | None = None
+        self._closed = False
+        self._lock = threading.Lock()
+
+    # -- protocol surface -------------------------------------------------------------------------------------
+
+    @property
+    def tools(self) -> dict[str, Callable[..., Any]]:
+        """The host functions sandbox code may call, by global name. Mutate it freely between calls."""
+        return self._tools
+
+    @property
+    def output_fields(self) -> OutputFields | None:
+        """The fields ``SUBMIT``/``FINAL`` must provide: ``[{"name": ..., "type": "str"|"int"|...}, ...]``."""
+        return self._output_fields
+
+    @output_fields.setter
+    def output_fields(self, fields: Any) -> None:
+        self._output_fields = _normalise_output_fields(fields)
+
+    def start(self) -> None:
+        """Create the sandbox (its VM and worker thread). Idempotent; an error after ``shutdown()``."""
+        self._refuse_reentry("start")
+        with self._lock:
+            self._ensure_session()
+
+    def execute(self, code: str, variables: dict[str, Any] | None = None) -> Any:
+        """Run ``code`` in the session, after binding ``variables`` as globals.
+
+        Returns ``FinalOutput`` for ``SUBMIT``, ``FinalAnswerResult`` for ``FINAL``/``FINAL_VAR``; otherwise the
+        printed text (with the repr of a trailing expression's value appended), or the trailing expression's
+        value when nothing was printed, or None. Raises ``SyntaxError`` for code that does not parse,
+        ``CodeExecutionError`` for an exception in the code (the session stays usable), and
+        ``CodeInterpreterError`` when the session is shut down.
+        """
+        if not isinstance(code, str):
+            raise TypeError(f"code must be a str, not {type(code).__name__}")
+        if variables is not None:
+            if not isinstance(variables, dict):
+                raise TypeError(f"variables must be a dict or None, not {type(variables).__name__}")
+            for name in variables:
+                check_global_name(name, "variable")
+        self._refuse_reentry("execute")
+        with self._lock:
+            session = self._ensure_session()
+            tools = self._tool_update()
+            if variables:
+                clashing = sorted(set(variables) & set(self._tools))
+                if clashing:
+                    raise ValueError(f"variable name(s) {clashing} would hide the tool(s) of the same name")
+            fields = self._output_fields
+            field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
+            outcome = session.execute(code, variables or None, tools, field_specs)
+        return _outcome_to_result(outcome)
+
+    def shutdown(self) -> None:
+        """End the session and release its VM and thread. Idempotent; the instance cannot be used again."""
+        self._refuse_reentry("shutdown")
+        with self._lock:
+            self._closed = True
+            session, self._session = self._session, None
+        if session is not None:
+            session.shutdown()
+
+    def __enter__(self) -> RustInterpreter:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown()
+
+    def __repr__(self) -> str:
+        state = "shut down" if self._closed else ("running" if self._session is not None else "not started")
+        return f"<RustInterpreter {state}, tools={sorted(self._tools)}>"
+
+    # -- internals --------------------------------------------------------------------------------------------
+
+    def _ensure_session(self) -> _native.Session:
+        if self._closed:
+            raise CodeInterpreterError("this RustInterpreter was shut down; create a new one for a new session")
+        if self._session is None:
+            self._session = _native.Session()
+        elif not self._session.alive:
+            raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
+        return self._session
+
+    def _refuse_reentry(self, method: str) -> None:
+        # A tool runs on this interpreter's worker thread while execute() waits for it: waiting on our own
+        # lock there would deadlock, so say what went wrong instead.
+        session = self._session
+        if session is not None and session.on_worker_thread():
+            raise CodeInterpreterError(
+                f"{method}() was called from inside a tool running in this same interpreter; a tool cannot "
+                "re-enter the sandbox that is calling it (use a separate RustInterpreter for nested code)"
+            )
+
+    def _tool_update(self) -> list[ToolSpec] | None:
+        """The tool table to install before this run, or None when the sandbox's table is current."""
+        current = tuple(self._tools.items())
+        synced = self._synced_tools
+        if (
+            self._tools_registered
+            and synced is not None
+            and len(synced) == len(current)
+            and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(synced, current))
+        ):
+            return None
+        specs = build_tool_specs(self._tools)
+        self._synced_tools = current
+        self._tools_registered = True
+        return specs
+
+
+def _declared_type(field: dict[str, Any]) -> str | None:
+    declared = field.get("type")
+    return declared if declared in FIELD_TYPES else None
+
+
+def _outcome_to_result(outcome: tuple[Any, ...]) -> Any:
+    kind = outcome[0]
+    if kind == "value":
+        return outcome[1]
+    if kind == "submit":
+        return FinalOutput(outcome[1])
+    if kind == "final":
+        return FinalAnswerResult(outcome[1])
+    if kind == "syntax":
+        _, message, lineno, offset, text = outcome
+        raise SyntaxError(message, ("<sandbox>", lineno, offset, text))
+    if kind == "error":
+        _, error_type, message, traceback, output = outcome
+        text = f"{error_type}: {message}" if message else error_type
+        if traceback:
+            text += f"\n\n{traceback}"
+        if output:
+            text += f"\n\nOutput printed before the error:\n{output}"
+        raise CodeExecutionError(text, error_type=error_type, traceback=traceback, output=output)
+    if kind == "dead":
+        raise CodeInterpreterError(outcome[1])
+    raise AssertionError(f"unknown outcome from the native layer: {outcome!r}")

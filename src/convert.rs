@@ -1,0 +1,255 @@
+//! Moving values between the host (CPython, through PyO3) and the sandbox (RustPython).
+//!
+//! Both directions accept the same plain-data set: None, bool, int of any size, float, str, bytes, list,
+//! tuple, dict, set, frozenset, nested. The host side also takes pydantic models (`model_dump()`) and
+//! dataclasses (`dataclasses.asdict`), which arrive as dicts. Conversions run on the worker thread with the
+//! GIL held, straight from one object graph to the other. Errors record where in the value they happened,
+//! built while unwinding so that successful conversions pay nothing for it.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
+use rustpython_vm::builtins::{
+    PyBytes as VmBytes, PyDict as VmDict, PyFloat as VmFloat, PyFrozenSet as VmFrozenSet, PyInt as VmInt,
+    PyList as VmList, PySet as VmSet, PyStr as VmStr, PyTuple as VmTuple,
+};
+use rustpython_vm::{AsObject, PyObjectRef, PyPayload, VirtualMachine};
+
+/// Deeper nesting than this is refused (it is also how a value that contains itself is caught).
+pub const MAX_DEPTH: usize = 256;
+
+const SUPPORTED: &str = "None, bool, int, float, str, bytes, list, tuple, dict, set or frozenset";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    IntoSandbox,
+    OutOfSandbox,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertErrorKind {
+    #[error("has type '{type_name}', which cannot {direction}; use {SUPPORTED}{hint}", direction = match .direction { Direction::IntoSandbox => "enter the sandbox", Direction::OutOfSandbox => "leave the sandbox" }, hint = match .direction { Direction::IntoSandbox => " (pydantic models and dataclasses are passed as dicts)", Direction::OutOfSandbox => " (convert it, e.g. with str() or a dict of its fields)" })]
+    Unsupported { type_name: String, direction: Direction },
+    #[error("is nested more than {MAX_DEPTH} levels deep, or contains itself")]
+    TooDeep,
+    #[error("could not be converted: {0}")]
+    Failed(String),
+}
+
+/// A conversion failure and where it happened, e.g. `['items'][3]`.
+#[derive(Debug)]
+pub struct ConvertError {
+    /// Path segments, innermost first (they are added while unwinding).
+    segments: Vec<String>,
+    pub kind: ConvertErrorKind,
+}
+
+impl ConvertError {
+    fn new(kind: ConvertErrorKind) -> Self {
+        Self { segments: Vec::new(), kind }
+    }
+
+    fn within(mut self, segment: String) -> Self {
+        self.segments.push(segment);
+        self
+    }
+
+    /// Describe the failure for a value called `root` (e.g. "variable 'data'" -> "data['k'][2] has type ...").
+    pub fn describe(&self, root: &str) -> String {
+        let path: String = self.segments.iter().rev().map(String::as_str).collect();
+        format!("{root}{path} {}", self.kind)
+    }
+}
+
+type Result<T> = std::result::Result<T, ConvertError>;
+
+fn index_segment(i: usize) -> String {
+    format!("[{i}]")
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// host -> sandbox
+
+pub fn to_sandbox(obj: &Bound<'_, PyAny>, vm: &VirtualMachine) -> Result<PyObjectRef> {
+    to_sandbox_at(obj, vm, 0)
+}
+
+fn to_sandbox_at(obj: &Bound<'_, PyAny>, vm: &VirtualMachine, depth: usize) -> Result<PyObjectRef> {
+    if depth > MAX_DEPTH {
+        return Err(ConvertError::new(ConvertErrorKind::TooDeep));
+    }
+    if obj.is_none() {
+        return Ok(vm.ctx.none());
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(vm.ctx.new_bool(b.is_true()).into());
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(small) = obj.extract::<i64>() {
+            return Ok(vm.ctx.new_int(small).into());
+        }
+        let big: num_bigint::BigInt = obj.extract().map_err(|e| failed(obj.py(), e))?;
+        let big = malachite_bigint::BigInt::from_signed_bytes_le(&big.to_signed_bytes_le());
+        return Ok(vm.ctx.new_bigint(&big).into());
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        return Ok(vm.ctx.new_float(f.value()).into());
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        // Lone surrogates cannot be UTF-8; they become U+FFFD.
+        return Ok(vm.ctx.new_str(s.to_string_lossy().into_owned()).into());
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(vm.ctx.new_bytes(b.as_bytes().to_vec()).into());
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return Ok(vm.ctx.new_list(items_to_sandbox(list.iter(), vm, depth)?).into());
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return Ok(vm.ctx.new_tuple(items_to_sandbox(tuple.iter(), vm, depth)?).into());
+    }
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        let out = vm.ctx.new_dict();
+        for (key, value) in dict.iter() {
+            let segment = || format!("[{}]", key.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into()));
+            let k = to_sandbox_at(&key, vm, depth + 1).map_err(|e| e.within(segment()))?;
+            let v = to_sandbox_at(&value, vm, depth + 1).map_err(|e| e.within(segment()))?;
+            out.set_item(&*k, v, vm).map_err(|e| sandbox_failed(vm, e).within(segment()))?;
+        }
+        return Ok(out.into());
+    }
+    if let Ok(set) = obj.cast::<PySet>() {
+        let out = VmSet::default().into_ref(&vm.ctx);
+        for item in items_to_sandbox(set.iter(), vm, depth)? {
+            out.add(item, vm).map_err(|e| sandbox_failed(vm, e))?;
+        }
+        return Ok(out.into());
+    }
+    if let Ok(set) = obj.cast::<PyFrozenSet>() {
+        let items = items_to_sandbox(set.iter(), vm, depth)?;
+        let frozen = VmFrozenSet::from_iter(vm, items).map_err(|e| sandbox_failed(vm, e))?;
+        return Ok(frozen.into_ref(&vm.ctx).into());
+    }
+    if let Some(plain) = plain_form(obj).map_err(|e| failed(obj.py(), e))? {
+        return to_sandbox_at(&plain, vm, depth + 1);
+    }
+    Err(ConvertError::new(ConvertErrorKind::Unsupported {
+        type_name: type_name(obj),
+        direction: Direction::IntoSandbox,
+    }))
+}
+
+fn items_to_sandbox<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    vm: &VirtualMachine,
+    depth: usize,
+) -> Result<Vec<PyObjectRef>> {
+    items
+        .enumerate()
+        .map(|(i, item)| to_sandbox_at(&item, vm, depth + 1).map_err(|e| e.within(index_segment(i))))
+        .collect()
+}
+
+/// The dict form of a pydantic model or dataclass instance, if `obj` is one.
+fn plain_form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = obj.py();
+    if obj.is_instance_of::<pyo3::types::PyType>() {
+        return Ok(None);
+    }
+    let cls = obj.get_type();
+    if cls.hasattr(pyo3::intern!(py, "model_dump"))? && cls.hasattr(pyo3::intern!(py, "model_fields"))? {
+        return obj.call_method0(pyo3::intern!(py, "model_dump")).map(Some);
+    }
+    if cls.hasattr(pyo3::intern!(py, "__dataclass_fields__"))? {
+        let dataclasses = py.import(pyo3::intern!(py, "dataclasses"))?;
+        return dataclasses.call_method1(pyo3::intern!(py, "asdict"), (obj,)).map(Some);
+    }
+    Ok(None)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+fn failed(py: Python<'_>, err: PyErr) -> ConvertError {
+    ConvertError::new(ConvertErrorKind::Failed(err.value(py).to_string()))
+}
+
+fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExceptionRef) -> ConvertError {
+    let message = exc.as_object().str(vm).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    ConvertError::new(ConvertErrorKind::Failed(format!("{}: {message}", exc.class().name())))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// sandbox -> host
+
+pub fn to_host(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>) -> Result<Py<PyAny>> {
+    to_host_at(obj, vm, py, 0)
+}
+
+fn to_host_at(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>, depth: usize) -> Result<Py<PyAny>> {
+    if depth > MAX_DEPTH {
+        return Err(ConvertError::new(ConvertErrorKind::TooDeep));
+    }
+    if vm.is_none(obj) {
+        return Ok(py.None());
+    }
+    if obj.class().is(vm.ctx.types.bool_type) {
+        return Ok(PyBool::new(py, obj.is(&vm.ctx.true_value)).to_owned().into_any().unbind());
+    }
+    if let Some(int) = obj.downcast_ref::<VmInt>() {
+        let big = int.as_bigint();
+        if let Ok(small) = i64::try_from(big) {
+            return Ok(small.into_pyobject(py).expect("infallible").into_any().unbind());
+        }
+        let big = num_bigint::BigInt::from_signed_bytes_le(&big.to_signed_bytes_le());
+        return big.into_pyobject(py).map(|b| b.into_any().unbind()).map_err(|e| failed(py, e));
+    }
+    if let Some(f) = obj.downcast_ref::<VmFloat>() {
+        return Ok(PyFloat::new(py, f.to_f64()).into_any().unbind());
+    }
+    if let Some(s) = obj.downcast_ref::<VmStr>() {
+        return Ok(PyString::new(py, &s.to_string_lossy()).into_any().unbind());
+    }
+    if let Some(b) = obj.downcast_ref::<VmBytes>() {
+        return Ok(PyBytes::new(py, b.as_bytes()).into_any().unbind());
+    }
+    if let Some(list) = obj.downcast_ref::<VmList>() {
+        let items: Vec<PyObjectRef> = list.borrow_vec().to_vec();
+        let converted = items_to_host(&items, vm, py, depth)?;
+        return PyList::new(py, converted).map(|l| l.into_any().unbind()).map_err(|e| failed(py, e));
+    }
+    if let Some(tuple) = obj.downcast_ref::<VmTuple>() {
+        let converted = items_to_host(tuple.as_slice(), vm, py, depth)?;
+        return PyTuple::new(py, converted).map(|t| t.into_any().unbind()).map_err(|e| failed(py, e));
+    }
+    if let Some(dict) = obj.downcast_ref::<VmDict>() {
+        let out = PyDict::new(py);
+        for (key, value) in dict.items_vec() {
+            let segment = || format!("[{}]", key.repr(vm).map(|r| r.to_string_lossy().into_owned()).unwrap_or_default());
+            let k = to_host_at(&key, vm, py, depth + 1).map_err(|e| e.within(segment()))?;
+            let v = to_host_at(&value, vm, py, depth + 1).map_err(|e| e.within(segment()))?;
+            out.set_item(k, v).map_err(|e| failed(py, e).within(segment()))?;
+        }
+        return Ok(out.into_any().unbind());
+    }
+    if let Some(set) = obj.downcast_ref::<VmSet>() {
+        let converted = items_to_host(&set.elements(), vm, py, depth)?;
+        return PySet::new(py, converted).map(|s| s.into_any().unbind()).map_err(|e| failed(py, e));
+    }
+    if let Some(set) = obj.downcast_ref::<VmFrozenSet>() {
+        let converted = items_to_host(&set.elements(), vm, py, depth)?;
+        return PyFrozenSet::new(py, converted).map(|s| s.into_any().unbind()).map_err(|e| failed(py, e));
+    }
+    Err(ConvertError::new(ConvertErrorKind::Unsupported {
+        type_name: obj.class().name().to_string(),
+        direction: Direction::OutOfSandbox,
+    }))
+}
+
+fn items_to_host(items: &[PyObjectRef], vm: &VirtualMachine, py: Python<'_>, depth: usize) -> Result<Vec<Py<PyAny>>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| to_host_at(item, vm, py, depth + 1).map_err(|e| e.within(index_segment(i))))
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! Turning failures into reports the host raises: syntax errors, sandbox exceptions with tracebacks in
+//! terms of the submitted code, and host (tool) exceptions raised inside the sandbox.
+
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyTypeRef};
+use rustpython_vm::compiler::Mode;
+use rustpython_vm::vm::VmCompileError;
+use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
+
+/// Where a syntax error is, in the terms of Python's `SyntaxError(msg, (filename, lineno, offset, text))`.
+#[derive(Debug)]
+pub struct SyntaxReport {
+    pub message: String,
+    pub lineno: Option<usize>,
+    pub offset: Option<usize>,
+    pub text: Option<String>,
+}
+
+/// An exception that escaped the submitted code.
+#[derive(Debug)]
+pub struct ExceptionReport {
+    pub type_name: String,
+    pub message: String,
+    pub traceback: String,
+}
+
+fn attr_string(vm: &VirtualMachine, obj: &PyObjectRef, name: &'static str) -> Option<String> {
+    let value = obj.get_attr(name, vm).ok()?;
+    if vm.is_none(&value) {
+        return None;
+    }
+    value.str(vm).ok().map(|s| s.to_string_lossy().into_owned())
+}
+
+fn attr_usize(vm: &VirtualMachine, obj: &PyObjectRef, name: &'static str) -> Option<usize> {
+    let value = obj.get_attr(name, vm).ok()?;
+    value.try_into_value::<usize>(vm).ok()
+}
+
+pub fn syntax_report(vm: &VirtualMachine, err: VmCompileError, source: &str) -> SyntaxReport {
+    let exc: PyObjectRef = err.into_pyexception(vm, Some(source)).into();
+    let text = attr_string(vm, &exc, "text").map(|t| t.trim_end_matches(['\n', '\r']).to_owned());
+    SyntaxReport {
+        message: attr_string(vm, &exc, "msg").unwrap_or_else(|| "invalid syntax".to_owned()),
+        lineno: attr_usize(vm, &exc, "lineno"),
+        offset: attr_usize(vm, &exc, "offset"),
+        text,
+    }
+}
+
+pub fn exception_message(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> String {
+    exc.as_object().str(vm).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Report an exception, with a traceback whose lines point into the submitted code. `source_line` gives
+/// the text of a line of a code cell by its file name (each `execute()` is a cell named `<cell N>`).
+pub fn exception_report(
+    vm: &VirtualMachine,
+    exc: &PyBaseExceptionRef,
+    source_line: impl Fn(&str, usize) -> Option<String>,
+) -> ExceptionReport {
+    let mut traceback = String::new();
+    if let Some(tb) = exc.traceback() {
+        traceback.push_str("Traceback (most recent call last):\n");
+        for entry in tb.iter() {
+            let code = entry.frame.f_code();
+            let file = code.source_path().as_str();
+            let line = entry.lineno.get();
+            traceback.push_str(&format!("  File \"{file}\", line {line}, in {}\n", code.obj_name.as_str()));
+            if let Some(text) = source_line(file, line) {
+                traceback.push_str(&format!("    {}\n", text.trim()));
+            }
+        }
+    }
+    ExceptionReport {
+        type_name: exc.class().name().to_string(),
+        message: exception_message(vm, exc),
+        traceback: traceback.trim_end().to_owned(),
+    }
+}
+
+/// The sandbox's builtin exception type called `name`, if there is one (tools' errors keep their type).
+pub fn builtin_exception_type(vm: &VirtualMachine, name: &str) -> Option<PyTypeRef> {
+    let candidate = vm.builtins.get_attr(&vm.ctx.new_str(name), vm).ok()?;
+    let cls = candidate.downcast::<rustpython_vm::builtins::PyType>().ok()?;
+    if cls.fast_issubclass(vm.ctx.exceptions.exception_type) {
+        Some(cls)
+    } else {
+        None
+    }
+}
+
+/// Whether the submitted code ends in an expression statement, whose value `execute()` reports.
+pub fn compile_mode(source: &str) -> Mode {
+    use rustpython_vm::compiler::parser;
+    match parser::parse_module(source) {
+        Ok(parsed) => match parsed.syntax().body.last() {
+            Some(rustpython_vm::compiler::ast::Stmt::Expr(_)) => Mode::BlockExpr,
+            _ => Mode::Exec,
+        },
+        // The compiler will report the error properly.
+        Err(_) => Mode::Exec,
+    }
+}

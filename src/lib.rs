@@ -1,0 +1,24 @@
+//! Native core of dspy-rust-interpreter: one sandboxed RustPython VM per session, each owned by its own
+//! worker thread, driven from CPython through the private extension module `dspy_rust_interpreter._native`.
+//!
+//! One module per concern: `sandbox` builds a VM and its module allow-list, `worker` owns the thread and
+//! its job loop, `session` is the handle CPython holds, `convert` moves values across, `tools` and `finish`
+//! are the sandbox's host-facing functions, `output` captures printing, `errors` reports failures.
+
+mod convert;
+mod errors;
+mod finish;
+mod output;
+mod sandbox;
+mod session;
+mod state;
+mod tools;
+mod worker;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<session::Session>()?;
+    Ok(())
+}

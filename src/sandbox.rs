@@ -1,0 +1,122 @@
+//! Building a sandboxed VM: settings that ignore the host, the module allow-list, our stand-in for `os`,
+//! and the globals sandbox code runs in (finish calls, `call_tool`, captured output).
+
+use std::sync::OnceLock;
+
+use rustpython_vm::builtins::PyDictRef;
+use rustpython_vm::compiler::{CompileOpts, Mode};
+use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
+use rustpython_vm::common::rc::PyRc;
+use rustpython_vm::signal::UserSignalReceiver;
+use rustpython_vm::{Interpreter, PyObjectRef, PyResult, Settings, VirtualMachine};
+
+use crate::state::with_state;
+use crate::{finish, output, tools};
+
+/// Native (Rust) modules sandbox code may import. Everything that reaches the host is absent from the
+/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `gc`, `_thread`, ...).
+const NATIVE_MODULES: &[&str] = &[
+    // needed by the VM's own start-up and import machinery
+    "builtins", "sys", "_imp", "_io", "_warnings", "_weakref", "_abc", "_typing", "_ast", "_codecs",
+    "_functools", "_collections", "_operator", "_string", "_sre", "_stat", "_signal_stub", "_contextvars",
+    "_frozen_importlib", "atexit", "errno", "itertools", "time", "_symtable", "_tokenize",
+    // the standard library's native parts
+    "math", "cmath", "_random", "_bisect", "_heapq", "_json", "_csv", "_struct", "binascii", "unicodedata",
+    "_datetime", "zlib", "array", "_hashlib", "_md5", "_sha1", "_sha256", "_sha512", "_sha3", "_blake2",
+    "_statistics", "_decimal", "_pickle", "_locale", "_opcode", "_string", "_types", "_suggestions",
+    "_bz2", "_lzma", "_contextvars", "contextvars", "_locale",
+];
+
+/// Frozen (Python) standard-library modules and packages sandbox code may import, with the modules they
+/// import themselves. A package name allows its submodules.
+const FROZEN_MODULES: &[&str] = &[
+    // import machinery and codecs, needed at start-up
+    "_frozen_importlib", "_frozen_importlib_external", "importlib", "encodings", "codecs", "_thread",
+    "zipimport", "_py_abc", "abc", "io", "_collections_abc", "_sitebuiltins", "stat", "genericpath",
+    "posixpath", "os", "_weakrefset", "weakref", "copyreg", "types", "warnings", "_py_warnings",
+    "keyword", "operator", "reprlib", "functools", "collections", "heapq", "bisect", "itertools",
+    // what the sandbox offers
+    "json", "re", "sre_compile", "sre_parse", "sre_constants", "string", "textwrap", "datetime",
+    "_pydatetime", "_strptime", "calendar", "locale", "time", "statistics", "random", "numbers",
+    "fractions", "decimal", "_pydecimal", "dataclasses", "inspect", "dis", "opcode", "_opcode_metadata",
+    "ast", "_ast_unparse", "tokenize", "token", "linecache", "annotationlib", "typing", "enum", "copy",
+    "difflib", "base64", "hashlib", "hmac", "csv", "pprint", "contextlib", "struct", "traceback",
+    "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "string",
+    "unicodedata", "zoneinfo", "_compat_pickle", "__future__", "quopri", "colorsys", "textwrap",
+    "_pylong", "contextvars", "ipaddress", "math", "cmath",
+];
+
+fn frozen_allowed(name: &str) -> bool {
+    FROZEN_MODULES.iter().any(|allowed| {
+        name == *allowed || (name.len() > allowed.len() && name.starts_with(allowed) && name.as_bytes()[allowed.len()] == b'.')
+    })
+}
+
+/// Our `os`: path helpers and constants, no host access (see `sandbox_py/os.py`).
+const OS_STAND_IN: &str = include_str!("sandbox_py/os.py");
+
+/// The stand-in compiled once per process and frozen, so `import os` finds it even after sandbox code
+/// deleted `sys.modules["os"]`.
+fn os_stand_in() -> FrozenModule {
+    static BYTES: OnceLock<&'static [u8]> = OnceLock::new();
+    let bytes = *BYTES.get_or_init(|| {
+        let code = rustpython_vm::compiler::compile(OS_STAND_IN, Mode::Exec, "<sandbox os>", CompileOpts::default())
+            .expect("the os stand-in compiles");
+        Box::leak(FrozenCodeObject::encode(&code).bytes.into_boxed_slice())
+    });
+    FrozenModule { code: FrozenCodeObject { bytes }, package: false }
+}
+
+fn settings() -> Settings {
+    let mut settings = Settings::default();
+    settings.isolated = true;
+    settings.ignore_environment = true;
+    settings.import_site = false;
+    settings.install_signal_handlers = false;
+    settings.safe_path = true;
+    settings.write_bytecode = false;
+    settings.user_site_directory = false;
+    settings.path_list = Vec::new();
+    settings.argv = vec![String::new()];
+    settings
+}
+
+pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
+    let builder = Interpreter::builder(settings());
+    let natives = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
+    builder
+        .add_native_modules(&natives)
+        .add_frozen_modules(rustpython_pylib::FROZEN_STDLIB)
+        .init_hook(move |vm| {
+            let state = PyRc::get_mut(&mut vm.state).expect("the VM's state is not shared during init hooks");
+            state.module_defs.retain(|name, _| NATIVE_MODULES.contains(name));
+            state.frozen.retain(|name, _| frozen_allowed(name));
+            state.frozen.insert("os", os_stand_in());
+            vm.set_user_signal_channel(signals);
+        })
+        .build()
+}
+
+/// What one session's VM keeps for running code.
+pub struct Namespace {
+    pub globals: PyDictRef,
+    pub streams: (PyObjectRef, PyObjectRef),
+}
+
+/// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
+pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
+    let scope = vm.new_scope_with_builtins();
+    let globals = scope.globals;
+    globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
+    finish::install(vm, &globals)?;
+    tools::install_call_tool(vm, &globals)?;
+    let streams = output::new_streams(vm)?;
+    let factory = tools::new_stand_in_factory(vm)?;
+    let stop_type = finish::new_stop_exception_type(vm);
+    with_state(|s| {
+        s.globals = Some(globals.clone());
+        s.tool_factory = Some(factory);
+        s.stop_exception_type = Some(stop_type);
+    });
+    Ok(Namespace { globals, streams })
+}

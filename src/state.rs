@@ -1,0 +1,67 @@
+//! Per-session state that the sandbox's native functions reach. Every session has its own worker thread
+//! and every worker thread hosts one VM, so a thread-local is exactly per-session.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pyo3::Py;
+use pyo3::PyAny;
+use rustpython_vm::builtins::{PyDictRef, PyTypeRef};
+use rustpython_vm::PyObjectRef;
+
+/// A host tool as the sandbox sees it.
+pub struct ToolEntry {
+    pub callable: Py<PyAny>,
+    /// Names positional arguments bind to, when the tool must be called with keywords (RLM's wrappers).
+    pub positional_names: Option<Vec<String>>,
+}
+
+/// A declared output field: name and, for the simple types dspy declares, the expected type.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub declared_type: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinishKind {
+    /// dspy 3.4's `SUBMIT(...)` -> `FinalOutput`.
+    Submit,
+    /// The seed protocol's `FINAL(...)` / `FINAL_VAR(...)` -> `FinalAnswerResult`.
+    Final,
+}
+
+/// Everything a session keeps between and during runs, on its worker thread.
+pub struct SessionState {
+    pub globals: Option<PyDictRef>,
+    pub tools: HashMap<String, Arc<ToolEntry>>,
+    pub tool_factory: Option<PyObjectRef>,
+    pub fields: Option<Vec<Field>>,
+    /// Output printed during the current run.
+    pub output: String,
+    /// The accepted finish call of the current run: its kind and the output dict (a sandbox dict).
+    pub finish: Option<(FinishKind, PyObjectRef)>,
+    /// Raised to unwind the sandbox after an accepted finish call; re-raised until the run ends.
+    pub stop_exception_type: Option<PyTypeRef>,
+    /// The caller's `contextvars.Context`, so tools see the caller's dspy settings.
+    pub caller_context: Option<Py<PyAny>>,
+}
+
+thread_local! {
+    static STATE: RefCell<SessionState> = RefCell::new(SessionState {
+        globals: None,
+        tools: HashMap::new(),
+        tool_factory: None,
+        fields: None,
+        output: String::new(),
+        finish: None,
+        stop_exception_type: None,
+        caller_context: None,
+    });
+}
+
+/// Borrow the session state briefly. Never call back into the VM or CPython while borrowed.
+pub fn with_state<R>(f: impl FnOnce(&mut SessionState) -> R) -> R {
+    STATE.with(|state| f(&mut state.borrow_mut()))
+}

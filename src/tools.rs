@@ -1,0 +1,220 @@
+//! Host tools inside the sandbox: each tool is a global stand-in function that forwards to the host
+//! callable registered under its name *at call time*, so replacing a tool takes effect at once and removing
+//! one revokes every reference sandbox code kept. `call_tool(name, *args, **kwargs)` is the generic door.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rustpython_vm::builtins::{PyDictRef, PyStrRef, PyTupleRef};
+use rustpython_vm::function::{FuncArgs, KwArgs};
+use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+use crate::convert;
+use crate::errors::builtin_exception_type;
+use crate::state::{with_state, ToolEntry};
+
+/// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
+/// found by identity among the globals (dspy's facade looks tools up that way).
+const STAND_IN_FACTORY: &str = "\
+def make_tool(name, invoke):
+    def tool(*args, **kwargs):
+        return invoke(name, args, kwargs)
+    tool.__name__ = tool.__qualname__ = name
+    tool.__module__ = 'tools'
+    tool.__doc__ = f'Host tool {name!r}.'
+    return tool
+";
+
+/// A tool as the host layer hands it over: name, callable, positional parameter names.
+pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>);
+
+pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    let scope = vm.new_scope_with_builtins();
+    let code = vm
+        .compile(STAND_IN_FACTORY, rustpython_vm::compiler::Mode::Exec, "<tools>")
+        .map_err(|e| vm.new_runtime_error(format!("tool factory does not compile: {e}")))?;
+    vm.run_code_obj(code, scope.clone())?;
+    scope.globals.get_item("make_tool", vm)
+}
+
+pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<()> {
+    globals.set_item("call_tool", vm.new_function("call_tool", call_tool).into(), vm)
+}
+
+/// Make the sandbox's tools exactly `specs`: new names get a stand-in global, removed names lose theirs
+/// (if the global still is the stand-in), and every name forwards to its new callable.
+pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSpec>) -> PyResult<()> {
+    let mut table: HashMap<String, Arc<ToolEntry>> = HashMap::with_capacity(specs.len());
+    for (name, callable, positional_names) in specs {
+        table.insert(name, Arc::new(ToolEntry { callable, positional_names }));
+    }
+    let (old, factory) = with_state(|s| (std::mem::replace(&mut s.tools, table), s.tool_factory.clone()));
+    let factory = factory.expect("set at start-up");
+    let new_names: Vec<String> = with_state(|s| s.tools.keys().cloned().collect());
+    for name in old.keys() {
+        if new_names.contains(name) {
+            continue;
+        }
+        if let Some(current) = globals.get_item_opt(name.as_str(), vm)? {
+            if is_stand_in_for(vm, &current, name) {
+                globals.del_item(name.as_str(), vm)?;
+            }
+        }
+    }
+    let invoke = vm.new_function("invoke", invoke_from_stand_in);
+    for name in new_names {
+        let existing = globals.get_item_opt(name.as_str(), vm)?;
+        if existing.is_some_and(|obj| is_stand_in_for(vm, &obj, &name)) {
+            continue;
+        }
+        let stand_in = factory.call((vm.ctx.new_str(name.as_str()), invoke.clone()), vm)?;
+        globals.set_item(name.as_str(), stand_in, vm)?;
+    }
+    // The old callables are dropped on this thread, with the GIL, rather than queued for later.
+    Python::attach(|_py| drop(old));
+    Ok(())
+}
+
+fn is_stand_in_for(vm: &VirtualMachine, obj: &PyObjectRef, name: &str) -> bool {
+    let module_is_tools = obj
+        .get_attr("__module__", vm)
+        .ok()
+        .and_then(|m| m.downcast::<rustpython_vm::builtins::PyStr>().ok())
+        .is_some_and(|m| m.as_bytes() == b"tools");
+    let same_name = obj
+        .get_attr("__name__", vm)
+        .ok()
+        .and_then(|m| m.downcast::<rustpython_vm::builtins::PyStr>().ok())
+        .is_some_and(|m| m.as_bytes() == name.as_bytes());
+    module_is_tools && same_name
+}
+
+fn invoke_from_stand_in(name: PyStrRef, args: PyTupleRef, kwargs: PyDictRef, vm: &VirtualMachine) -> PyResult {
+    let keyword = kwargs
+        .items_vec()
+        .into_iter()
+        .map(|(k, v)| Ok((k.str(vm)?.to_string_lossy().into_owned(), v)))
+        .collect::<PyResult<Vec<_>>>()?;
+    call_host_tool(&name.to_string_lossy(), args.as_slice().to_vec(), keyword, vm)
+}
+
+fn call_tool(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    if args.args.is_empty() {
+        return Err(vm.new_type_error("call_tool() needs the tool's name: call_tool(\"name\", *args, **kwargs)"));
+    }
+    let name = args.args.remove(0);
+    let name = name
+        .downcast::<rustpython_vm::builtins::PyStr>()
+        .map_err(|obj| vm.new_type_error(format!("call_tool() takes the tool's name as a str, got {}", obj.class().name())))?;
+    let keyword = take_kwargs(std::mem::take(&mut args.kwargs));
+    call_host_tool(&name.to_string_lossy(), args.args, keyword, vm)
+}
+
+fn take_kwargs(kwargs: KwArgs) -> Vec<(String, PyObjectRef)> {
+    kwargs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+fn available_tools() -> String {
+    let mut names: Vec<String> = with_state(|s| s.tools.keys().cloned().collect());
+    names.sort();
+    if names.is_empty() {
+        "there are no tools".to_owned()
+    } else {
+        format!("available tools: {}", names.join(", "))
+    }
+}
+
+/// Call the host tool registered as `name` with sandbox arguments and bring its result back.
+pub fn call_host_tool(
+    name: &str,
+    args: Vec<PyObjectRef>,
+    kwargs: Vec<(String, PyObjectRef)>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let Some(entry) = with_state(|s| s.tools.get(name).cloned()) else {
+        return Err(vm.new_runtime_error(format!(
+            "tool '{name}' is not available: it is not (or no longer) registered with this interpreter; {}",
+            available_tools()
+        )));
+    };
+    let context = with_state(|s| s.caller_context.as_ref().map(|c| Python::attach(|py| c.clone_ref(py))));
+    Python::attach(|py| {
+        let positional = PyTuple::empty(py).to_owned();
+        let mut positional_items: Vec<Py<PyAny>> = Vec::new();
+        let keyword = PyDict::new(py);
+        let to_host = |value: &PyObjectRef, what: &str| {
+            convert::to_host(value, vm, py).map_err(|e| {
+                vm.new_type_error(format!("tool '{name}': {}", e.describe(what)))
+            })
+        };
+        match &entry.positional_names {
+            Some(names) => {
+                if args.len() > names.len() {
+                    return Err(vm.new_type_error(format!(
+                        "tool '{name}' takes {} positional argument{} ({}) but {} were given",
+                        names.len(),
+                        if names.len() == 1 { "" } else { "s" },
+                        names.join(", "),
+                        args.len()
+                    )));
+                }
+                for (param, value) in names.iter().zip(&args) {
+                    let converted = to_host(value, &format!("argument '{param}'"))?;
+                    keyword.set_item(param, converted).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+                }
+            }
+            None => {
+                for (i, value) in args.iter().enumerate() {
+                    positional_items.push(to_host(value, &format!("positional argument {i}"))?);
+                }
+            }
+        }
+        for (key, value) in &kwargs {
+            if keyword.contains(key).unwrap_or(false) {
+                return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")));
+            }
+            let converted = to_host(value, &format!("argument '{key}'"))?;
+            keyword.set_item(key, converted).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+        }
+        drop(positional);
+        let callable = entry.callable.bind(py);
+        let result = match &context {
+            Some(context) => {
+                let mut run_args: Vec<Py<PyAny>> = Vec::with_capacity(positional_items.len() + 1);
+                run_args.push(callable.clone().unbind());
+                run_args.extend(positional_items);
+                let run_args = PyTuple::new(py, run_args).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+                context.bind(py).call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword))
+            }
+            None => {
+                let call_args = PyTuple::new(py, positional_items).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+                callable.call(call_args, Some(&keyword))
+            }
+        };
+        match result {
+            Ok(value) => convert::to_sandbox(&value, vm).map_err(|e| {
+                vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
+            }),
+            Err(err) => Err(host_error_in_sandbox(py, vm, name, err)),
+        }
+    })
+}
+
+/// A host exception raised inside the sandbox: same builtin type when there is one, else RuntimeError.
+fn host_error_in_sandbox(
+    py: Python<'_>,
+    vm: &VirtualMachine,
+    tool: &str,
+    err: PyErr,
+) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    let ty = err.get_type(py);
+    let type_name = ty.name().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
+    let is_builtin = ty.module().map(|m| m.to_string() == "builtins").unwrap_or(false);
+    let message = err.value(py).to_string();
+    match is_builtin.then(|| builtin_exception_type(vm, &type_name)).flatten() {
+        Some(sandbox_type) => vm.new_exception_msg(sandbox_type, format!("tool '{tool}' failed: {message}").into()),
+        None => vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")),
+    }
+}

@@ -1,0 +1,302 @@
+//! The worker thread that owns one session's VM. A RustPython VM cannot move between threads, so every
+//! session gets a thread of its own that builds the VM, runs jobs from a channel one at a time, and
+//! finalises the VM when the session ends.
+
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{Receiver, Sender};
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rustpython_vm::compiler::Mode;
+use rustpython_vm::scope::Scope;
+use rustpython_vm::signal::{user_signal_channel, UserSignal, UserSignalSender};
+use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
+
+use crate::errors::{self, ExceptionReport, SyntaxReport};
+use crate::sandbox::{self, Namespace};
+use crate::state::{with_state, Field, FinishKind};
+use crate::tools::{self, ToolSpec};
+use crate::{convert, output};
+
+/// Deep recursion in RustPython uses native stack; give the VM's thread plenty (it is reserved, not used).
+const WORKER_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+pub struct ExecuteJob {
+    pub code: String,
+    pub variables: Option<Py<PyDict>>,
+    /// A new tool table, or None to keep the current one.
+    pub tools: Option<Vec<ToolSpec>>,
+    pub fields: Option<Vec<Field>>,
+    /// The caller's `contextvars.Context`, entered around every tool call.
+    pub context: Option<Py<PyAny>>,
+}
+
+pub enum Job {
+    Execute(Box<ExecuteJob>),
+    Shutdown,
+}
+
+pub enum Outcome {
+    /// What `execute()` returns when no finish call was accepted.
+    Value(Py<PyAny>),
+    Finish(FinishKind, Py<PyAny>),
+    Syntax(SyntaxReport),
+    Error { report: ExceptionReport, output: String },
+    /// The host's input could not be used (e.g. a variable of an unsupported type); nothing was changed.
+    BadInput(String),
+    /// The session cannot go on.
+    Dead(String),
+}
+
+thread_local! {
+    static STOP_SIGNALS: RefCell<Option<UserSignalSender>> = const { RefCell::new(None) };
+}
+
+/// Ask the VM to unwind the running code; the signal re-arms itself for as long as a finish call is
+/// pending, so `except BaseException:` cannot swallow it.
+pub fn request_stop() {
+    STOP_SIGNALS.with(|signals| {
+        if let Some(sender) = signals.borrow().as_ref() {
+            let _ = sender.send(stop_signal(sender.clone()));
+        }
+    });
+}
+
+fn stop_signal(sender: UserSignalSender) -> UserSignal {
+    Box::new(move |vm: &VirtualMachine| {
+        let stop_type = with_state(|s| s.finish.is_some().then(|| s.stop_exception_type.clone()).flatten());
+        match stop_type {
+            Some(stop_type) => {
+                let _ = sender.send(stop_signal(sender.clone()));
+                Err(vm.new_exception_msg(stop_type, "finish call accepted".into()))
+            }
+            None => Ok(()),
+        }
+    })
+}
+
+/// Spawn a session's worker; it reports once whether its VM could be built.
+pub fn spawn(jobs: Receiver<Job>, replies: Sender<Outcome>) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("dspy-rust-interpreter".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(move || run(jobs, replies))
+}
+
+fn run(jobs: Receiver<Job>, replies: Sender<Outcome>) {
+    let (signal_sender, signal_receiver) = user_signal_channel();
+    STOP_SIGNALS.with(|s| *s.borrow_mut() = Some(signal_sender));
+    let built = catch_unwind(AssertUnwindSafe(|| {
+        let interpreter = sandbox::new_interpreter(signal_receiver);
+        let namespace = interpreter.enter(sandbox::prepare);
+        (interpreter, namespace)
+    }));
+    let (interpreter, namespace) = match built {
+        Ok((interpreter, Ok(namespace))) => (interpreter, namespace),
+        Ok((_, Err(_))) | Err(_) => {
+            let _ = replies.send(Outcome::Dead("the sandbox VM could not be created".into()));
+            return;
+        }
+    };
+    let _ = replies.send(Outcome::Value(Python::attach(|py| py.None())));
+    let mut cells = Cells::default();
+    while let Ok(job) = jobs.recv() {
+        let job = match job {
+            Job::Execute(job) => job,
+            Job::Shutdown => break,
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| interpreter.enter(|vm| execute(vm, &namespace, &mut cells, *job))));
+        match outcome {
+            Ok(outcome) => {
+                if replies.send(outcome).is_err() {
+                    break;
+                }
+            }
+            Err(panic) => {
+                let reason = panic_message(&panic);
+                let _ = replies.send(Outcome::Dead(format!("internal error in the sandbox: {reason}")));
+                // The VM may be inconsistent after a panic: never run it again, never finalise it.
+                forget_state();
+                std::mem::forget(namespace);
+                std::mem::forget(interpreter);
+                return;
+            }
+        }
+    }
+    clear_state();
+    drop(namespace);
+    let _ = catch_unwind(AssertUnwindSafe(move || interpreter.finalize(None)));
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a Rust panic".to_owned()
+    }
+}
+
+/// Drop everything the session state holds while the VM is still alive (host objects with the GIL).
+fn clear_state() {
+    let (tools, context) = with_state(|s| {
+        s.globals = None;
+        s.tool_factory = None;
+        s.finish = None;
+        s.stop_exception_type = None;
+        s.fields = None;
+        (std::mem::take(&mut s.tools), s.caller_context.take())
+    });
+    Python::attach(|_py| drop((tools, context)));
+}
+
+fn forget_state() {
+    with_state(|s| {
+        std::mem::forget(s.globals.take());
+        std::mem::forget(s.tool_factory.take());
+        std::mem::forget(s.finish.take());
+        std::mem::forget(s.stop_exception_type.take());
+    });
+}
+
+/// The source of every code cell run in this session, for traceback lines.
+#[derive(Default)]
+struct Cells {
+    sources: Vec<String>,
+}
+
+impl Cells {
+    fn add(&mut self, source: &str) -> String {
+        self.sources.push(source.to_owned());
+        format!("<cell {}>", self.sources.len())
+    }
+
+    fn line(&self, file: &str, line: usize) -> Option<String> {
+        let index: usize = file.strip_prefix("<cell ")?.strip_suffix('>')?.parse().ok()?;
+        let source = self.sources.get(index.checked_sub(1)?)?;
+        source.lines().nth(line.checked_sub(1)?).map(str::to_owned)
+    }
+}
+
+fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: ExecuteJob) -> Outcome {
+    let ExecuteJob { code, variables, tools: new_tools, fields, context } = job;
+    // Convert every variable before binding any, so a bad one leaves the session untouched.
+    let bindings = match variables {
+        None => Vec::new(),
+        Some(variables) => match Python::attach(|py| convert_variables(variables.bind(py), vm)) {
+            Ok(bindings) => bindings,
+            Err(message) => return Outcome::BadInput(message),
+        },
+    };
+    let globals = &namespace.globals;
+    if let Some(specs) = new_tools {
+        if let Err(exc) = tools::replace_tools(vm, globals, specs) {
+            return error_outcome(vm, &exc, cells, String::new());
+        }
+    }
+    for (name, value) in bindings {
+        if let Err(exc) = globals.set_item(name.as_str(), value, vm) {
+            return error_outcome(vm, &exc, cells, String::new());
+        }
+    }
+    let old_context = with_state(|s| {
+        s.fields = fields;
+        s.output.clear();
+        s.finish = None;
+        std::mem::replace(&mut s.caller_context, context)
+    });
+    if old_context.is_some() {
+        Python::attach(|_py| drop(old_context));
+    }
+    if let Err(exc) = output::install_streams(vm, &namespace.streams) {
+        return error_outcome(vm, &exc, cells, String::new());
+    }
+
+    let mode = errors::compile_mode(&code);
+    let cell_name = cells.add(&code);
+    let compiled = match vm.compile(&code, mode, cell_name) {
+        Ok(compiled) => compiled,
+        Err(err) => return Outcome::Syntax(errors::syntax_report(vm, err, &code)),
+    };
+    let scope = Scope::with_builtins(None, globals.clone(), vm);
+    let result = vm.run_code_obj(compiled, scope);
+
+    // Take the finish call first: from here on the stop signal must stay quiet.
+    let finish = with_state(|s| s.finish.take());
+    let printed = output::take_output();
+    let context = with_state(|s| s.caller_context.take());
+    if context.is_some() {
+        Python::attach(|_py| drop(context));
+    }
+    if let Some((kind, fields)) = finish {
+        return Python::attach(|py| match convert::to_host(&fields, vm, py) {
+            Ok(fields) => Outcome::Finish(kind, fields),
+            Err(e) => Outcome::Error {
+                report: ExceptionReport {
+                    type_name: "TypeError".into(),
+                    message: format!("an output field {}", e.describe("").trim_start()),
+                    traceback: String::new(),
+                },
+                output: printed,
+            },
+        });
+    }
+    match result {
+        Err(exc) => error_outcome(vm, &exc, cells, printed),
+        Ok(value) => value_outcome(vm, mode, value, printed),
+    }
+}
+
+fn convert_variables(variables: &Bound<'_, PyDict>, vm: &VirtualMachine) -> Result<Vec<(String, PyObjectRef)>, String> {
+    variables
+        .iter()
+        .map(|(name, value)| {
+            let name: String = name.extract().map_err(|_| "variable names must be str".to_owned())?;
+            let converted = convert::to_sandbox(&value, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
+            Ok((name, converted))
+        })
+        .collect()
+}
+
+fn error_outcome(
+    vm: &VirtualMachine,
+    exc: &rustpython_vm::builtins::PyBaseExceptionRef,
+    cells: &Cells,
+    output: String,
+) -> Outcome {
+    let report = errors::exception_report(vm, exc, |file, line| cells.line(file, line));
+    Outcome::Error { report, output }
+}
+
+/// The REPL-like result: printed text (with a trailing expression's repr appended), else the trailing
+/// expression's value (plain data as itself, anything else as its repr), else None.
+fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String) -> Outcome {
+    let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
+    let repr = |value: &PyObjectRef| {
+        value
+            .repr(vm)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| format!("<{} object>", value.class().name()))
+    };
+    Python::attach(|py| {
+        if !printed.is_empty() {
+            if let Some(value) = &value {
+                if !printed.ends_with('\n') {
+                    printed.push('\n');
+                }
+                printed.push_str(&repr(value));
+                printed.push('\n');
+            }
+            return Outcome::Value(pyo3::types::PyString::new(py, &printed).into_any().unbind());
+        }
+        match value {
+            None => Outcome::Value(py.None()),
+            Some(value) => match convert::to_host(&value, vm, py) {
+                Ok(host) => Outcome::Value(host),
+                Err(_) => Outcome::Value(pyo3::types::PyString::new(py, &repr(&value)).into_any().unbind()),
+            },
+        }
+    })
+}
