@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from typing import Any, Callable, ClassVar
 
@@ -123,7 +124,9 @@ class RustInterpreter:
                     raise ValueError(f"variable name(s) {clashing} would hide the tool(s) of the same name")
             fields = self._output_fields
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
-            outcome = session.execute(code, variables or None, tools, field_specs)
+            # Tools run on the sandbox's thread: give them the caller's context (dspy.context settings).
+            context = contextvars.copy_context()
+            outcome = session.execute(code, variables or None, tools, field_specs, context)
         return _outcome_to_result(outcome)
 
     def shutdown(self) -> None:

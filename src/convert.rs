@@ -253,3 +253,77 @@ fn items_to_host(items: &[PyObjectRef], vm: &VirtualMachine, py: Python<'_>, dep
         .map(|(i, item)| to_host_at(item, vm, py, depth + 1).map_err(|e| e.within(index_segment(i))))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_vm(f: impl FnOnce(&VirtualMachine, Python<'_>)) {
+        Python::initialize();
+        crate::sandbox::with_test_vm(|vm| Python::attach(|py| f(vm, py)));
+    }
+
+    fn host<'py>(py: Python<'py>, expr: &str) -> Bound<'py, PyAny> {
+        let code = std::ffi::CString::new(expr).unwrap();
+        py.eval(&code, None, None).unwrap()
+    }
+
+    #[test]
+    fn plain_data_round_trips_unchanged() {
+        with_vm(|vm, py| {
+            let original = host(
+                py,
+                "[None, True, False, 0, -7, 2**200, -(3**90), 1.5, float('inf'), 'héllo ✓', b'\\x00\\xff', \
+                 (1, (2,)), {'k': [1, {2: 'x'}], (1, 'a'): None}, {1, 'two'}, frozenset({3})]",
+            );
+            let inside = to_sandbox(&original, vm).unwrap();
+            let back = to_host(&inside, vm, py).unwrap();
+            assert!(back.bind(py).eq(&original).unwrap());
+            // bool stays bool, not int
+            let flag = to_host(&to_sandbox(&host(py, "True"), vm).unwrap(), vm, py).unwrap();
+            assert!(flag.bind(py).is_instance_of::<PyBool>());
+        });
+    }
+
+    #[test]
+    fn nan_survives_the_trip() {
+        with_vm(|vm, py| {
+            let back = to_host(&to_sandbox(&host(py, "float('nan')"), vm).unwrap(), vm, py).unwrap();
+            assert!(back.extract::<f64>(py).unwrap().is_nan());
+        });
+    }
+
+    #[test]
+    fn unsupported_host_value_names_its_path_and_type() {
+        with_vm(|vm, py| {
+            let err = to_sandbox(&host(py, "{'a': [1, object()]}"), vm).unwrap_err();
+            let message = err.describe("variable 'x': x");
+            assert_eq!(
+                message,
+                "variable 'x': x['a'][1] has type 'object', which cannot enter the sandbox; use None, bool, int, \
+                 float, str, bytes, list, tuple, dict, set or frozenset (pydantic models and dataclasses are \
+                 passed as dicts)"
+            );
+        });
+    }
+
+    #[test]
+    fn self_containing_value_is_refused_not_overflowed() {
+        with_vm(|vm, py| {
+            let locals = pyo3::types::PyDict::new(py);
+            py.run(c"a = []\na.append(a)", None, Some(&locals)).unwrap();
+            let value = locals.get_item("a").unwrap().unwrap();
+            let err = to_sandbox(&value, vm).unwrap_err();
+            assert!(matches!(err.kind, ConvertErrorKind::TooDeep));
+        });
+    }
+
+    #[test]
+    fn sandbox_objects_that_are_not_data_cannot_leave() {
+        with_vm(|vm, py| {
+            let list = vm.ctx.new_list(vec![vm.ctx.new_int(1).into(), vm.ctx.types.int_type.to_owned().into()]);
+            let err = to_host(&list.into(), vm, py).unwrap_err();
+            assert!(err.describe("value").starts_with("value[1] has type 'type', which cannot leave the sandbox"));
+        });
+    }
+}

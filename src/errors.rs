@@ -64,6 +64,10 @@ pub fn exception_report(
         for entry in tb.iter() {
             let code = entry.frame.f_code();
             let file = code.source_path().as_str();
+            // The import machinery's and the tool stand-ins' frames say nothing about the submitted code.
+            if file.starts_with("<frozen importlib") || file == "<tools>" {
+                continue;
+            }
             let line = entry.lineno.get();
             traceback.push_str(&format!("  File \"{file}\", line {line}, in {}\n", code.obj_name.as_str()));
             if let Some(text) = source_line(file, line) {
@@ -99,5 +103,60 @@ pub fn compile_mode(source: &str) -> Mode {
         },
         // The compiler will report the error properly.
         Err(_) => Mode::Exec,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::with_test_vm;
+
+    #[test]
+    fn trailing_expression_selects_block_mode() {
+        assert!(matches!(compile_mode("x = 1\nx + 1"), Mode::BlockExpr));
+        assert!(matches!(compile_mode("x = 1"), Mode::Exec));
+        assert!(matches!(compile_mode("def f():\n    return 1"), Mode::Exec));
+        assert!(matches!(compile_mode(""), Mode::Exec));
+        assert!(matches!(compile_mode("if"), Mode::Exec));
+    }
+
+    #[test]
+    fn syntax_errors_carry_line_offset_and_text() {
+        with_test_vm(|vm| {
+            let source = "x = 1\ny = (2 +\n";
+            let err = vm.compile(source, Mode::Exec, "<cell 1>".to_owned()).unwrap_err();
+            let report = syntax_report(vm, err, source);
+            assert_eq!(report.lineno, Some(2));
+            assert!(report.offset.is_some());
+            assert!(!report.message.is_empty());
+        });
+    }
+
+    #[test]
+    fn tracebacks_point_into_the_submitted_code() {
+        with_test_vm(|vm| {
+            let source = "def f(a):\n    return 1 / a\nf(0)";
+            let code = vm.compile(source, Mode::Exec, "<cell 7>".to_owned()).unwrap();
+            let exc = vm.run_code_obj(code, vm.new_scope_with_builtins()).unwrap_err();
+            let report = exception_report(vm, &exc, |file, line| {
+                (file == "<cell 7>").then(|| source.lines().nth(line - 1).unwrap().to_owned())
+            });
+            assert_eq!(report.type_name, "ZeroDivisionError");
+            assert_eq!(report.message, "division by zero");
+            assert_eq!(
+                report.traceback,
+                "Traceback (most recent call last):\n  File \"<cell 7>\", line 3, in <module>\n    f(0)\n  \
+                 File \"<cell 7>\", line 2, in f\n    return 1 / a"
+            );
+        });
+    }
+
+    #[test]
+    fn builtin_exception_types_are_found_by_name_and_nothing_else() {
+        with_test_vm(|vm| {
+            assert!(builtin_exception_type(vm, "KeyError").is_some_and(|t| t.name().to_string() == "KeyError"));
+            assert!(builtin_exception_type(vm, "len").is_none());
+            assert!(builtin_exception_type(vm, "NoSuchError").is_none());
+        });
     }
 }

@@ -23,8 +23,8 @@ const NATIVE_MODULES: &[&str] = &[
     // the standard library's native parts
     "math", "cmath", "_random", "_bisect", "_heapq", "_json", "_csv", "_struct", "binascii", "unicodedata",
     "_datetime", "zlib", "array", "_hashlib", "_md5", "_sha1", "_sha256", "_sha512", "_sha3", "_blake2",
-    "_statistics", "_decimal", "_pickle", "_locale", "_opcode", "_string", "_types", "_suggestions",
-    "_bz2", "_lzma", "_contextvars", "contextvars", "_locale",
+    "_statistics", "_decimal", "_pickle", "_locale", "_opcode", "_types", "_suggestions", "_bz2", "_lzma",
+    "contextvars",
 ];
 
 /// Frozen (Python) standard-library modules and packages sandbox code may import, with the modules they
@@ -41,9 +41,9 @@ const FROZEN_MODULES: &[&str] = &[
     "fractions", "decimal", "_pydecimal", "dataclasses", "inspect", "dis", "opcode", "_opcode_metadata",
     "ast", "_ast_unparse", "tokenize", "token", "linecache", "annotationlib", "typing", "enum", "copy",
     "difflib", "base64", "hashlib", "hmac", "csv", "pprint", "contextlib", "struct", "traceback",
-    "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "string",
-    "unicodedata", "zoneinfo", "_compat_pickle", "__future__", "quopri", "colorsys", "textwrap",
-    "_pylong", "contextvars", "ipaddress", "math", "cmath",
+    "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "codeop",
+    "_compat_pickle", "__future__", "quopri", "colorsys",
+    "_pylong", "contextvars", "ipaddress",
 ];
 
 fn frozen_allowed(name: &str) -> bool {
@@ -52,19 +52,31 @@ fn frozen_allowed(name: &str) -> bool {
     })
 }
 
-/// Our `os`: path helpers and constants, no host access (see `sandbox_py/os.py`).
-const OS_STAND_IN: &str = include_str!("sandbox_py/os.py");
+/// Modules written here that replace the standard library's (see `sandbox_py/`): `os` with path helpers
+/// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
+/// without code-object loading.
+const STAND_INS: &[(&str, &str)] = &[
+    ("os", include_str!("sandbox_py/os.py")),
+    ("posix", include_str!("sandbox_py/os.py")),
+    ("marshal", include_str!("sandbox_py/marshal.py")),
+];
 
-/// The stand-in compiled once per process and frozen, so `import os` finds it even after sandbox code
-/// deleted `sys.modules["os"]`.
-fn os_stand_in() -> FrozenModule {
-    static BYTES: OnceLock<&'static [u8]> = OnceLock::new();
-    let bytes = *BYTES.get_or_init(|| {
-        let code = rustpython_vm::compiler::compile(OS_STAND_IN, Mode::Exec, "<sandbox os>", CompileOpts::default())
-            .expect("the os stand-in compiles");
-        Box::leak(FrozenCodeObject::encode(&code).bytes.into_boxed_slice())
-    });
-    FrozenModule { code: FrozenCodeObject { bytes }, package: false }
+/// The stand-ins compiled once per process and frozen, so an import finds them even after sandbox code
+/// deleted them from `sys.modules`.
+fn stand_ins() -> &'static [(&'static str, FrozenModule)] {
+    static FROZEN: OnceLock<Vec<(&'static str, FrozenModule)>> = OnceLock::new();
+    FROZEN.get_or_init(|| {
+        STAND_INS
+            .iter()
+            .map(|(name, source)| {
+                let path = format!("<sandbox {name}>");
+                let code = rustpython_vm::compiler::compile(source, Mode::Exec, &path, CompileOpts::default())
+                    .expect("the stand-in modules compile");
+                let bytes: &'static [u8] = Box::leak(FrozenCodeObject::encode(&code).bytes.into_boxed_slice());
+                (*name, FrozenModule { code: FrozenCodeObject { bytes }, package: false })
+            })
+            .collect()
+    })
 }
 
 fn settings() -> Settings {
@@ -91,7 +103,7 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
             let state = PyRc::get_mut(&mut vm.state).expect("the VM's state is not shared during init hooks");
             state.module_defs.retain(|name, _| NATIVE_MODULES.contains(name));
             state.frozen.retain(|name, _| frozen_allowed(name));
-            state.frozen.insert("os", os_stand_in());
+            state.frozen.extend(stand_ins().iter().copied());
             vm.set_user_signal_channel(signals);
         })
         .build()
@@ -119,4 +131,11 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         s.stop_exception_type = Some(stop_type);
     });
     Ok(Namespace { globals, streams })
+}
+
+/// A sandbox VM for unit tests, on the calling thread.
+#[cfg(test)]
+pub fn with_test_vm<R>(f: impl FnOnce(&VirtualMachine) -> R) -> R {
+    let (_signals, receiver) = rustpython_vm::signal::user_signal_channel();
+    new_interpreter(receiver).enter(f)
 }

@@ -270,8 +270,8 @@ fn error_outcome(
     Outcome::Error { report, output }
 }
 
-/// The REPL-like result: printed text (with a trailing expression's repr appended), else the trailing
-/// expression's value (plain data as itself, anything else as its repr), else None.
+/// The REPL-like result: printed text (with a trailing expression's repr appended, final newline dropped),
+/// else the trailing expression's value (plain data as itself, anything else as its repr), else None.
 fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String) -> Outcome {
     let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
     let repr = |value: &PyObjectRef| {
@@ -287,9 +287,10 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
                     printed.push('\n');
                 }
                 printed.push_str(&repr(value));
-                printed.push('\n');
             }
-            return Outcome::Value(pyo3::types::PyString::new(py, &printed).into_any().unbind());
+            // Like dspy's own interpreters: the text without the final newline(s).
+            let text = printed.trim_end_matches('\n');
+            return Outcome::Value(pyo3::types::PyString::new(py, text).into_any().unbind());
         }
         match value {
             None => Outcome::Value(py.None()),

@@ -6,8 +6,7 @@ Every test that asks for the ``interpreter_factory`` fixture runs once per inter
 * ``E2E_INTERPRETER=module:Class`` replaces it; a comma-separated list runs the suite against each, e.g.
   ``E2E_INTERPRETER=dspy.primitives.local_interpreter:LocalInterpreter`` (real CPython in a worker
   subprocess, useful to prove the tests themselves are right).
-* If the class cannot be imported the tests are skipped with the import error as the reason, unless
-  ``E2E_STRICT=1`` is set, in which case they fail.
+* If the class cannot be imported the tests fail with the import error as the reason.
 
 The language models are scripted (``dspy.utils.DummyLM`` plus a tiny callable sub-LM), so the suite runs
 offline and deterministically.
@@ -65,10 +64,7 @@ def interpreter_factory(request: pytest.FixtureRequest) -> Callable[[], CodeInte
     try:
         factory = load_interpreter_class(spec)
     except Exception as exc:  # ImportError, AttributeError, a broken extension module, ...
-        message = f"cannot load interpreter {spec!r}: {type(exc).__name__}: {exc}"
-        if os.environ.get("E2E_STRICT", "").strip() not in ("", "0"):
-            pytest.fail(message)
-        pytest.skip(message)
+        pytest.fail(f"cannot load interpreter {spec!r}: {type(exc).__name__}: {exc}")
     if not callable(factory):
         pytest.fail(f"{spec!r} is not callable")
     return factory
