@@ -117,6 +117,7 @@ pub struct Namespace {
 
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
+    refuse_open(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;
     globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
@@ -131,6 +132,24 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         s.stop_exception_type = Some(stop_type);
     });
     Ok(Namespace { globals, streams })
+}
+
+/// `open()` without `host_env` fails with an obscure "Couldn't get FileIO"; say what the sandbox offers.
+fn refuse_open(vm: &VirtualMachine) -> PyResult<()> {
+    let refusal = vm.new_function("open", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+        Err(vm.new_exception_msg(
+            vm.ctx.exceptions.permission_error.to_owned(),
+            "open() is not available in the sandbox: there is no filesystem. Your data is in the variables you \
+             were given; use io.StringIO/io.BytesIO for file-like objects and the tools to reach the outside"
+                .into(),
+        ))
+    });
+    vm.builtins.set_attr("open", refusal.clone(), vm)?;
+    vm.import("_io", 0)?.set_attr("open", refusal.clone(), vm)?;
+    if let Some(io) = vm.sys_module.get_attr("modules", vm)?.get_item("io", vm).ok() {
+        io.set_attr("open", refusal, vm)?;
+    }
+    Ok(())
 }
 
 /// A sandbox VM for unit tests, on the calling thread.

@@ -1,0 +1,34 @@
+"""Type stubs for the private extension module (see src/session.rs). Users never touch it directly."""
+
+from contextvars import Context
+from typing import Any, Callable
+
+# (name, callable, parameter names positional arguments bind to, or None to pass them through)
+ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None]
+# (name, declared simple type or None)
+FieldSpec = tuple[str, str | None]
+
+class Session:
+    """One sandboxed VM on its own worker thread."""
+
+    def __init__(self) -> None: ...
+    def execute(
+        self,
+        code: str,
+        variables: dict[str, Any] | None = None,
+        tools: list[ToolSpec] | None = None,
+        fields: list[FieldSpec] | None = None,
+        context: Context | None = None,
+    ) -> tuple[Any, ...]:
+        """Run code. The tuple's first item says what happened:
+
+        ("value", result) | ("submit", fields) | ("final", fields)
+        | ("syntax", msg, lineno, offset, text) | ("error", type_name, message, traceback, output)
+        | ("dead", reason). Raises TypeError when a variable cannot enter the sandbox (nothing is bound).
+        """
+    def shutdown(self) -> None: ...
+    def on_worker_thread(self) -> bool: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def death_reason(self) -> str: ...
