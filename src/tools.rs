@@ -139,9 +139,8 @@ pub fn call_host_tool(
             available_tools()
         )));
     };
-    let context = with_state(|s| s.caller_context.as_ref().map(|c| Python::attach(|py| c.clone_ref(py))));
     Python::attach(|py| {
-        let positional = PyTuple::empty(py).to_owned();
+        let context = with_state(|s| s.caller_context.as_ref().map(|c| c.clone_ref(py)));
         let mut positional_items: Vec<Py<PyAny>> = Vec::new();
         let keyword = PyDict::new(py);
         let to_host = |value: &PyObjectRef, what: &str| {
@@ -178,7 +177,6 @@ pub fn call_host_tool(
             let converted = to_host(value, &format!("argument '{key}'"))?;
             keyword.set_item(key, converted).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
         }
-        drop(positional);
         let callable = entry.callable.bind(py);
         let result = match &context {
             Some(context) => {

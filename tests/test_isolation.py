@@ -1,0 +1,146 @@
+"""No host access from the sandbox, and no shared state between sandboxes."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+
+
+def _error(interp, code):
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute(code)
+    return info.value
+
+
+# ---------------------------------------------------------------------------------------------------------
+# files, environment, processes
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_open_host_file_fails(interp):
+    error = _error(interp, "open('/etc/passwd').read()")
+    assert "root:" not in str(error)
+
+
+def test_io_open_host_file_fails(interp):
+    error = _error(interp, "import io\nio.open('/etc/passwd').read()")
+    assert "root:" not in str(error)
+
+
+def test_os_environ_is_empty_dict(interp):
+    assert interp.execute("import os\nos.environ") == {}
+
+
+def test_os_getenv_returns_default_for_host_variables(interp):
+    assert "PATH" in os.environ
+    assert interp.execute("import os\nos.getenv('PATH'), os.getenv('PATH', 'dflt')") == (None, "dflt")
+
+
+def test_writing_os_environ_does_not_reach_host(interp):
+    interp.execute("import os\nos.environ['DSPY_RI_ISOLATION_PROBE'] = 'set'")
+    assert "DSPY_RI_ISOLATION_PROBE" not in os.environ
+
+
+def test_os_getcwd_is_root(interp):
+    assert interp.execute("import os\nos.getcwd()") == "/"
+
+
+@pytest.mark.parametrize(
+    ("operation", "call"),
+    [("listdir", "os.listdir('/')"), ("system", "os.system('echo hi')"), ("remove", "os.remove('/tmp/x')")],
+)
+def test_host_touching_os_functions_raise_permission_error(interp, operation, call):
+    error = _error(interp, f"import os\n{call}")
+    assert error.error_type == "PermissionError"
+    assert f"os.{operation}() is not available in the sandbox" in str(error)
+
+
+def test_os_path_join_works(interp):
+    assert interp.execute("import os\nos.path.join('a', 'b', 'c.txt')") == "a/b/c.txt"
+
+
+def test_os_path_helpers_work_without_filesystem(interp):
+    code = "import os.path\n(os.path.splitext('x/y.tar.gz'), os.path.basename('/a/b'), os.path.normpath('a/./b/../c'))"
+    assert interp.execute(code) == (("x/y.tar", ".gz"), "b", "a/c")
+
+
+def test_posix_is_the_same_stand_in(interp):
+    assert interp.execute("import posix\nposix.environ, posix.getcwd()") == ({}, "/")
+    assert _error(interp, "import posix\nposix.system('ls')").error_type == "PermissionError"
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "subprocess", "socket", "ctypes", "threading", "multiprocessing", "signal", "select", "mmap", "pickle",
+        "shutil", "tempfile", "pathlib", "sqlite3", "urllib", "http", "gc", "_interpreters", "_testinternalcapi",
+        "asyncio",
+    ],
+)
+def test_host_reaching_module_is_not_importable(interp, module):
+    error = _error(interp, f"import {module}")
+    assert error.error_type == "ModuleNotFoundError"
+    assert f"No module named '{module}'" in str(error)
+
+
+@pytest.mark.parametrize("operation", ["loads", "dumps", "load", "dump"])
+def test_marshal_refuses_code_objects(interp, operation):
+    error = _error(interp, f"import marshal\nmarshal.{operation}(b'')")
+    assert error.error_type == "PermissionError"
+    assert f"marshal.{operation}() is not available in the sandbox" in str(error)
+
+
+def test_deleting_os_from_sys_modules_reimports_the_stand_in(interp):
+    code = "import os, sys\ndel sys.modules['os']\ndel os\nimport os\nos.environ, os.getcwd()"
+    assert interp.execute(code) == ({}, "/")
+
+
+def test_os_and_posix_are_the_stand_in_after_both_are_dropped(interp):
+    code = "import os, posix, sys\nsys.modules.pop('os')\nsys.modules.pop('posix', None)\nimport posix, os\nposix.environ, os.environ"
+    assert interp.execute(code) == ({}, {})
+
+
+# ---------------------------------------------------------------------------------------------------------
+# sandboxes do not share interpreter state
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_sys_modules_changes_do_not_reach_another_interpreter(interp):
+    interp.execute("import sys\nsys.modules['json'] = 'hacked'")
+    assert interp.execute("import sys\nsys.modules['json']") == "hacked"
+    other = RustInterpreter()
+    try:
+        assert other.execute("import json\njson.dumps([1])") == "[1]"
+    finally:
+        other.shutdown()
+
+
+def test_builtins_changes_do_not_reach_another_interpreter(interp):
+    assert interp.execute("import builtins\nbuiltins.len = lambda x: 99\nlen([1])") == 99
+    other = RustInterpreter()
+    try:
+        assert other.execute("len([1])") == 1
+    finally:
+        other.shutdown()
+
+
+def test_module_attribute_changes_do_not_reach_another_interpreter(interp):
+    interp.execute("import math\nmath.pi = 3")
+    other = RustInterpreter()
+    try:
+        assert other.execute("import math\nmath.pi") == pytest.approx(3.141592653589793)
+    finally:
+        other.shutdown()
+
+
+def test_sandbox_os_stand_in_changes_do_not_reach_another_interpreter(interp):
+    interp.execute("import os\nos.environ['LEAK'] = '1'\nos.getcwd = lambda: '/leaked'")
+    other = RustInterpreter()
+    try:
+        assert other.execute("import os\nos.environ, os.getcwd()") == ({}, "/")
+    finally:
+        other.shutdown()
+

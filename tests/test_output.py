@@ -1,0 +1,196 @@
+"""What execute() returns: captured output, the trailing expression's value, and output on errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from dspy_rust_interpreter import CodeExecutionError
+
+
+# ---------------------------------------------------------------------------------------------------------
+# captured output
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_print_stdout_write_and_stderr_interleave_in_order(interp):
+    code = (
+        "import sys\n"
+        "print('a')\n"
+        "sys.stdout.write('b\\n')\n"
+        "print('c', file=sys.stderr)\n"
+        "sys.stderr.write('d')\n"
+        "print('e')\n"
+    )
+    assert interp.execute(code) == "a\nb\nc\nde"
+
+
+def test_stdout_write_returns_character_count(interp):
+    assert interp.execute("import sys\nn = sys.stdout.write('héllo')") == "héllo"
+    assert interp.execute("n") == 5
+
+
+def test_print_sep_and_end_are_honoured(interp):
+    assert interp.execute("print(1, 2, sep='-', end='!')") == "1-2!"
+
+
+def test_trailing_final_newline_is_dropped(interp):
+    assert interp.execute("print('hi')") == "hi"
+
+
+def test_inner_newlines_are_kept(interp):
+    assert interp.execute("print('a\\n\\nb')") == "a\n\nb"
+
+
+def test_printed_text_with_trailing_expression_appends_repr_on_new_line(interp):
+    assert interp.execute("print('hi')\n10") == "hi\n10"
+
+
+def test_trailing_expression_repr_follows_text_without_newline(interp):
+    assert interp.execute("import sys\nsys.stdout.write('x')\n5") == "x\n5"
+
+
+def test_trailing_expression_string_is_appended_as_repr(interp):
+    assert interp.execute("print('hi')\n'text'") == "hi\n'text'"
+
+
+def test_trailing_print_call_does_not_append_none(interp):
+    assert interp.execute("print('x')") == "x"
+
+
+def test_output_of_one_execute_does_not_carry_into_the_next(interp):
+    assert interp.execute("print('first')") == "first"
+    assert interp.execute("print('second')") == "second"
+
+
+def test_unicode_output_is_preserved(interp):
+    assert interp.execute("print('héllo ✓ 日本語 🐍')") == "héllo ✓ 日本語 🐍"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the trailing expression's value
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_trailing_dict_expression_returns_host_dict(interp):
+    result = interp.execute("{'a': [1, 2], 'b': (3, None)}")
+    assert result == {"a": [1, 2], "b": (3, None)}
+    assert type(result) is dict
+
+
+def test_trailing_list_expression_returns_host_list(interp):
+    result = interp.execute("[i * i for i in range(4)]")
+    assert result == [0, 1, 4, 9]
+    assert type(result) is list
+
+
+def test_trailing_int_expression_returns_int_not_string(interp):
+    assert interp.execute("6 * 7") == 42
+
+
+def test_trailing_str_expression_returns_the_string_itself(interp):
+    assert interp.execute("'abc'") == "abc"
+
+
+def test_trailing_class_instance_returns_its_repr_string(interp):
+    code = "class P:\n    def __repr__(self):\n        return 'P<1>'\nP()"
+    assert interp.execute(code) == "P<1>"
+
+
+def test_trailing_instance_with_default_repr_returns_repr_string(interp):
+    result = interp.execute("class A:\n    pass\nA()")
+    assert isinstance(result, str)
+    assert result.startswith("<__main__.A object at ")
+
+
+def test_trailing_function_returns_repr_string(interp):
+    result = interp.execute("def f():\n    pass\nf")
+    assert isinstance(result, str)
+    assert result.startswith("<function f at ")
+
+
+def test_trailing_list_with_non_data_item_returns_repr_string(interp):
+    result = interp.execute("[1, object()]")
+    assert isinstance(result, str)
+    assert result.startswith("[1, <object object at ")
+
+
+def test_trailing_def_returns_none(interp):
+    assert interp.execute("def f():\n    return 1") is None
+
+
+def test_trailing_assignment_returns_none(interp):
+    assert interp.execute("x = 5") is None
+
+
+def test_trailing_none_expression_returns_none(interp):
+    assert interp.execute("None") is None
+
+
+def test_expression_that_is_not_last_is_not_returned(interp):
+    assert interp.execute("1 + 1\nx = 3") is None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# stdout replaced by sandbox code
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_reassigned_stdout_is_captured_again_in_next_execute(interp):
+    interp.execute("import sys, io\nsys.stdout = io.StringIO()\nsys.stderr = io.StringIO()\nprint('hidden')")
+    assert interp.execute("import sys\nprint('visible')\nprint('err', file=sys.stderr)") == "visible\nerr"
+
+
+def test_stdout_set_to_none_is_captured_again_in_next_execute(interp):
+    interp.execute("import sys\nsys.stdout = None")
+    assert interp.execute("print('back')") == "back"
+
+
+def test_output_written_to_replaced_stdout_is_not_returned(interp):
+    code = "import sys, io\nbuf = io.StringIO()\nsys.stdout = buf\nprint('into buffer')"
+    assert interp.execute(code) is None
+    assert interp.execute("buf.getvalue()") == "into buffer\n"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# output of a failing execute
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_failing_execute_keeps_output_on_error(interp):
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("print('step 1')\nprint('step 2')\nraise ValueError('bad')")
+    assert info.value.output == "step 1\nstep 2\n"
+
+
+def test_failing_execute_message_includes_output_section(interp):
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("print('step 1')\nraise ValueError('bad')")
+    message = str(info.value)
+    assert message.startswith("ValueError: bad")
+    assert "Output printed before the error:\nstep 1" in message
+
+
+def test_failing_execute_without_output_has_no_output_section(interp):
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("raise ValueError('bad')")
+    assert info.value.output == ""
+    assert "Output printed before the error" not in str(info.value)
+
+
+def test_output_of_failed_execute_does_not_leak_into_next(interp):
+    with pytest.raises(CodeExecutionError):
+        interp.execute("print('before failure')\n1 / 0")
+    assert interp.execute("print('next')") == "next"
+
+
+def test_stdout_flush_and_isatty_work(interp):
+    assert interp.execute("import sys\nprint('x', flush=True)\nsys.stdout.flush()\nsys.stdout.isatty()") == "x\nFalse"
+
+
+def test_stdout_writelines_is_captured(interp):
+    assert interp.execute("import sys\nsys.stdout.writelines(['a\\n', 'b\\n'])") == "a\nb"
+
+
+def test_pprint_and_json_dump_write_to_captured_stdout(interp):
+    code = "import sys, json, pprint\npprint.pprint({'b': 1, 'a': 2})\njson.dump([1, 2], sys.stdout)"
+    assert interp.execute(code) == "{'a': 2, 'b': 1}\n[1, 2]"
