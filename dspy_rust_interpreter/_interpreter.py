@@ -117,16 +117,20 @@ class RustInterpreter:
         self._refuse_reentry("execute")
         with self._lock:
             session = self._ensure_session()
-            tools = self._tool_update()
             if variables:
                 clashing = sorted(set(variables) & set(self._tools))
                 if clashing:
                     raise ValueError(f"variable name(s) {clashing} would hide the tool(s) of the same name")
+            tools, tools_snapshot = self._tool_update()
             fields = self._output_fields
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
             # Tools run on the sandbox's thread: give them the caller's context (dspy.context settings).
             context = contextvars.copy_context()
             outcome = session.execute(code, variables or None, tools, field_specs, context)
+            if tools is not None:
+                # Only now is the sandbox's tool table current (a refused call installs nothing).
+                self._synced_tools = tools_snapshot
+                self._tools_registered = True
         return _outcome_to_result(outcome)
 
     def shutdown(self) -> None:
@@ -161,17 +165,17 @@ class RustInterpreter:
         return self._session
 
     def _refuse_reentry(self, method: str) -> None:
-        # A tool runs on this interpreter's worker thread while execute() waits for it: waiting on our own
-        # lock there would deadlock, so say what went wrong instead.
+        # A tool runs while execute() waits for it, so a tool that calls back into this interpreter (directly,
+        # or through another interpreter's tool) would wait on our own lock forever: say so instead.
         session = self._session
-        if session is not None and session.on_worker_thread():
+        if session is not None and session.would_wait_on_itself():
             raise CodeInterpreterError(
-                f"{method}() was called from inside a tool running in this same interpreter; a tool cannot "
+                f"{method}() was called from inside a tool that this interpreter is waiting for; a tool cannot "
                 "re-enter the sandbox that is calling it (use a separate RustInterpreter for nested code)"
             )
 
-    def _tool_update(self) -> list[ToolSpec] | None:
-        """The tool table to install before this run, or None when the sandbox's table is current."""
+    def _tool_update(self) -> tuple[list[ToolSpec] | None, tuple[tuple[str, Any], ...]]:
+        """The tool table to install before this run (None when the sandbox's is current), and its snapshot."""
         current = tuple(self._tools.items())
         synced = self._synced_tools
         if (
@@ -180,11 +184,8 @@ class RustInterpreter:
             and len(synced) == len(current)
             and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(synced, current))
         ):
-            return None
-        specs = build_tool_specs(self._tools)
-        self._synced_tools = current
-        self._tools_registered = True
-        return specs
+            return None, current
+        return build_tool_specs(self._tools), current
 
 
 def _declared_type(field: dict[str, Any]) -> str | None:

@@ -27,7 +27,8 @@ class Session:
         | ("dead", reason). Raises TypeError when a variable cannot enter the sandbox (nothing is bound).
         """
     def shutdown(self) -> None: ...
-    def on_worker_thread(self) -> bool: ...
+    def would_wait_on_itself(self) -> bool:
+        """True when called from a tool this session is waiting for (directly or through other sessions)."""
     @property
     def alive(self) -> bool: ...
     @property

@@ -58,9 +58,8 @@ pub fn exception_report(
     exc: &PyBaseExceptionRef,
     source_line: impl Fn(&str, usize) -> Option<String>,
 ) -> ExceptionReport {
-    let mut traceback = String::new();
+    let mut frames = Vec::new();
     if let Some(tb) = exc.traceback() {
-        traceback.push_str("Traceback (most recent call last):\n");
         for entry in tb.iter() {
             let code = entry.frame.f_code();
             let file = code.source_path().as_str();
@@ -69,17 +68,52 @@ pub fn exception_report(
                 continue;
             }
             let line = entry.lineno.get();
-            traceback.push_str(&format!("  File \"{file}\", line {line}, in {}\n", code.obj_name.as_str()));
+            let mut frame = format!("  File \"{file}\", line {line}, in {}\n", code.obj_name.as_str());
             if let Some(text) = source_line(file, line) {
-                traceback.push_str(&format!("    {}\n", text.trim()));
+                frame.push_str(&format!("    {}\n", text.trim()));
             }
+            frames.push(frame);
         }
     }
     ExceptionReport {
         type_name: exc.class().name().to_string(),
-        message: exception_message(vm, exc),
-        traceback: traceback.trim_end().to_owned(),
+        message: exception_message(vm, exc).trim_end().to_owned(),
+        traceback: format_traceback(frames),
     }
+}
+
+/// Frames shown around the ones left out of a long traceback.
+const FIRST_FRAMES: usize = 10;
+const LAST_FRAMES: usize = 20;
+/// Identical consecutive frames shown before the rest are counted, as CPython does.
+const REPEATS_SHOWN: usize = 3;
+
+/// A traceback an LLM can read: runs of identical frames (deep recursion) are counted rather than listed,
+/// and a traceback that is still long keeps its first and last frames.
+fn format_traceback(frames: Vec<String>) -> String {
+    if frames.is_empty() {
+        return String::new();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut index = 0;
+    while index < frames.len() {
+        let run = frames[index..].iter().take_while(|f| **f == frames[index]).count();
+        lines.extend(frames[index..index + run.min(REPEATS_SHOWN)].iter().cloned());
+        if run > REPEATS_SHOWN {
+            lines.push(format!("  [Previous line repeated {} more times]\n", run - REPEATS_SHOWN));
+        }
+        index += run;
+    }
+    if lines.len() > FIRST_FRAMES + LAST_FRAMES + 1 {
+        let omitted = lines.len() - FIRST_FRAMES - LAST_FRAMES;
+        let tail = lines.split_off(lines.len() - LAST_FRAMES);
+        lines.truncate(FIRST_FRAMES);
+        lines.push(format!("  ... ({omitted} more lines of traceback) ...\n"));
+        lines.extend(tail);
+    }
+    let mut text = String::from("Traceback (most recent call last):\n");
+    text.extend(lines);
+    text.trim_end().to_owned()
 }
 
 /// The sandbox's builtin exception type called `name`, if there is one (tools' errors keep their type).
@@ -149,6 +183,20 @@ mod tests {
                  File \"<cell 7>\", line 2, in f\n    return 1 / a"
             );
         });
+    }
+
+    #[test]
+    fn repeated_frames_are_counted_and_long_tracebacks_shortened() {
+        let frame = |n: usize| format!("  File \"<cell 1>\", line {n}, in f\n");
+        let recursion = format_traceback(vec![frame(1); 1000]);
+        assert_eq!(
+            recursion,
+            format!("Traceback (most recent call last):\n{}{}{}  [Previous line repeated 997 more times]", frame(1), frame(1), frame(1))
+        );
+        let long = format_traceback((1..=100).map(frame).collect());
+        assert_eq!(long.lines().count(), 1 + FIRST_FRAMES + 1 + LAST_FRAMES);
+        assert!(long.contains("... (70 more lines of traceback) ..."));
+        assert!(long.ends_with(&frame(100).trim_end().to_owned()));
     }
 
     #[test]

@@ -11,10 +11,18 @@ fn write(text: PyStrRef) -> usize {
     text.char_len()
 }
 
+fn writelines(lines: rustpython_vm::function::ArgIterable<PyStrRef>, vm: &VirtualMachine) -> PyResult<()> {
+    for line in lines.iter(vm)? {
+        write(line?);
+    }
+    Ok(())
+}
+
 /// A minimal text stream whose writes land in the session's output buffer.
 fn new_stream(vm: &VirtualMachine, name: &str) -> PyResult<PyObjectRef> {
     let stream = vm.new_module(name, vm.ctx.new_dict(), None);
     stream.set_attr("write", vm.new_function("write", write), vm)?;
+    stream.set_attr("writelines", vm.new_function("writelines", writelines), vm)?;
     stream.set_attr("flush", vm.new_function("flush", || {}), vm)?;
     stream.set_attr("isatty", vm.new_function("isatty", || false), vm)?;
     stream.set_attr("writable", vm.new_function("writable", || true), vm)?;

@@ -118,6 +118,7 @@ pub struct Namespace {
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     refuse_open(vm)?;
+    scrub_sys(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;
     globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
@@ -150,6 +151,24 @@ fn refuse_open(vm: &VirtualMachine) -> PyResult<()> {
         io.set_attr("open", refusal, vm)?;
     }
     Ok(())
+}
+
+/// `sys` describes the host's installation (interpreter path, prefixes, search path); the sandbox has none,
+/// and there is no standard input to read.
+fn scrub_sys(vm: &VirtualMachine) -> PyResult<()> {
+    let sys = &vm.sys_module;
+    for name in ["executable", "_base_executable", "prefix", "base_prefix", "exec_prefix", "base_exec_prefix"] {
+        sys.set_attr(name, vm.ctx.new_str(""), vm)?;
+    }
+    sys.set_attr("path", vm.ctx.new_list(Vec::new()), vm)?;
+    sys.set_attr("orig_argv", vm.ctx.new_list(Vec::new()), vm)?;
+    let no_input = vm.new_function("input", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+        Err(vm.new_runtime_error(
+            "input() is not available in the sandbox: nothing is attached to its standard input; the data you \
+             need is in your variables, or reachable through the tools",
+        ))
+    });
+    vm.builtins.set_attr("input", no_input, vm)
 }
 
 /// A sandbox VM for unit tests, on the calling thread.

@@ -1,9 +1,9 @@
 //! `Session`: the handle CPython holds. It owns only channels to the worker thread, so it is `Send` and
 //! `Sync`, can be used from any Python thread, and releases the GIL while the sandbox runs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::thread::{JoinHandle, ThreadId};
+use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
@@ -19,7 +19,8 @@ pub struct Session {
     jobs: Sender<Job>,
     /// Held for the whole of a job: concurrent callers queue here, never interleave.
     replies: Mutex<Receiver<Outcome>>,
-    worker_id: ThreadId,
+    /// Process-unique, to recognise a call that would wait on itself through a chain of tools.
+    id: u64,
     worker: Mutex<Option<JoinHandle<()>>>,
     alive: AtomicBool,
     death_reason: Mutex<Option<String>>,
@@ -41,7 +42,8 @@ impl Session {
         let (reply_sender, replies) = channel();
         let handle = worker::spawn(job_receiver, reply_sender)
             .map_err(|e| PyRuntimeError::new_err(format!("could not start the sandbox thread: {e}")))?;
-        let worker_id = handle.thread().id();
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let (started, replies) = py.detach(move || (replies.recv(), replies));
         match started {
             Ok(Outcome::Value(_)) => {}
@@ -51,7 +53,7 @@ impl Session {
         Ok(Self {
             jobs,
             replies: Mutex::new(replies),
-            worker_id,
+            id,
             worker: Mutex::new(Some(handle)),
             alive: AtomicBool::new(true),
             death_reason: Mutex::new(None),
@@ -69,8 +71,8 @@ impl Session {
         fields: Option<Vec<(String, Option<String>)>>,
         context: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyTuple>> {
-        if self.on_worker_thread() {
-            return Err(PyRuntimeError::new_err("execute() cannot be called from the sandbox's own thread"));
+        if self.would_wait_on_itself() {
+            return Err(PyRuntimeError::new_err("execute() would wait on itself: it was called from a tool this session is running"));
         }
         if !self.alive.load(Ordering::SeqCst) {
             return dead(py, &self.death_reason());
@@ -83,6 +85,11 @@ impl Session {
                 fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()
             }),
             context: context.map(Bound::unbind),
+            waiting_sessions: {
+                let mut waiting = crate::state::waiting_sessions();
+                waiting.push(self.id);
+                waiting
+            },
         }));
         let outcome = py.detach(|| {
             let replies = self.replies.lock();
@@ -102,7 +109,7 @@ impl Session {
         let _ = self.jobs.send(Job::Shutdown);
         let handle = self.worker.lock().take();
         if let Some(handle) = handle {
-            if handle.thread().id() != std::thread::current().id() {
+            if !self.would_wait_on_itself() {
                 py.detach(|| {
                     let _ = handle.join();
                 });
@@ -110,9 +117,10 @@ impl Session {
         }
     }
 
-    /// True when called from this session's worker thread (i.e. from inside one of its tools).
-    fn on_worker_thread(&self) -> bool {
-        std::thread::current().id() == self.worker_id
+    /// True when called from a tool that this session is (directly, or through tools calling other
+    /// sessions) waiting for: running a job here then would deadlock.
+    fn would_wait_on_itself(&self) -> bool {
+        crate::state::waiting_sessions().contains(&self.id)
     }
 
     #[getter]

@@ -49,6 +49,9 @@ pub struct SessionState {
 }
 
 thread_local! {
+    /// On a worker thread while it runs a job: the sessions waiting for this job (the callers up the chain of
+    /// tools calling `execute()` on other sessions) and this session itself. Empty on other threads.
+    static WAITING_SESSIONS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
     static STATE: RefCell<SessionState> = RefCell::new(SessionState {
         globals: None,
         tools: HashMap::new(),
@@ -59,6 +62,14 @@ thread_local! {
         stop_exception_type: None,
         caller_context: None,
     });
+}
+
+pub fn waiting_sessions() -> Vec<u64> {
+    WAITING_SESSIONS.with(|w| w.borrow().clone())
+}
+
+pub fn set_waiting_sessions(sessions: Vec<u64>) {
+    WAITING_SESSIONS.with(|w| *w.borrow_mut() = sessions);
 }
 
 /// Borrow the session state briefly. Never call back into the VM or CPython while borrowed.

@@ -211,8 +211,13 @@ fn host_error_in_sandbox(
     let type_name = ty.name().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
     let is_builtin = ty.module().map(|m| m.to_string() == "builtins").unwrap_or(false);
     let message = err.value(py).to_string();
-    match is_builtin.then(|| builtin_exception_type(vm, &type_name)).flatten() {
-        Some(sandbox_type) => vm.new_exception_msg(sandbox_type, format!("tool '{tool}' failed: {message}").into()),
-        None => vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")),
-    }
+    // Same builtin type when it can be built from a message alone (UnicodeDecodeError, e.g., cannot).
+    let same_type = is_builtin
+        .then(|| builtin_exception_type(vm, &type_name))
+        .flatten()
+        .and_then(|sandbox_type| {
+            let text = vm.ctx.new_str(format!("tool '{tool}' failed: {message}"));
+            sandbox_type.as_object().call((text,), vm).ok()?.downcast::<rustpython_vm::builtins::PyBaseException>().ok()
+        });
+    same_type.unwrap_or_else(|| vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")))
 }

@@ -30,6 +30,8 @@ pub struct ExecuteJob {
     pub fields: Option<Vec<Field>>,
     /// The caller's `contextvars.Context`, entered around every tool call.
     pub context: Option<Py<PyAny>>,
+    /// The sessions waiting for this job, this one included (see `state::waiting_sessions`).
+    pub waiting_sessions: Vec<u64>,
 }
 
 pub enum Job {
@@ -181,7 +183,8 @@ impl Cells {
 }
 
 fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: ExecuteJob) -> Outcome {
-    let ExecuteJob { code, variables, tools: new_tools, fields, context } = job;
+    let ExecuteJob { code, variables, tools: new_tools, fields, context, waiting_sessions } = job;
+    crate::state::set_waiting_sessions(waiting_sessions);
     // Convert every variable before binding any, so a bad one leaves the session untouched.
     let bindings = match variables {
         None => Vec::new(),

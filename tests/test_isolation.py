@@ -144,3 +144,24 @@ def test_sandbox_os_stand_in_changes_do_not_reach_another_interpreter(interp):
     finally:
         other.shutdown()
 
+
+
+# ---------------------------------------------------------------------------------------------------------
+# what the sandbox says about the host
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_open_explains_there_is_no_filesystem(interp):
+    error = _error(interp, "open('data.txt')")
+    assert error.error_type == "PermissionError"
+    assert "no filesystem" in str(error)
+
+
+def test_sys_does_not_describe_the_host_installation(interp):
+    assert interp.execute("import sys\n[sys.executable, sys.prefix, sys.exec_prefix, sys.path]") == ["", "", "", []]
+
+
+def test_input_explains_there_is_no_standard_input(interp):
+    error = _error(interp, "input('name? ')")
+    assert error.error_type == "RuntimeError"
+    assert "input() is not available in the sandbox" in str(error)
