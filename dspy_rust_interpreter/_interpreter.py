@@ -17,6 +17,36 @@ FIELD_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "NoneTyp
 
 OutputFields = list[dict[str, Any]]
 
+# Limits, each settable per instance as a keyword option: RustInterpreter(timeout=None, ...).
+DEFAULT_OPTIONS: dict[str, Any] = {
+    # Seconds of sandbox execution per execute() (time inside host tools is not counted); None: no limit.
+    "timeout": 30.0,
+    # Seconds that code ignoring a stop (a long native operation) gets before the session is abandoned.
+    "abandon_after": 5.0,
+    # Characters of printed output kept per execute(); the rest is dropped with a note saying how much.
+    "max_output_chars": 1_000_000,
+}
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"RustInterpreter() got unexpected option(s) {', '.join(unknown)}; "
+            f"the options are: {', '.join(sorted(DEFAULT_OPTIONS))}"
+        )
+    merged = {**DEFAULT_OPTIONS, **options}
+    timeout = merged["timeout"]
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
+        raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+    grace = merged["abandon_after"]
+    if isinstance(grace, bool) or not isinstance(grace, (int, float)) or not grace > 0:
+        raise ValueError(f"abandon_after must be a positive number of seconds, got {grace!r}")
+    cap = merged["max_output_chars"]
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+        raise ValueError(f"max_output_chars must be a non-negative int, got {cap!r}")
+    return merged
+
 
 def _normalise_output_fields(fields: Any) -> OutputFields | None:
     if fields is None:
@@ -65,8 +95,9 @@ class RustInterpreter:
         output_fields: list[dict[str, Any]] | None = None,
         **options: Any,
     ) -> None:
-        if options:
-            raise TypeError(f"RustInterpreter() got unexpected option(s): {', '.join(sorted(options))}")
+        """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
+        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 1,000,000)."""
+        self._options = _check_options(options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
         self.output_fields = output_fields
         # dspy's RLM resets this to False when it hands us new tools; we re-sync tools whenever it is False.
@@ -159,7 +190,10 @@ class RustInterpreter:
         if self._closed:
             raise CodeInterpreterError("this RustInterpreter was shut down; create a new one for a new session")
         if self._session is None:
-            self._session = _native.Session()
+            options = self._options
+            self._session = _native.Session(
+                timeout=options["timeout"], grace=options["abandon_after"], max_output_chars=options["max_output_chars"]
+            )
         elif not self._session.alive:
             raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
         return self._session

@@ -11,7 +11,9 @@ FieldSpec = tuple[str, str | None]
 class Session:
     """One sandboxed VM on its own worker thread."""
 
-    def __init__(self) -> None: ...
+    def __init__(
+        self, timeout: float | None = None, grace: float = 5.0, max_output_chars: int = 1_000_000
+    ) -> None: ...
     def execute(
         self,
         code: str,

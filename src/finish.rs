@@ -1,8 +1,8 @@
 //! The finish calls: `SUBMIT(...)` (dspy 3.4) and `FINAL(...)` / `FINAL_VAR(...)` (the seed protocol).
 //!
 //! An accepted call records the output fields and unwinds the sandbox with a private exception. If sandbox
-//! code catches it, the worker's stop signal raises it again before the next instruction, so nothing after
-//! an accepted finish call runs, `try/except BaseException` included.
+//! code catches it, the stop request (see `limits`) raises it again before the next instruction, so nothing
+//! after an accepted finish call runs, `try/except BaseException` included.
 
 use rustpython_vm::builtins::{PyStr, PyTypeRef};
 use rustpython_vm::function::FuncArgs;
@@ -174,11 +174,13 @@ fn accept(
             }
         }
     }
-    let stop_type = with_state(|s| {
+    let (stop_type, shared) = with_state(|s| {
         s.finish = Some((kind, output.into()));
-        s.stop_exception_type.clone()
+        (s.stop_exception_type.clone(), s.shared.clone())
     });
-    crate::worker::request_stop();
+    if let Some(shared) = shared {
+        shared.request_stop(crate::limits::StopReason::Finish);
+    }
     Err(vm.new_exception_msg(stop_type.expect("set at start-up"), format!("{func}() accepted").into()))
 }
 

@@ -3,11 +3,13 @@
 //!
 //! One module per concern: `sandbox` builds a VM and its module allow-list, `worker` owns the thread and
 //! its job loop, `session` is the handle CPython holds, `convert` moves values across, `tools` and `finish`
-//! are the sandbox's host-facing functions, `output` captures printing, `errors` reports failures.
+//! are the sandbox's host-facing functions, `output` captures printing, `limits` stops runaway code,
+//! `errors` reports failures.
 
 mod convert;
 mod errors;
 mod finish;
+mod limits;
 mod output;
 mod sandbox;
 mod session;

@@ -6,9 +6,22 @@ use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
 use crate::state::with_state;
 
+/// Append to the output, keeping at most the session's cap and counting what is dropped.
 fn write(text: PyStrRef) -> usize {
-    with_state(|state| state.output.push_str(&text.to_string_lossy()));
-    text.char_len()
+    let length = text.char_len();
+    with_state(|state| {
+        let cap = state.shared.as_ref().map_or(usize::MAX, |s| s.limits.max_output_chars);
+        let room = cap.saturating_sub(state.output_chars);
+        if length <= room {
+            state.output.push_str(&text.to_string_lossy());
+            state.output_chars += length;
+        } else {
+            state.output.extend(text.to_string_lossy().chars().take(room));
+            state.output_chars += room;
+            state.output_dropped += length - room;
+        }
+    });
+    length
 }
 
 fn writelines(lines: rustpython_vm::function::ArgIterable<PyStrRef>, vm: &VirtualMachine) -> PyResult<()> {
@@ -45,6 +58,21 @@ pub fn new_streams(vm: &VirtualMachine) -> PyResult<(PyObjectRef, PyObjectRef)> 
     Ok((new_stream(vm, "<stdout>")?, new_stream(vm, "<stderr>")?))
 }
 
+/// The run's output, with a note saying how much was dropped past the cap.
 pub fn take_output() -> String {
-    with_state(|state| std::mem::take(&mut state.output))
+    with_state(|state| {
+        let mut output = std::mem::take(&mut state.output);
+        let dropped = std::mem::take(&mut state.output_dropped);
+        let kept = std::mem::take(&mut state.output_chars);
+        if dropped > 0 {
+            if !output.ends_with('\n') {
+                output.push('\n');
+            }
+            output.push_str(&format!(
+                "[output truncated: the first {kept} characters are shown, {dropped} more were dropped; print less, \
+                 e.g. a slice, a count or a summary]"
+            ));
+        }
+        output
+    })
 }

@@ -119,6 +119,7 @@ pub struct Namespace {
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     refuse_open(vm)?;
     scrub_sys(vm)?;
+    crate::limits::install(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;
     globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;

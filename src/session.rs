@@ -10,6 +10,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::limits::{Limits, Shared, StopReason};
 use crate::state::{Field, FinishKind};
 use crate::tools::ToolSpec;
 use crate::worker::{self, ExecuteJob, Job, Outcome};
@@ -24,9 +28,62 @@ pub struct Session {
     worker: Mutex<Option<JoinHandle<()>>>,
     alive: AtomicBool,
     death_reason: Mutex<Option<String>>,
+    shared: Arc<Shared>,
+    /// Set when the worker was left running uninterruptible code: it must not be joined.
+    abandoned: AtomicBool,
 }
 
+/// How often the waiting caller checks the time limit and for Ctrl-C while the sandbox runs.
+const TICK: Duration = Duration::from_millis(5);
+
 impl Session {
+    /// Hand a job to the worker and wait for its outcome, enforcing the time limit and passing Ctrl-C on.
+    /// Runs without the GIL; returns the outcome and, if the caller was interrupted, the KeyboardInterrupt.
+    fn run_job(&self, job: Job) -> (Outcome, Option<PyErr>) {
+        let replies = self.replies.lock();
+        if self.jobs.send(job).is_err() {
+            return (Outcome::Dead("the sandbox thread is gone".into()), None);
+        }
+        let started = Instant::now();
+        let mut stop_requested: Option<Instant> = None;
+        let mut interrupt: Option<PyErr> = None;
+        loop {
+            match replies.recv_timeout(TICK) {
+                Ok(outcome) => return (outcome, interrupt),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return (Outcome::Dead("the sandbox thread is gone".into()), interrupt)
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if interrupt.is_none() {
+                interrupt = Python::attach(|py| py.check_signals().err());
+            }
+            let reason = if interrupt.is_some() {
+                StopReason::Interrupt
+            } else if self.shared.limits.timeout.is_some_and(|limit| {
+                started.elapsed().saturating_sub(self.shared.tool_time()) > limit
+            }) {
+                StopReason::Timeout
+            } else {
+                continue;
+            };
+            let since = *stop_requested.get_or_insert_with(Instant::now);
+            if since.elapsed() > self.shared.limits.grace {
+                self.abandoned.store(true, Ordering::SeqCst);
+                let reason = format!(
+                    "the sandbox was stopped ({}) but kept running a long native operation that cannot be \
+                     interrupted (e.g. arithmetic on a huge number, or a huge repetition) for {:.1} s more; the \
+                     session had to be abandoned and its state is lost. Create a new interpreter.",
+                    if reason == StopReason::Timeout { "time limit" } else { "interrupted" },
+                    self.shared.limits.grace.as_secs_f64()
+                );
+                return (Outcome::Dead(reason), interrupt);
+            }
+            // Re-sent every tick: another VM may have consumed the eval loop's wake-up flag.
+            self.shared.request_stop(reason);
+        }
+    }
+
     fn mark_dead(&self, reason: &str) {
         self.alive.store(false, Ordering::SeqCst);
         self.death_reason.lock().get_or_insert_with(|| reason.to_owned());
@@ -37,10 +94,25 @@ impl Session {
 impl Session {
     /// Start a worker thread and build its VM; returns once the sandbox is ready.
     #[new]
-    fn new(py: Python<'_>) -> PyResult<Self> {
+    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=1_000_000))]
+    fn new(py: Python<'_>, timeout: Option<f64>, grace: f64, max_output_chars: usize) -> PyResult<Self> {
+        let seconds = |value: f64, what: &str| {
+            if value.is_finite() && value > 0.0 {
+                Ok(Duration::from_secs_f64(value))
+            } else {
+                Err(pyo3::exceptions::PyValueError::new_err(format!("{what} must be a positive number of seconds")))
+            }
+        };
+        let limits = Limits {
+            timeout: timeout.map(|t| seconds(t, "timeout")).transpose()?,
+            grace: seconds(grace, "grace")?,
+            max_output_chars,
+        };
+        let (signal_sender, signal_receiver) = rustpython_vm::signal::user_signal_channel();
+        let shared = Shared::new(limits, signal_sender);
         let (jobs, job_receiver) = channel();
         let (reply_sender, replies) = channel();
-        let handle = worker::spawn(job_receiver, reply_sender)
+        let handle = worker::spawn(job_receiver, reply_sender, shared.clone(), signal_receiver)
             .map_err(|e| PyRuntimeError::new_err(format!("could not start the sandbox thread: {e}")))?;
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
@@ -57,6 +129,8 @@ impl Session {
             worker: Mutex::new(Some(handle)),
             alive: AtomicBool::new(true),
             death_reason: Mutex::new(None),
+            shared,
+            abandoned: AtomicBool::new(false),
         })
     }
 
@@ -91,14 +165,12 @@ impl Session {
                 waiting
             },
         }));
-        let outcome = py.detach(|| {
-            let replies = self.replies.lock();
-            self.jobs.send(job).ok()?;
-            replies.recv().ok()
-        });
-        let outcome = outcome.unwrap_or_else(|| Outcome::Dead("the sandbox thread is gone".into()));
+        let (outcome, interrupt) = py.detach(|| self.run_job(job));
         if let Outcome::Dead(reason) = &outcome {
             self.mark_dead(reason);
+        }
+        if let Some(interrupt) = interrupt {
+            return Err(interrupt);
         }
         outcome_tuple(py, outcome)
     }
@@ -109,7 +181,8 @@ impl Session {
         let _ = self.jobs.send(Job::Shutdown);
         let handle = self.worker.lock().take();
         if let Some(handle) = handle {
-            if !self.would_wait_on_itself() {
+            // An abandoned worker exits (and frees its VM) once its stuck operation ends, if ever.
+            if !self.would_wait_on_itself() && !self.abandoned.load(Ordering::SeqCst) {
                 py.detach(|| {
                     let _ = handle.join();
                 });

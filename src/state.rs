@@ -46,6 +46,12 @@ pub struct SessionState {
     pub stop_exception_type: Option<PyTypeRef>,
     /// The caller's `contextvars.Context`, so tools see the caller's dspy settings.
     pub caller_context: Option<Py<PyAny>>,
+    /// What this session shares with its waiting caller (limits, stop requests, tool time).
+    pub shared: Option<Arc<crate::limits::Shared>>,
+    pub job_started: Option<std::time::Instant>,
+    /// Characters kept in `output`, and characters printed past the cap and dropped.
+    pub output_chars: usize,
+    pub output_dropped: usize,
 }
 
 thread_local! {
@@ -61,6 +67,10 @@ thread_local! {
         finish: None,
         stop_exception_type: None,
         caller_context: None,
+        shared: None,
+        job_started: None,
+        output_chars: 0,
+        output_dropped: 0,
     });
 }
 

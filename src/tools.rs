@@ -178,6 +178,10 @@ pub fn call_host_tool(
             keyword.set_item(key, converted).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
         }
         let callable = entry.callable.bind(py);
+        let shared = with_state(|s| s.shared.clone());
+        if let Some(shared) = &shared {
+            shared.tool_call_started();
+        }
         let result = match &context {
             Some(context) => {
                 let mut run_args: Vec<Py<PyAny>> = Vec::with_capacity(positional_items.len() + 1);
@@ -191,6 +195,9 @@ pub fn call_host_tool(
                 callable.call(call_args, Some(&keyword))
             }
         };
+        if let Some(shared) = &shared {
+            shared.tool_call_ended();
+        }
         match result {
             Ok(value) => convert::to_sandbox(&value, vm).map_err(|e| {
                 vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))

@@ -2,18 +2,19 @@
 //! session gets a thread of its own that builds the VM, runs jobs from a channel one at a time, and
 //! finalises the VM when the session ends.
 
-use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rustpython_vm::compiler::Mode;
 use rustpython_vm::scope::Scope;
-use rustpython_vm::signal::{user_signal_channel, UserSignal, UserSignalSender};
+use rustpython_vm::signal::UserSignalReceiver;
 use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport, SyntaxReport};
+use crate::limits::{self, Shared};
 use crate::sandbox::{self, Namespace};
 use crate::state::{with_state, Field, FinishKind};
 use crate::tools::{self, ToolSpec};
@@ -51,46 +52,23 @@ pub enum Outcome {
     Dead(String),
 }
 
-thread_local! {
-    static STOP_SIGNALS: RefCell<Option<UserSignalSender>> = const { RefCell::new(None) };
-}
-
-/// Ask the VM to unwind the running code; the signal re-arms itself for as long as a finish call is
-/// pending, so `except BaseException:` cannot swallow it.
-pub fn request_stop() {
-    STOP_SIGNALS.with(|signals| {
-        if let Some(sender) = signals.borrow().as_ref() {
-            let _ = sender.send(stop_signal(sender.clone()));
-        }
-    });
-}
-
-fn stop_signal(sender: UserSignalSender) -> UserSignal {
-    Box::new(move |vm: &VirtualMachine| {
-        let stop_type = with_state(|s| s.finish.is_some().then(|| s.stop_exception_type.clone()).flatten());
-        match stop_type {
-            Some(stop_type) => {
-                let _ = sender.send(stop_signal(sender.clone()));
-                Err(vm.new_exception_msg(stop_type, "finish call accepted".into()))
-            }
-            None => Ok(()),
-        }
-    })
-}
-
 /// Spawn a session's worker; it reports once whether its VM could be built.
-pub fn spawn(jobs: Receiver<Job>, replies: Sender<Outcome>) -> std::io::Result<std::thread::JoinHandle<()>> {
+pub fn spawn(
+    jobs: Receiver<Job>,
+    replies: Sender<Outcome>,
+    shared: Arc<Shared>,
+    signals: UserSignalReceiver,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name("dspy-rust-interpreter".into())
         .stack_size(WORKER_STACK_BYTES)
-        .spawn(move || run(jobs, replies))
+        .spawn(move || run(jobs, replies, shared, signals))
 }
 
-fn run(jobs: Receiver<Job>, replies: Sender<Outcome>) {
-    let (signal_sender, signal_receiver) = user_signal_channel();
-    STOP_SIGNALS.with(|s| *s.borrow_mut() = Some(signal_sender));
+fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
+    with_state(|s| s.shared = Some(shared.clone()));
     let built = catch_unwind(AssertUnwindSafe(|| {
-        let interpreter = sandbox::new_interpreter(signal_receiver);
+        let interpreter = sandbox::new_interpreter(signals);
         let namespace = interpreter.enter(sandbox::prepare);
         (interpreter, namespace)
     }));
@@ -149,6 +127,7 @@ fn clear_state() {
         s.finish = None;
         s.stop_exception_type = None;
         s.fields = None;
+        s.shared = None;
         (std::mem::take(&mut s.tools), s.caller_context.take())
     });
     Python::attach(|_py| drop((tools, context)));
@@ -204,10 +183,16 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
             return error_outcome(vm, &exc, cells, String::new());
         }
     }
+    let shared = with_state(|s| s.shared.clone()).expect("set at start-up");
+    shared.reset_for_job();
+    limits::enforce_clamps(vm);
     let old_context = with_state(|s| {
         s.fields = fields;
         s.output.clear();
+        s.output_chars = 0;
+        s.output_dropped = 0;
         s.finish = None;
+        s.job_started = Some(std::time::Instant::now());
         std::mem::replace(&mut s.caller_context, context)
     });
     if old_context.is_some() {
@@ -226,8 +211,9 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     let scope = Scope::with_builtins(None, globals.clone(), vm);
     let result = vm.run_code_obj(compiled, scope);
 
-    // Take the finish call first: from here on the stop signal must stay quiet.
+    // Take the finish call and end the stop request first: from here on the stop signal must stay quiet.
     let finish = with_state(|s| s.finish.take());
+    shared.reset_for_job();
     let printed = output::take_output();
     let context = with_state(|s| s.caller_context.take());
     if context.is_some() {

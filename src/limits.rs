@@ -1,0 +1,257 @@
+//! Limits that stop runaway sandbox code and keep the session: a wall-time limit per `execute()`, a cap on
+//! captured output, clamps on the recursion limit and on int/str conversion size, and a `time.sleep` that
+//! the time limit interrupts.
+//!
+//! Stopping works through the VM's signal queue, which the eval loop checks before every instruction: a
+//! stop request queues a closure that raises the stop's exception and queues itself again, so sandbox code
+//! that catches the exception (even `except BaseException:`, even in a loop) is stopped at the next
+//! instruction all the same. The flag that makes the eval loop look at its queue is process-global and any
+//! VM may clear it, so the waiting caller re-sends the request every tick until the run ends.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rustpython_vm::function::FuncArgs;
+use rustpython_vm::signal::{UserSignal, UserSignalSender};
+use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
+
+use crate::state::with_state;
+
+/// Highest recursion limit sandbox code may set: deeper Python recursion would need more native stack.
+pub const MAX_RECURSION_LIMIT: usize = 10_000;
+/// int <-> str conversions longer than this many digits are refused (CPython's default is 4300); code may
+/// lower it or raise it up to this bound, never lift it.
+pub const MAX_INT_STR_DIGITS: usize = 100_000;
+
+/// The configured limits of one session.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall time one `execute()` may spend running sandbox code (time inside host tools not counted).
+    pub timeout: Option<Duration>,
+    /// How long code that ignores a stop request (a long native operation) gets before the session is
+    /// abandoned.
+    pub grace: Duration,
+    /// Characters of output kept per `execute()`; the rest is counted and dropped.
+    pub max_output_chars: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum StopReason {
+    None = 0,
+    /// An accepted finish call.
+    Finish = 1,
+    Timeout = 2,
+    Interrupt = 3,
+}
+
+impl StopReason {
+    fn from_u8(value: u8) -> Self {
+        match value {
+            1 => Self::Finish,
+            2 => Self::Timeout,
+            3 => Self::Interrupt,
+            _ => Self::None,
+        }
+    }
+}
+
+/// What the waiting caller and the worker share about the running job.
+pub struct Shared {
+    pub limits: Limits,
+    stop: AtomicU8,
+    signals: UserSignalSender,
+    epoch: Instant,
+    /// Nanoseconds (since `epoch`) at which the current tool call began; 0 when no tool is running.
+    tool_started: AtomicU64,
+    /// Time spent in tools during the current job, in nanoseconds.
+    tool_nanos: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(limits: Limits, signals: UserSignalSender) -> Arc<Self> {
+        Arc::new(Self {
+            limits,
+            stop: AtomicU8::new(0),
+            signals,
+            epoch: Instant::now(),
+            tool_started: AtomicU64::new(0),
+            tool_nanos: AtomicU64::new(0),
+        })
+    }
+
+    pub fn stop_reason(&self) -> StopReason {
+        StopReason::from_u8(self.stop.load(Ordering::SeqCst))
+    }
+
+    /// Ask the running code to stop. The first reason wins; the request is (re-)sent either way.
+    pub fn request_stop(self: &Arc<Self>, reason: StopReason) {
+        let _ = self.stop.compare_exchange(0, reason as u8, Ordering::SeqCst, Ordering::SeqCst);
+        let _ = self.signals.send(stop_signal(self.clone()));
+    }
+
+    /// Called by the worker at the start and end of every job.
+    pub fn reset_for_job(&self) {
+        self.stop.store(0, Ordering::SeqCst);
+        self.tool_nanos.store(0, Ordering::SeqCst);
+        self.tool_started.store(0, Ordering::SeqCst);
+    }
+
+    fn now_nanos(&self) -> u64 {
+        (self.epoch.elapsed().as_nanos() as u64).max(1)
+    }
+
+    pub fn tool_call_started(&self) {
+        self.tool_started.store(self.now_nanos(), Ordering::SeqCst);
+    }
+
+    pub fn tool_call_ended(&self) {
+        let started = self.tool_started.swap(0, Ordering::SeqCst);
+        if started != 0 {
+            self.tool_nanos.fetch_add(self.now_nanos().saturating_sub(started), Ordering::SeqCst);
+        }
+    }
+
+    /// Time spent in host tools so far in this job, including a call still running.
+    pub fn tool_time(&self) -> Duration {
+        let started = self.tool_started.load(Ordering::SeqCst);
+        let running = if started == 0 { 0 } else { self.now_nanos().saturating_sub(started) };
+        Duration::from_nanos(self.tool_nanos.load(Ordering::SeqCst) + running)
+    }
+}
+
+/// The closure queued into the VM: raise the stop's exception, and stay queued while the stop stands.
+fn stop_signal(shared: Arc<Shared>) -> UserSignal {
+    Box::new(move |vm: &VirtualMachine| {
+        let reason = shared.stop_reason();
+        let exception = match reason {
+            StopReason::None => return Ok(()),
+            StopReason::Finish => {
+                let stop_type = with_state(|s| s.stop_exception_type.clone()).expect("set at start-up");
+                vm.new_exception_msg(stop_type, "finish call accepted".into())
+            }
+            StopReason::Timeout => {
+                let limit = shared.limits.timeout.map(|t| t.as_secs_f64()).unwrap_or_default();
+                vm.new_exception_msg(
+                    vm.ctx.exceptions.timeout_error.to_owned(),
+                    format!(
+                        "execution exceeded the time limit of {limit} s and was stopped; the session's variables \
+                         are intact. Make the code faster, or split the work across several executions"
+                    )
+                    .into(),
+                )
+            }
+            StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
+        };
+        let _ = shared.signals.send(stop_signal(shared.clone()));
+        Err(exception)
+    })
+}
+
+/// Install the sandbox-facing parts: the sleep that stops with the run, clamped `sys` setters, and an
+/// audit hook that bounds the original `time.sleep` should code re-import it.
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    vm.import("time", 0)?.set_attr("sleep", vm.new_function("sleep", sleep), vm)?;
+    let sys = &vm.sys_module;
+    sys.set_attr("setrecursionlimit", vm.new_function("setrecursionlimit", set_recursion_limit), vm)?;
+    sys.set_attr("set_int_max_str_digits", vm.new_function("set_int_max_str_digits", set_int_max_str_digits), vm)?;
+    let hook = vm.new_function("sandbox_audit", audit);
+    sys.get_attr("addaudithook", vm)?.call((hook,), vm)?;
+    Ok(())
+}
+
+/// Re-apply the clamps before each run, whatever code did to get around them.
+pub fn enforce_clamps(vm: &VirtualMachine) {
+    if vm.recursion_limit.get() > MAX_RECURSION_LIMIT {
+        vm.recursion_limit.set(MAX_RECURSION_LIMIT);
+    }
+    let digits = vm.state.int_max_str_digits.load();
+    if digits == 0 || digits > MAX_INT_STR_DIGITS {
+        vm.state.int_max_str_digits.store(MAX_INT_STR_DIGITS);
+    }
+}
+
+fn seconds_arg(value: &PyObjectRef, vm: &VirtualMachine, func: &str) -> PyResult<f64> {
+    let seconds: f64 = value
+        .try_float(vm)
+        .map_err(|_| vm.new_type_error(format!("{func}() takes a number of seconds, got {}", value.class().name())))?
+        .to_f64();
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(vm.new_value_error("sleep length must be non-negative"));
+    }
+    Ok(seconds)
+}
+
+/// `time.sleep` in slices, returning early when the run is asked to stop (the stop then raises).
+fn sleep(seconds: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    let seconds = seconds_arg(&seconds, vm, "sleep")?;
+    let Some(shared) = with_state(|s| s.shared.clone()) else { return Ok(()) };
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds.min(1e9));
+    while shared.stop_reason() == StopReason::None {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(5)));
+    }
+    Ok(())
+}
+
+fn set_recursion_limit(limit: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    let limit: isize = limit.try_into_value(vm)?;
+    if limit < 1 {
+        return Err(vm.new_value_error("recursion limit must be greater than or equal to one"));
+    }
+    let limit = (limit as usize).min(MAX_RECURSION_LIMIT);
+    let depth = vm.current_recursion_depth();
+    if limit <= depth {
+        return Err(vm.new_recursion_error(format!(
+            "cannot set the recursion limit to {limit} at the recursion depth {depth}: the limit is too low"
+        )));
+    }
+    vm.recursion_limit.set(limit);
+    Ok(())
+}
+
+fn set_int_max_str_digits(args: FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let value = args
+        .args
+        .first()
+        .or_else(|| args.kwargs.get("maxdigits"))
+        .ok_or_else(|| vm.new_type_error("set_int_max_str_digits() missing argument 'maxdigits'"))?;
+    let digits: isize = value.clone().try_into_value(vm)?;
+    const THRESHOLD: isize = 640;
+    if digits != 0 && digits < THRESHOLD {
+        return Err(vm.new_value_error(format!("maxdigits must be 0 or larger than {THRESHOLD}")));
+    }
+    let digits = if digits == 0 { MAX_INT_STR_DIGITS } else { (digits as usize).min(MAX_INT_STR_DIGITS) };
+    vm.state.int_max_str_digits.store(digits);
+    Ok(())
+}
+
+/// Bounds the VM's own `time.sleep` (reachable again if code deletes and re-imports `time`): a sleep longer
+/// than the time left is refused at once.
+fn audit(event: rustpython_vm::builtins::PyStrRef, args: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    if event.as_bytes() != b"time.sleep" {
+        return Ok(());
+    }
+    let Some(shared) = with_state(|s| s.shared.clone()) else { return Ok(()) };
+    let Some(timeout) = shared.limits.timeout else { return Ok(()) };
+    let requested = args
+        .downcast_ref::<rustpython_vm::builtins::PyTuple>()
+        .and_then(|t| t.as_slice().first().cloned())
+        .map(|s| seconds_arg(&s, vm, "sleep"))
+        .transpose()?
+        .unwrap_or(0.0);
+    let started = with_state(|s| s.job_started).unwrap_or_else(Instant::now);
+    let used = started.elapsed().saturating_sub(shared.tool_time());
+    let left = timeout.saturating_sub(used).as_secs_f64();
+    if requested > left {
+        return Err(vm.new_exception_msg(
+            vm.ctx.exceptions.timeout_error.to_owned(),
+            format!("time.sleep({requested}) would run past the time limit ({left:.3} s left)").into(),
+        ));
+    }
+    Ok(())
+}
