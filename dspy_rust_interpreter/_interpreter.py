@@ -24,7 +24,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Seconds that code ignoring a stop (a long native operation) gets before the session is abandoned.
     "abandon_after": 5.0,
     # Characters of printed output kept per execute(); the rest is dropped with a note saying how much.
-    "max_output_chars": 1_000_000,
+    "max_output_chars": 10_000_000,
 }
 
 
@@ -96,7 +96,7 @@ class RustInterpreter:
         **options: Any,
     ) -> None:
         """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
-        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 1,000,000)."""
+        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000)."""
         self._options = _check_options(options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
         self.output_fields = output_fields

@@ -12,7 +12,7 @@ class Session:
     """One sandboxed VM on its own worker thread."""
 
     def __init__(
-        self, timeout: float | None = None, grace: float = 5.0, max_output_chars: int = 1_000_000
+        self, timeout: float | None = None, grace: float = 5.0, max_output_chars: int = 10_000_000
     ) -> None: ...
     def execute(
         self,

@@ -94,7 +94,7 @@ impl Session {
 impl Session {
     /// Start a worker thread and build its VM; returns once the sandbox is ready.
     #[new]
-    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=1_000_000))]
+    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=10_000_000))]
     fn new(py: Python<'_>, timeout: Option<f64>, grace: f64, max_output_chars: usize) -> PyResult<Self> {
         let seconds = |value: f64, what: &str| {
             if value.is_finite() && value > 0.0 {

@@ -1,0 +1,41 @@
+"""Run a scenario in a child Python process, so that a crash or hang of the process is a test failure of its
+own rather than the end of the test run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+PRELUDE = """
+import json, sys, time
+from dspy_rust_interpreter import RustInterpreter, CodeExecutionError, CodeInterpreterError
+
+def outcome(interp, code, **kwargs):
+    started = time.perf_counter()
+    try:
+        value = interp.execute(code, **kwargs)
+        result = {"kind": "value", "value": repr(value)}
+    except CodeExecutionError as error:
+        result = {"kind": "error", "type": error.error_type, "message": str(error)}
+    except CodeInterpreterError as error:
+        result = {"kind": "dead", "message": str(error)}
+    result["seconds"] = time.perf_counter() - started
+    return result
+
+results = {}
+"""
+
+
+def run_isolated(script: str, timeout: float = 120) -> dict[str, Any]:
+    """Run ``script`` (which fills the dict ``results``) in a child; return ``results``.
+
+    Fails if the child crashes, hangs past ``timeout`` or exits with an error.
+    """
+    source = PRELUDE + textwrap.dedent(script) + "\nprint('RESULTS:' + json.dumps(results))\n"
+    process = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=timeout)
+    assert process.returncode == 0, f"child exited with {process.returncode}:\n{process.stderr[-3000:]}"
+    line = next(line for line in process.stdout.splitlines() if line.startswith("RESULTS:"))
+    return json.loads(line[len("RESULTS:"):])

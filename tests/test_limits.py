@@ -1,0 +1,166 @@
+"""Limits stop runaway code and keep the session: each scenario runs in a child process (see isolated.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from isolated import run_isolated
+
+# Generous bounds: they catch a limit that does not work (a hang), not a slow machine.
+STOP_SLACK = 2.0
+
+RUNAWAY = {
+    "busy_loop": "while True: pass",
+    "catches_base_exception": "while True:\n    try:\n        while True: pass\n    except BaseException:\n        pass",
+    "loops_in_finally": "try:\n    while True: pass\nfinally:\n    while True: pass",
+    "recursive_handler": (
+        "def spin():\n    try:\n        while True: pass\n    except BaseException:\n        spin()\nspin()"
+    ),
+    "generator": "def gen():\n    while True:\n        yield 1\nfor _ in gen(): pass",
+    "sleep": "import time\ntime.sleep(3600)",
+}
+
+
+@pytest.mark.parametrize("code", RUNAWAY.values(), ids=RUNAWAY.keys())
+def test_runaway_code_is_stopped_with_timeout_error_and_the_session_survives(code):
+    results = run_isolated(
+        f"""
+        interp = RustInterpreter(timeout=0.5)
+        interp.execute("kept = [1, 2, 3]")
+        results["run"] = outcome(interp, {code!r})
+        results["after"] = outcome(interp, "kept + [4]")
+        """
+    )
+    run = results["run"]
+    assert run["kind"] == "error" and run["type"] == "TimeoutError"
+    assert run["message"].startswith("TimeoutError: execution exceeded the time limit of 0.5 s")
+    assert run["seconds"] < 0.5 + STOP_SLACK
+    assert results["after"] == {"kind": "value", "value": "[1, 2, 3, 4]", "seconds": results["after"]["seconds"]}
+
+
+def test_sleep_of_the_original_time_module_is_refused_past_the_time_left():
+    results = run_isolated(
+        """
+        interp = RustInterpreter(timeout=1.0)
+        results["run"] = outcome(interp, "import sys\\ndel sys.modules['time']\\nimport time\\ntime.sleep(3600)")
+        """
+    )
+    assert results["run"]["type"] == "TimeoutError"
+    assert "time.sleep(3600) would run past the time limit" in results["run"]["message"]
+
+
+def test_time_in_tools_does_not_count_against_the_limit():
+    results = run_isolated(
+        """
+        def slow_tool():
+            time.sleep(0.4)
+            return "done"
+        interp = RustInterpreter(tools={"slow_tool": slow_tool}, timeout=0.3)
+        results["run"] = outcome(interp, "[slow_tool() for _ in range(3)][-1]")
+        """
+    )
+    assert results["run"]["kind"] == "value" and results["run"]["value"] == "'done'"
+
+
+def test_timeout_none_disables_the_limit():
+    results = run_isolated(
+        """
+        interp = RustInterpreter(timeout=None)
+        results["run"] = outcome(interp, "import time\\ntime.sleep(0.3)\\n'slept'")
+        """
+    )
+    assert results["run"]["value"] == "'slept'"
+
+
+def test_uninterruptible_native_work_abandons_the_session_but_not_the_process():
+    results = run_isolated(
+        """
+        interp = RustInterpreter(timeout=0.2, abandon_after=0.5)
+        other = RustInterpreter()
+        other.execute("y = 1")
+        results["run"] = outcome(interp, "x = 10**(10**8)")
+        results["again"] = outcome(interp, "1")
+        started = time.perf_counter()
+        interp.shutdown()
+        results["shutdown_seconds"] = time.perf_counter() - started
+        results["other"] = outcome(other, "y + 1")
+        """
+    )
+    assert results["run"]["kind"] == "dead"
+    assert "had to be abandoned" in results["run"]["message"]
+    assert results["run"]["seconds"] < 0.2 + 0.5 + STOP_SLACK
+    assert results["again"]["kind"] == "dead"
+    assert results["shutdown_seconds"] < STOP_SLACK
+    assert results["other"]["value"] == "2"
+
+
+def test_ctrl_c_in_the_host_stops_the_sandbox_and_reaches_the_caller():
+    results = run_isolated(
+        """
+        import os, signal, threading
+        interp = RustInterpreter(timeout=None)
+        interp.execute("kept = 'yes'")
+        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        started = time.perf_counter()
+        try:
+            interp.execute("while True: pass")
+            results["raised"] = None
+        except KeyboardInterrupt:
+            results["raised"] = "KeyboardInterrupt"
+        results["seconds"] = time.perf_counter() - started
+        results["after"] = outcome(interp, "kept")
+        """
+    )
+    assert results["raised"] == "KeyboardInterrupt"
+    assert results["seconds"] < 0.3 + STOP_SLACK
+    assert results["after"]["value"] == "'yes'"
+
+
+def test_huge_print_is_truncated_with_a_note_and_returns():
+    results = run_isolated(
+        """
+        interp = RustInterpreter(max_output_chars=1000)
+        results["run"] = outcome(interp, "print('x' * 100_000_000)")
+        """
+    )
+    value = results["run"]["value"]
+    assert value.startswith("'" + "x" * 1000 + "\\\\n[output truncated: the first 1000 characters are shown, 99999001 more")
+
+
+def test_recursion_limit_is_clamped_and_deep_recursion_is_a_recursion_error():
+    results = run_isolated(
+        """
+        interp = RustInterpreter()
+        results["limit"] = outcome(interp, "import sys\\nsys.setrecursionlimit(10**9)\\nsys.getrecursionlimit()")
+        results["deep"] = outcome(interp, "def f(n):\\n    return f(n + 1)\\nf(0)")
+        results["after"] = outcome(interp, "1 + 1")
+        """
+    )
+    assert results["limit"]["value"] == "10000"
+    assert results["deep"]["type"] == "RecursionError"
+    assert "[Previous line repeated" in results["deep"]["message"]
+    assert len(results["deep"]["message"]) < 5000
+    assert results["after"]["value"] == "2"
+
+
+def test_int_str_digit_limit_cannot_be_lifted():
+    results = run_isolated(
+        """
+        interp = RustInterpreter()
+        results["set"] = outcome(interp, "import sys\\nsys.set_int_max_str_digits(0)\\nsys.get_int_max_str_digits()")
+        results["huge"] = outcome(interp, "len(str(10**200_000))")
+        """
+    )
+    assert results["set"]["value"] == "100000"
+    assert results["huge"]["type"] == "ValueError"
+
+
+def test_unknown_option_and_bad_limit_values_are_rejected():
+    from dspy_rust_interpreter import RustInterpreter
+
+    with pytest.raises(TypeError, match="the options are: abandon_after, max_output_chars, timeout"):
+        RustInterpreter(time_limit=3)
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        RustInterpreter(timeout=0)
+    with pytest.raises(ValueError, match="max_output_chars"):
+        RustInterpreter(max_output_chars=-1)
