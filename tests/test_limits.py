@@ -124,7 +124,7 @@ def test_huge_print_is_truncated_with_a_note_and_returns():
         """
     )
     value = results["run"]["value"]
-    assert value.startswith("'" + "x" * 1000 + "\\\\n[output truncated: the first 1000 characters are shown, 99999001 more")
+    assert value.startswith("'" + "x" * 1000 + "\\n[output truncated: the first 1000 characters are shown, 99999001 more")
 
 
 def test_recursion_limit_is_clamped_and_deep_recursion_is_a_recursion_error():
