@@ -25,6 +25,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "abandon_after": 5.0,
     # Characters of printed output kept per execute(); the rest is dropped with a note saying how much.
     "max_output_chars": 10_000_000,
+    # Bytes the sandbox's VM may hold; growth past it is stopped with MemoryError. None: no limit.
+    "memory_limit": 1 << 30,
 }
 
 
@@ -42,6 +44,9 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     grace = merged["abandon_after"]
     if isinstance(grace, bool) or not isinstance(grace, (int, float)) or not grace > 0:
         raise ValueError(f"abandon_after must be a positive number of seconds, got {grace!r}")
+    memory = merged["memory_limit"]
+    if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
+        raise ValueError(f"memory_limit must be a positive number of bytes or None, got {memory!r}")
     cap = merged["max_output_chars"]
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
         raise ValueError(f"max_output_chars must be a non-negative int, got {cap!r}")
@@ -96,7 +101,7 @@ class RustInterpreter:
         **options: Any,
     ) -> None:
         """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
-        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000)."""
+        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000), ``memory_limit`` (bytes, default 1 GiB, None for none)."""
         self._options = _check_options(options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
         self.output_fields = output_fields
@@ -192,7 +197,10 @@ class RustInterpreter:
         if self._session is None:
             options = self._options
             self._session = _native.Session(
-                timeout=options["timeout"], grace=options["abandon_after"], max_output_chars=options["max_output_chars"]
+                timeout=options["timeout"],
+                grace=options["abandon_after"],
+                max_output_chars=options["max_output_chars"],
+                memory_limit=options["memory_limit"],
             )
         elif not self._session.alive:
             raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")

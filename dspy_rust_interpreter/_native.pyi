@@ -12,7 +12,11 @@ class Session:
     """One sandboxed VM on its own worker thread."""
 
     def __init__(
-        self, timeout: float | None = None, grace: float = 5.0, max_output_chars: int = 10_000_000
+        self,
+        timeout: float | None = None,
+        grace: float = 5.0,
+        max_output_chars: int = 10_000_000,
+        memory_limit: int | None = None,
     ) -> None: ...
     def execute(
         self,

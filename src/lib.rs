@@ -10,6 +10,7 @@ mod convert;
 mod errors;
 mod finish;
 mod limits;
+mod memory;
 mod output;
 mod sandbox;
 mod session;
@@ -18,6 +19,9 @@ mod tools;
 mod worker;
 
 use pyo3::prelude::*;
+
+#[global_allocator]
+static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -8,7 +8,7 @@
 //! instruction all the same. The flag that makes the eval loop look at its queue is process-global and any
 //! VM may clear it, so the waiting caller re-sends the request every tick until the run ends.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,8 @@ pub struct Limits {
     pub grace: Duration,
     /// Characters of output kept per `execute()`; the rest is counted and dropped.
     pub max_output_chars: usize,
+    /// Bytes the session's VM may hold; past it the running code gets MemoryError.
+    pub memory_limit: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +46,7 @@ pub enum StopReason {
     Finish = 1,
     Timeout = 2,
     Interrupt = 3,
+    Memory = 4,
 }
 
 impl StopReason {
@@ -52,6 +55,7 @@ impl StopReason {
             1 => Self::Finish,
             2 => Self::Timeout,
             3 => Self::Interrupt,
+            4 => Self::Memory,
             _ => Self::None,
         }
     }
@@ -67,6 +71,8 @@ pub struct Shared {
     tool_started: AtomicU64,
     /// Time spent in tools during the current job, in nanoseconds.
     tool_nanos: AtomicU64,
+    /// Bytes the session's VM holds (see `memory`).
+    pub memory: AtomicIsize,
 }
 
 impl Shared {
@@ -78,6 +84,7 @@ impl Shared {
             epoch: Instant::now(),
             tool_started: AtomicU64::new(0),
             tool_nanos: AtomicU64::new(0),
+            memory: AtomicIsize::new(0),
         })
     }
 
@@ -113,6 +120,20 @@ impl Shared {
         }
     }
 
+    pub fn memory_used(&self) -> usize {
+        self.memory.load(Ordering::Relaxed).max(0) as usize
+    }
+
+    /// Whether the running job grew the VM past the limit. A job that started above it (the session kept
+    /// big values) may run, and free them (which takes scratch memory of its own), as long as it grows by
+    /// no more than half the limit.
+    pub fn over_memory_limit(&self, used_at_start: usize) -> bool {
+        self.limits.memory_limit.is_some_and(|limit| {
+            let threshold = if used_at_start > limit { used_at_start + limit / 2 } else { limit };
+            self.memory_used() > threshold
+        })
+    }
+
     /// Time spent in host tools so far in this job, including a call still running.
     pub fn tool_time(&self) -> Duration {
         let started = self.tool_started.load(Ordering::SeqCst);
@@ -143,6 +164,13 @@ fn stop_signal(shared: Arc<Shared>) -> UserSignal {
                 )
             }
             StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
+            StopReason::Memory => {
+                let limit = shared.limits.memory_limit.unwrap_or_default() as f64 / (1024.0 * 1024.0);
+                vm.new_memory_error(format!(
+                    "the sandbox's memory limit of {limit:.0} MiB was reached and the code was stopped; the \
+                     session's variables are intact. Work on smaller pieces, or del variables you no longer need"
+                ))
+            }
         };
         let _ = shared.signals.send(stop_signal(shared.clone()));
         Err(exception)

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::limits::{Limits, Shared, StopReason};
+use crate::memory::counted_on;
 use crate::state::{Field, FinishKind};
 use crate::tools::ToolSpec;
 use crate::worker::{self, ExecuteJob, Job, Outcome};
@@ -45,6 +46,7 @@ impl Session {
             return (Outcome::Dead("the sandbox thread is gone".into()), None);
         }
         let started = Instant::now();
+        let memory_at_start = self.shared.memory_used();
         let mut stop_requested: Option<Instant> = None;
         let mut interrupt: Option<PyErr> = None;
         loop {
@@ -60,6 +62,8 @@ impl Session {
             }
             let reason = if interrupt.is_some() {
                 StopReason::Interrupt
+            } else if self.shared.over_memory_limit(memory_at_start) {
+                StopReason::Memory
             } else if self.shared.limits.timeout.is_some_and(|limit| {
                 started.elapsed().saturating_sub(self.shared.tool_time()) > limit
             }) {
@@ -74,7 +78,11 @@ impl Session {
                     "the sandbox was stopped ({}) but kept running a long native operation that cannot be \
                      interrupted (e.g. arithmetic on a huge number, or a huge repetition) for {:.1} s more; the \
                      session had to be abandoned and its state is lost. Create a new interpreter.",
-                    if reason == StopReason::Timeout { "time limit" } else { "interrupted" },
+                    match reason {
+                        StopReason::Timeout => "time limit",
+                        StopReason::Memory => "memory limit",
+                        _ => "interrupted",
+                    },
                     self.shared.limits.grace.as_secs_f64()
                 );
                 return (Outcome::Dead(reason), interrupt);
@@ -94,8 +102,14 @@ impl Session {
 impl Session {
     /// Start a worker thread and build its VM; returns once the sandbox is ready.
     #[new]
-    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=10_000_000))]
-    fn new(py: Python<'_>, timeout: Option<f64>, grace: f64, max_output_chars: usize) -> PyResult<Self> {
+    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=10_000_000, memory_limit=None))]
+    fn new(
+        py: Python<'_>,
+        timeout: Option<f64>,
+        grace: f64,
+        max_output_chars: usize,
+        memory_limit: Option<usize>,
+    ) -> PyResult<Self> {
         let seconds = |value: f64, what: &str| {
             if value.is_finite() && value > 0.0 {
                 Ok(Duration::from_secs_f64(value))
@@ -107,6 +121,7 @@ impl Session {
             timeout: timeout.map(|t| seconds(t, "timeout")).transpose()?,
             grace: seconds(grace, "grace")?,
             max_output_chars,
+            memory_limit,
         };
         let (signal_sender, signal_receiver) = rustpython_vm::signal::user_signal_channel();
         let shared = Shared::new(limits, signal_sender);
@@ -151,28 +166,40 @@ impl Session {
         if !self.alive.load(Ordering::SeqCst) {
             return dead(py, &self.death_reason());
         }
-        let job = Job::Execute(Box::new(ExecuteJob {
-            code,
-            variables: variables.map(Bound::unbind),
-            tools,
-            fields: fields.map(|fields| {
-                fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()
-            }),
-            context: context.map(Bound::unbind),
-            waiting_sessions: {
-                let mut waiting = crate::state::waiting_sessions();
-                waiting.push(self.id);
-                waiting
-            },
-        }));
+        // Built on the session's memory counter: the worker releases this data, so it must count there.
+        let job = counted_on(&self.shared.memory, || {
+            Job::Execute(Box::new(ExecuteJob {
+                code: code.clone(),
+                variables: variables.map(Bound::unbind),
+                tools: tools.map(|specs| {
+                    specs.into_iter().map(|(name, callable, params)| (name.clone(), callable, params.clone())).collect()
+                }),
+                fields: fields.as_ref().map(|fields| {
+                    fields
+                        .iter()
+                        .map(|(name, declared_type)| Field { name: name.clone(), declared_type: declared_type.clone() })
+                        .collect()
+                }),
+                context: context.map(Bound::unbind),
+                waiting_sessions: {
+                    let mut waiting = crate::state::waiting_sessions();
+                    waiting.push(self.id);
+                    waiting
+                },
+            }))
+        });
         let (outcome, interrupt) = py.detach(|| self.run_job(job));
         if let Outcome::Dead(reason) = &outcome {
             self.mark_dead(reason);
         }
-        if let Some(interrupt) = interrupt {
-            return Err(interrupt);
-        }
-        outcome_tuple(py, outcome)
+        // The outcome's strings were allocated on the worker: count their release against its session.
+        counted_on(&self.shared.memory, || match interrupt {
+            Some(interrupt) => {
+                drop(outcome);
+                Err(interrupt)
+            }
+            None => outcome_tuple(py, outcome),
+        })
     }
 
     /// End the session: the worker finalises its VM and exits. Idempotent.

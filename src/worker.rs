@@ -66,6 +66,8 @@ pub fn spawn(
 }
 
 fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
+    // SAFETY: `shared` (and so its counter) lives until the end of this function, where counting stops.
+    unsafe { crate::memory::count_on_this_thread(Some(&shared.memory)) };
     with_state(|s| s.shared = Some(shared.clone()));
     let built = catch_unwind(AssertUnwindSafe(|| {
         let interpreter = sandbox::new_interpreter(signals);
@@ -76,6 +78,7 @@ fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signa
         Ok((interpreter, Ok(namespace))) => (interpreter, namespace),
         Ok((_, Err(_))) | Err(_) => {
             let _ = replies.send(Outcome::Dead("the sandbox VM could not be created".into()));
+            unsafe { crate::memory::count_on_this_thread(None) };
             return;
         }
     };
@@ -100,6 +103,7 @@ fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signa
                 forget_state();
                 std::mem::forget(namespace);
                 std::mem::forget(interpreter);
+                unsafe { crate::memory::count_on_this_thread(None) };
                 return;
             }
         }
@@ -107,6 +111,7 @@ fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signa
     clear_state();
     drop(namespace);
     let _ = catch_unwind(AssertUnwindSafe(move || interpreter.finalize(None)));
+    unsafe { crate::memory::count_on_this_thread(None) };
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {

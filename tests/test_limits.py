@@ -158,9 +158,55 @@ def test_int_str_digit_limit_cannot_be_lifted():
 def test_unknown_option_and_bad_limit_values_are_rejected():
     from dspy_rust_interpreter import RustInterpreter
 
-    with pytest.raises(TypeError, match="the options are: abandon_after, max_output_chars, timeout"):
+    with pytest.raises(TypeError, match="the options are: abandon_after, max_output_chars, memory_limit, timeout"):
         RustInterpreter(time_limit=3)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         RustInterpreter(timeout=0)
     with pytest.raises(ValueError, match="max_output_chars"):
         RustInterpreter(max_output_chars=-1)
+
+
+GROWTH = {
+    "list_of_strings": "x = []\nwhile True: x.append('a' * 1000)",
+    "dict_of_lists": "d = {}\nk = 0\nwhile True:\n    d[k] = [k]\n    k += 1",
+    "small_objects": "objs = []\nwhile True: objs.append(object())",
+    "catches_memory_error": "try:\n    x = []\n    while True: x.append('a' * 1000)\nexcept MemoryError:\n    y = [1] * 10**8",
+    "huge_str": "'a' * 10**12",
+    "huge_bytearray": "bytearray(10**12)",
+    "huge_list": "[0] * 10**11",
+}
+
+
+@pytest.mark.parametrize("code", GROWTH.values(), ids=GROWTH.keys())
+def test_memory_growth_past_the_limit_is_memory_error_and_the_session_survives(code):
+    results = run_isolated(
+        f"""
+        interp = RustInterpreter(memory_limit=128 << 20, timeout=60)
+        interp.execute("kept = 'still here'")
+        results["run"] = outcome(interp, {code!r})
+        results["cleanup"] = outcome(interp, "for name in ['x', 'd', 'objs', 'y']:\\n    globals().pop(name, None)")
+        results["after"] = outcome(interp, "kept + '!'")
+        results["fresh_work"] = outcome(interp, "len([i for i in range(100_000)])")
+        """
+    )
+    assert results["run"]["kind"] == "error" and results["run"]["type"] == "MemoryError", results["run"]
+    assert results["cleanup"]["kind"] == "value"
+    assert results["after"]["value"] == "'still here!'"
+    assert results["fresh_work"]["value"] == "100000"
+
+
+def test_memory_limit_none_lets_code_use_more():
+    results = run_isolated(
+        """
+        interp = RustInterpreter(memory_limit=None)
+        results["run"] = outcome(interp, "x = 'a' * (200 << 20)\\nlen(x)")
+        """
+    )
+    assert results["run"]["value"] == str(200 << 20)
+
+
+def test_bad_memory_limit_is_rejected():
+    from dspy_rust_interpreter import RustInterpreter
+
+    with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes or None"):
+        RustInterpreter(memory_limit=0)
