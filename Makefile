@@ -6,7 +6,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 export MATURIN_PEP517_ARGS ?= --ignore-rust-version
 export RUST_MIN_STACK ?= 67108864
 
-.PHONY: install example test test-rust test-python
+.PHONY: install example test test-rust test-python fuzz
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
@@ -21,4 +21,9 @@ test-rust:
 test-python: install
 	$(PYTHON) -m pytest tests conformance
 
-test: test-rust test-python
+# A bounded fuzz run; FUZZ_SECONDS=3600 make fuzz for a longer campaign (FUZZ_SEED picks another stream).
+FUZZ_SECONDS ?= 120
+fuzz: install
+	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
+
+test: test-rust test-python fuzz
