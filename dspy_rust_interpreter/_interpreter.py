@@ -110,6 +110,7 @@ class RustInterpreter:
         self._synced_tools: tuple[tuple[str, Any], ...] | None = None
         self._session: _native.Session | None = None
         self._closed = False
+        self._failure: str | None = None
         self._lock = threading.Lock()
 
     # -- protocol surface -------------------------------------------------------------------------------------
@@ -162,7 +163,10 @@ class RustInterpreter:
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
             # Tools run on the sandbox's thread: give them the caller's context (dspy.context settings).
             context = contextvars.copy_context()
-            outcome = session.execute(code, variables or None, tools, field_specs, context)
+            try:
+                outcome = session.execute(code, variables or None, tools, field_specs, context)
+            except _native.PanicException as panic:
+                raise self._fail(panic) from None
             if tools is not None:
                 # Only now is the sandbox's tool table current (a refused call installs nothing).
                 self._synced_tools = tools_snapshot
@@ -191,20 +195,38 @@ class RustInterpreter:
 
     # -- internals --------------------------------------------------------------------------------------------
 
+    def _fail(self, panic: BaseException) -> CodeInterpreterError:
+        """A Rust panic behind the native handle: the session cannot be trusted any more."""
+        self._failure = f"internal error in the native layer ({panic}); the session is dead, create a new interpreter"
+        session, self._session = self._session, None
+        if session is not None:
+            try:
+                session.shutdown()
+            except BaseException:  # noqa: BLE001 - the handle is broken; the worker exits on its own
+                pass
+        return CodeInterpreterError(self._failure)
+
     def _ensure_session(self) -> _native.Session:
         if self._closed:
             raise CodeInterpreterError("this RustInterpreter was shut down; create a new one for a new session")
+        if self._failure is not None:
+            raise CodeInterpreterError(self._failure)
         if self._session is None:
-            options = self._options
-            self._session = _native.Session(
+            self._session = self._new_session(self._options)
+        elif not self._session.alive:
+            raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
+        return self._session
+
+    def _new_session(self, options: dict[str, Any]) -> _native.Session:
+        try:
+            return _native.Session(
                 timeout=options["timeout"],
                 grace=options["abandon_after"],
                 max_output_chars=options["max_output_chars"],
                 memory_limit=options["memory_limit"],
             )
-        elif not self._session.alive:
-            raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
-        return self._session
+        except (RuntimeError, _native.PanicException) as error:
+            raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
 
     def _refuse_reentry(self, method: str) -> None:
         # A tool runs while execute() waits for it, so a tool that calls back into this interpreter (directly,

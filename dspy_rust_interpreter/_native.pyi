@@ -8,6 +8,9 @@ ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None]
 # (name, declared simple type or None)
 FieldSpec = tuple[str, str | None]
 
+class PanicException(BaseException):
+    """PyO3's report of a Rust panic behind a method call."""
+
 class Session:
     """One sandboxed VM on its own worker thread."""
 
@@ -33,6 +36,8 @@ class Session:
         | ("dead", reason). Raises TypeError when a variable cannot enter the sandbox (nothing is bound).
         """
     def shutdown(self) -> None: ...
+    def _inject_fault(self, place: str) -> None:
+        """Tests only: the next execute panics in Rust: "vm", "tool" or "handle"."""
     def would_wait_on_itself(self) -> bool:
         """True when called from a tool this session is waiting for (directly or through other sessions)."""
     @property

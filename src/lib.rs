@@ -26,5 +26,7 @@ static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<session::Session>()?;
+    // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.
+    m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;
     Ok(())
 }

@@ -17,7 +17,7 @@ use crate::limits::{Limits, Shared, StopReason};
 use crate::memory::counted_on;
 use crate::state::{Field, FinishKind};
 use crate::tools::ToolSpec;
-use crate::worker::{self, ExecuteJob, Job, Outcome};
+use crate::worker::{self, ExecuteJob, Fault, Job, Outcome};
 
 #[pyclass(frozen, module = "dspy_rust_interpreter._native")]
 pub struct Session {
@@ -32,6 +32,8 @@ pub struct Session {
     shared: Arc<Shared>,
     /// Set when the worker was left running uninterruptible code: it must not be joined.
     abandoned: AtomicBool,
+    /// A failure a test asked for, delivered with the next job.
+    fault: Mutex<Option<Fault>>,
 }
 
 /// How often the waiting caller checks the time limit and for Ctrl-C while the sandbox runs.
@@ -146,6 +148,7 @@ impl Session {
             death_reason: Mutex::new(None),
             shared,
             abandoned: AtomicBool::new(false),
+            fault: Mutex::new(None),
         })
     }
 
@@ -165,6 +168,10 @@ impl Session {
         }
         if !self.alive.load(Ordering::SeqCst) {
             return dead(py, &self.death_reason());
+        }
+        let fault = self.fault.lock().take();
+        if matches!(fault, Some(Fault::InHandle)) {
+            panic!("fault injected in the session handle");
         }
         // Built on the session's memory counter: the worker releases this data, so it must count there.
         let job = counted_on(&self.shared.memory, || {
@@ -186,6 +193,7 @@ impl Session {
                     waiting.push(self.id);
                     waiting
                 },
+                fault,
             }))
         });
         let (outcome, interrupt) = py.detach(|| self.run_job(job));
@@ -221,6 +229,19 @@ impl Session {
     /// sessions) waiting for: running a job here then would deadlock.
     fn would_wait_on_itself(&self) -> bool {
         crate::state::waiting_sessions().contains(&self.id)
+    }
+
+    /// For tests only: make the next `execute()` panic in Rust: in the VM's thread ("vm"), in a tool call
+    /// ("tool") or in this handle ("handle"), to prove that the process survives and the session is dead.
+    fn _inject_fault(&self, place: &str) -> PyResult<()> {
+        let fault = match place {
+            "vm" => Fault::InVm,
+            "tool" => Fault::InTool,
+            "handle" => Fault::InHandle,
+            other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown fault place {other:?}"))),
+        };
+        *self.fault.lock() = Some(fault);
+        Ok(())
     }
 
     #[getter]

@@ -52,6 +52,8 @@ pub struct SessionState {
     /// Characters kept in `output`, and characters printed past the cap and dropped.
     pub output_chars: usize,
     pub output_dropped: usize,
+    /// Set by a test's injected fault: the next tool call panics.
+    pub panic_in_next_tool: bool,
 }
 
 thread_local! {
@@ -71,6 +73,7 @@ thread_local! {
         job_started: None,
         output_chars: 0,
         output_dropped: 0,
+        panic_in_next_tool: false,
     });
 }
 

@@ -182,6 +182,9 @@ pub fn call_host_tool(
         if let Some(shared) = &shared {
             shared.tool_call_started();
         }
+        if with_state(|s| std::mem::take(&mut s.panic_in_next_tool)) {
+            panic!("fault injected in a tool call");
+        }
         let result = match &context {
             Some(context) => {
                 let mut run_args: Vec<Py<PyAny>> = Vec::with_capacity(positional_items.len() + 1);

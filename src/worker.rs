@@ -33,6 +33,19 @@ pub struct ExecuteJob {
     pub context: Option<Py<PyAny>>,
     /// The sessions waiting for this job, this one included (see `state::waiting_sessions`).
     pub waiting_sessions: Vec<u64>,
+    /// A deliberate failure, for the tests that prove a panic never takes the process down.
+    pub fault: Option<Fault>,
+}
+
+/// Where a test asks for a Rust panic.
+#[derive(Clone, Copy, Debug)]
+pub enum Fault {
+    /// In the worker, while the VM runs the job.
+    InVm,
+    /// Inside the next host tool call, with the GIL held and sandbox frames on the stack.
+    InTool,
+    /// In the session handle's `execute()`, on the caller's thread.
+    InHandle,
 }
 
 pub enum Job {
@@ -167,7 +180,12 @@ impl Cells {
 }
 
 fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: ExecuteJob) -> Outcome {
-    let ExecuteJob { code, variables, tools: new_tools, fields, context, waiting_sessions } = job;
+    let ExecuteJob { code, variables, tools: new_tools, fields, context, waiting_sessions, fault } = job;
+    match fault {
+        Some(Fault::InVm) => panic!("fault injected in the VM's thread"),
+        Some(Fault::InTool) => with_state(|s| s.panic_in_next_tool = true),
+        Some(Fault::InHandle) | None => {}
+    }
     crate::state::set_waiting_sessions(waiting_sessions);
     // Convert every variable before binding any, so a bad one leaves the session untouched.
     let bindings = match variables {
