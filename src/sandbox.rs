@@ -94,6 +94,7 @@ fn settings() -> Settings {
 }
 
 pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
+    forbid_code_crafting();
     let builder = Interpreter::builder(settings());
     let natives = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
     builder
@@ -107,6 +108,30 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
             vm.set_user_signal_channel(signals);
         })
         .build()
+}
+
+/// Sandbox code must not build code objects of its own: the VM runs bytecode without verifying it, so crafted
+/// bytecode could crash the process or worse. Code objects then only come from the compiler (`compile`,
+/// `def`, `lambda`), and assigning one to `function.__code__` is no more than defining that function.
+/// The built-in types are shared by every VM in the process, so this is done once, before the first VM.
+fn forbid_code_crafting() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let ctx = rustpython_vm::Context::genesis();
+        let code_type = ctx.types.code_type;
+        code_type.modified();
+        for method in ["replace", "__replace__"] {
+            code_type.attributes.remove(ctx.intern_str(method));
+        }
+        code_type.slots.new.store(Some(refuse_code_construction));
+    });
+}
+
+fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+    Err(vm.new_exception_msg(
+        vm.ctx.exceptions.permission_error.to_owned(),
+        "code objects cannot be created or modified in the sandbox; write the code as def/lambda, or compile() it".into(),
+    ))
 }
 
 /// What one session's VM keeps for running code.
