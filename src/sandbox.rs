@@ -94,7 +94,6 @@ fn settings() -> Settings {
 }
 
 pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
-    forbid_code_crafting();
     let builder = Interpreter::builder(settings());
     let natives = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
     builder
@@ -113,18 +112,14 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
 /// Sandbox code must not build code objects of its own: the VM runs bytecode without verifying it, so crafted
 /// bytecode could crash the process or worse. Code objects then only come from the compiler (`compile`,
 /// `def`, `lambda`), and assigning one to `function.__code__` is no more than defining that function.
-/// The built-in types are shared by every VM in the process, so this is done once, before the first VM.
-fn forbid_code_crafting() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let ctx = rustpython_vm::Context::genesis();
-        let code_type = ctx.types.code_type;
-        code_type.modified();
-        for method in ["replace", "__replace__"] {
-            code_type.attributes.remove(ctx.intern_str(method));
-        }
-        code_type.slots.new.store(Some(refuse_code_construction));
-    });
+/// The built-in types belong to the thread's context (one per worker thread), so this is done for each VM.
+fn forbid_code_crafting(vm: &VirtualMachine) {
+    let code_type = vm.ctx.types.code_type;
+    code_type.modified();
+    for method in ["replace", "__replace__"] {
+        code_type.attributes.remove(vm.ctx.intern_str(method));
+    }
+    code_type.slots.new.store(Some(refuse_code_construction));
 }
 
 fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
@@ -142,6 +137,7 @@ pub struct Namespace {
 
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
+    forbid_code_crafting(vm);
     refuse_open(vm)?;
     scrub_sys(vm)?;
     crate::limits::install(vm)?;
