@@ -16,6 +16,9 @@ use rustpython_vm::{AsObject, PyObjectRef, PyPayload, VirtualMachine};
 
 /// Deeper nesting than this is refused (it is also how a value that contains itself is caught).
 pub const MAX_DEPTH: usize = 256;
+/// More values than this in one conversion out of the sandbox are refused: shared sub-lists would otherwise
+/// be expanded again and again (`a = [a, a]` a hundred times is 2**100 values), holding the GIL all the while.
+pub const MAX_VALUES: usize = 1_000_000;
 
 const SUPPORTED: &str = "None, bool, int, float, str, bytes, list, tuple, dict, set or frozenset";
 
@@ -31,8 +34,17 @@ pub enum ConvertErrorKind {
     Unsupported { type_name: String, direction: Direction },
     #[error("is nested more than {MAX_DEPTH} levels deep, or contains itself")]
     TooDeep,
+    #[error("holds more than {MAX_VALUES} values (counting shared parts each time they appear)")]
+    TooLarge,
     #[error("could not be converted: {0}")]
     Failed(String),
+}
+
+impl ConvertErrorKind {
+    /// Too deep or too large to show either: repr() of it would be as unbounded as converting it.
+    pub fn is_size(&self) -> bool {
+        matches!(self, Self::TooDeep | Self::TooLarge)
+    }
 }
 
 /// A conversion failure and where it happened, e.g. `['items'][3]`.
@@ -61,6 +73,30 @@ impl ConvertError {
 }
 
 type Result<T> = std::result::Result<T, ConvertError>;
+
+thread_local! {
+    /// Values converted so far in the current top-level conversion (see `MAX_VALUES`).
+    static VALUES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Count one value leaving the sandbox, refusing past the budget or the depth limit. Every few hundred
+/// values the GIL is let go for a moment, so a large conversion does not stall the host's other threads.
+fn enter_value(depth: usize, py: Python<'_>) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(ConvertError::new(ConvertErrorKind::TooDeep));
+    }
+    let seen = VALUES.with(|v| {
+        v.set(v.get() + 1);
+        v.get()
+    });
+    if seen > MAX_VALUES {
+        return Err(ConvertError::new(ConvertErrorKind::TooLarge));
+    }
+    if seen % 256 == 0 {
+        py.detach(std::thread::yield_now);
+    }
+    Ok(())
+}
 
 fn index_segment(i: usize) -> String {
     format!("[{i}]")
@@ -183,13 +219,12 @@ fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExcep
 // sandbox -> host
 
 pub fn to_host(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>) -> Result<Py<PyAny>> {
+    VALUES.with(|v| v.set(0));
     to_host_at(obj, vm, py, 0)
 }
 
 fn to_host_at(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>, depth: usize) -> Result<Py<PyAny>> {
-    if depth > MAX_DEPTH {
-        return Err(ConvertError::new(ConvertErrorKind::TooDeep));
-    }
+    enter_value(depth, py)?;
     if vm.is_none(obj) {
         return Ok(py.None());
     }
@@ -225,7 +260,7 @@ fn to_host_at(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>, depth: usi
     if let Some(dict) = obj.downcast_ref::<VmDict>() {
         let out = PyDict::new(py);
         for (key, value) in dict.items_vec() {
-            let segment = || format!("[{}]", key.repr(vm).map(|r| r.to_string_lossy().into_owned()).unwrap_or_default());
+            let segment = || format!("[{}]", describe_sandbox_key(&key, vm));
             let k = to_host_at(&key, vm, py, depth + 1).map_err(|e| e.within(segment()))?;
             let v = to_host_at(&value, vm, py, depth + 1).map_err(|e| e.within(segment()))?;
             out.set_item(k, v).map_err(|e| failed(py, e).within(segment()))?;
@@ -244,6 +279,19 @@ fn to_host_at(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>, depth: usi
         type_name: obj.class().name().to_string(),
         direction: Direction::OutOfSandbox,
     }))
+}
+
+/// A dict key for an error path, without running sandbox code (a user `__repr__` could loop while the GIL
+/// is held): strings and numbers as themselves, anything else by its type.
+fn describe_sandbox_key(key: &PyObjectRef, vm: &VirtualMachine) -> String {
+    if let Some(s) = key.downcast_ref::<VmStr>() {
+        let text = s.to_string_lossy();
+        format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"))
+    } else if key.downcast_ref::<VmInt>().is_some() && key.class().is(vm.ctx.types.int_type) {
+        key.downcast_ref::<VmInt>().map(|i| i.as_bigint().to_string()).unwrap_or_default()
+    } else {
+        format!("<{} key>", key.class().name())
+    }
 }
 
 fn items_to_host(items: &[PyObjectRef], vm: &VirtualMachine, py: Python<'_>, depth: usize) -> Result<Vec<Py<PyAny>>> {

@@ -142,6 +142,14 @@ impl Shared {
     }
 }
 
+pub fn memory_limit_message(shared: &Shared) -> String {
+    let limit = shared.limits.memory_limit.unwrap_or_default() as f64 / (1024.0 * 1024.0);
+    format!(
+        "the sandbox's memory limit of {limit:.0} MiB was reached and the code was stopped; the session's \
+         variables are intact. Work on smaller pieces, or del variables you no longer need"
+    )
+}
+
 /// The closure queued into the VM: raise the stop's exception, and stay queued while the stop stands.
 fn stop_signal(shared: Arc<Shared>) -> UserSignal {
     Box::new(move |vm: &VirtualMachine| {
@@ -164,13 +172,7 @@ fn stop_signal(shared: Arc<Shared>) -> UserSignal {
                 )
             }
             StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
-            StopReason::Memory => {
-                let limit = shared.limits.memory_limit.unwrap_or_default() as f64 / (1024.0 * 1024.0);
-                vm.new_memory_error(format!(
-                    "the sandbox's memory limit of {limit:.0} MiB was reached and the code was stopped; the \
-                     session's variables are intact. Work on smaller pieces, or del variables you no longer need"
-                ))
-            }
+            StopReason::Memory => vm.new_memory_error(memory_limit_message(&shared)),
         };
         let _ = shared.signals.send(stop_signal(shared.clone()));
         Err(exception)

@@ -232,6 +232,7 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
         Err(err) => return Outcome::Syntax(errors::syntax_report(vm, err, &code)),
     };
     let scope = Scope::with_builtins(None, globals.clone(), vm);
+    let memory_at_start = shared.memory_used();
     let result = vm.run_code_obj(compiled, scope);
 
     // Take the finish call and end the stop request first: from here on the stop signal must stay quiet.
@@ -254,6 +255,12 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
                 output: printed,
             },
         });
+    }
+    // The last operation may have grown past the memory limit with no instruction left to stop at: the
+    // value it made is not handed to the host.
+    if result.is_ok() && shared.over_memory_limit(memory_at_start) {
+        let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
+        return error_outcome(vm, &exc, cells, printed);
     }
     match result {
         Err(exc) => error_outcome(vm, &exc, cells, printed),
@@ -292,24 +299,23 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
             .map(|r| r.to_string_lossy().into_owned())
             .unwrap_or_else(|_| format!("<{} object>", value.class().name()))
     };
-    Python::attach(|py| {
-        if !printed.is_empty() {
-            if let Some(value) = &value {
-                if !printed.ends_with('\n') {
-                    printed.push('\n');
-                }
-                printed.push_str(&repr(value));
+    // repr() runs sandbox code, so never with the GIL held: the waiting caller needs the GIL to see Ctrl-C,
+    // and the time limit must be able to stop a __repr__ that loops.
+    let host_str = |text: &str| Python::attach(|py| pyo3::types::PyString::new(py, text).into_any().unbind());
+    if !printed.is_empty() {
+        if let Some(value) = &value {
+            if !printed.ends_with('\n') {
+                printed.push('\n');
             }
-            // Like dspy's own interpreters: the text without the final newline(s).
-            let text = printed.trim_end_matches('\n');
-            return Outcome::Value(pyo3::types::PyString::new(py, text).into_any().unbind());
+            printed.push_str(&repr(value));
         }
-        match value {
-            None => Outcome::Value(py.None()),
-            Some(value) => match convert::to_host(&value, vm, py) {
-                Ok(host) => Outcome::Value(host),
-                Err(_) => Outcome::Value(pyo3::types::PyString::new(py, &repr(&value)).into_any().unbind()),
-            },
-        }
-    })
+        // Like dspy's own interpreters: the text without the final newline(s).
+        return Outcome::Value(host_str(printed.trim_end_matches('\n')));
+    }
+    let Some(value) = value else { return Outcome::Value(Python::attach(|py| py.None())) };
+    match Python::attach(|py| convert::to_host(&value, vm, py)) {
+        Ok(host) => Outcome::Value(host),
+        Err(e) if e.kind.is_size() => Outcome::Value(host_str(&format!("<{} object>", value.class().name()))),
+        Err(_) => Outcome::Value(host_str(&repr(&value))),
+    }
 }
