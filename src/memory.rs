@@ -25,7 +25,7 @@ fn account(delta: isize) {
     let _ = COUNTER.try_with(|counter| {
         let counter = counter.get();
         if !counter.is_null() {
-            // SAFETY: `count_on_this_thread` requires the counter to outlive its registration.
+            // SAFETY: `counted_on` registers the counter only while it borrows it.
             unsafe { (*counter).fetch_add(delta, Ordering::Relaxed) };
         }
     });
@@ -63,24 +63,21 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 }
 
-/// Count this thread's allocations and frees on `counter` from now on (None: stop counting).
-///
-/// # Safety
-/// `counter` must stay alive until this thread calls `count_on_this_thread(None)` or ends.
-pub unsafe fn count_on_this_thread(counter: Option<&AtomicIsize>) {
-    let pointer = counter.map_or(ptr::null(), |c| c as *const AtomicIsize);
-    let _ = COUNTER.try_with(|slot| slot.set(pointer));
-}
-
 /// Run `f` with this thread's allocations counted on `counter`, then restore what was counted before (the
-/// thread may be another session's worker, calling `execute()` from a tool). Used for data that crosses
-/// between a session's worker and other threads, so that its allocation and its release land on the same
-/// counter.
+/// thread may be another session's worker, calling `execute()` from a tool). A worker runs its whole life
+/// this way; other threads use it for data that crosses to or from a worker, so that its allocation and its
+/// release land on the same counter. The previous counter comes back even if `f` panics, so the allocator
+/// never keeps a pointer to a counter it was not given.
 pub fn counted_on<R>(counter: &AtomicIsize, f: impl FnOnce() -> R) -> R {
+    struct Restore(*const AtomicIsize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = COUNTER.try_with(|slot| slot.set(self.0));
+        }
+    }
     let previous = COUNTER.try_with(|slot| slot.replace(counter as *const AtomicIsize)).unwrap_or(ptr::null());
-    let result = f();
-    let _ = COUNTER.try_with(|slot| slot.set(previous));
-    result
+    let _restore = Restore(previous);
+    f()
 }
 
 #[cfg(test)]
@@ -90,12 +87,12 @@ mod tests {
     #[test]
     fn allocations_on_a_counting_thread_are_counted_and_frees_subtracted() {
         let counter = AtomicIsize::new(0);
-        unsafe { count_on_this_thread(Some(&counter)) };
-        let block = vec![0u8; 1 << 20];
-        let during = counter.load(Ordering::Relaxed);
-        drop(block);
-        let after = counter.load(Ordering::Relaxed);
-        unsafe { count_on_this_thread(None) };
+        let (during, after) = counted_on(&counter, || {
+            let block = vec![0u8; 1 << 20];
+            let during = counter.load(Ordering::Relaxed);
+            drop(block);
+            (during, counter.load(Ordering::Relaxed))
+        });
         let _untracked = vec![0u8; 1 << 20];
         assert!(during >= 1 << 20, "{during}");
         assert!(after < 1 << 20, "{after}");

@@ -5,13 +5,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
 
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use crate::limits::{Limits, Shared, StopReason};
 use crate::memory::counted_on;

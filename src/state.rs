@@ -85,6 +85,11 @@ pub fn set_waiting_sessions(sessions: Vec<u64>) {
     WAITING_SESSIONS.with(|w| *w.borrow_mut() = sessions);
 }
 
+/// Drop host objects here, with the GIL, rather than leaving PyO3 to queue their release for later.
+pub fn release_with_gil<T>(value: T) {
+    pyo3::Python::attach(|_py| drop(value));
+}
+
 /// Borrow the session state briefly. Never call back into the VM or CPython while borrowed.
 pub fn with_state<R>(f: impl FnOnce(&mut SessionState) -> R) -> R {
     STATE.with(|state| f(&mut state.borrow_mut()))

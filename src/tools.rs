@@ -13,7 +13,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::convert;
 use crate::errors::builtin_exception_type;
-use crate::state::{with_state, ToolEntry};
+use crate::state::{release_with_gil, with_state, ToolEntry};
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
 /// found by identity among the globals (dspy's facade looks tools up that way).
@@ -72,8 +72,7 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSp
         let stand_in = factory.call((vm.ctx.new_str(name.as_str()), invoke.clone()), vm)?;
         globals.set_item(name.as_str(), stand_in, vm)?;
     }
-    // The old callables are dropped on this thread, with the GIL, rather than queued for later.
-    Python::attach(|_py| drop(old));
+    release_with_gil(old);
     Ok(())
 }
 

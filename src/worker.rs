@@ -16,7 +16,7 @@ use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
 use crate::errors::{self, ExceptionReport, SyntaxReport};
 use crate::limits::{self, Shared};
 use crate::sandbox::{self, Namespace};
-use crate::state::{with_state, Field, FinishKind};
+use crate::state::{release_with_gil, with_state, Field, FinishKind};
 use crate::tools::{self, ToolSpec};
 use crate::{convert, output};
 
@@ -79,9 +79,12 @@ pub fn spawn(
 }
 
 fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
-    // SAFETY: `shared` (and so its counter) lives until the end of this function, where counting stops.
-    unsafe { crate::memory::count_on_this_thread(Some(&shared.memory)) };
-    with_state(|s| s.shared = Some(shared.clone()));
+    // Everything this thread allocates for its whole life belongs to the session's VM.
+    crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, shared.clone(), signals));
+}
+
+fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
+    with_state(|s| s.shared = Some(shared));
     let built = catch_unwind(AssertUnwindSafe(|| {
         let interpreter = sandbox::new_interpreter(signals);
         let namespace = interpreter.enter(sandbox::prepare);
@@ -91,7 +94,6 @@ fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signa
         Ok((interpreter, Ok(namespace))) => (interpreter, namespace),
         Ok((_, Err(_))) | Err(_) => {
             let _ = replies.send(Outcome::Dead("the sandbox VM could not be created".into()));
-            unsafe { crate::memory::count_on_this_thread(None) };
             return;
         }
     };
@@ -116,7 +118,6 @@ fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signa
                 forget_state();
                 std::mem::forget(namespace);
                 std::mem::forget(interpreter);
-                unsafe { crate::memory::count_on_this_thread(None) };
                 return;
             }
         }
@@ -124,7 +125,6 @@ fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signa
     clear_state();
     drop(namespace);
     let _ = catch_unwind(AssertUnwindSafe(move || interpreter.finalize(None)));
-    unsafe { crate::memory::count_on_this_thread(None) };
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -148,7 +148,7 @@ fn clear_state() {
         s.shared = None;
         (std::mem::take(&mut s.tools), s.caller_context.take())
     });
-    Python::attach(|_py| drop((tools, context)));
+    release_with_gil((tools, context));
 }
 
 fn forget_state() {
@@ -219,7 +219,7 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
         std::mem::replace(&mut s.caller_context, context)
     });
     if old_context.is_some() {
-        Python::attach(|_py| drop(old_context));
+        release_with_gil(old_context);
     }
     if let Err(exc) = output::install_streams(vm, &namespace.streams) {
         return error_outcome(vm, &exc, cells, String::new());
@@ -241,7 +241,7 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     let printed = output::take_output();
     let context = with_state(|s| s.caller_context.take());
     if context.is_some() {
-        Python::attach(|_py| drop(context));
+        release_with_gil(context);
     }
     if let Some((kind, fields)) = finish {
         return Python::attach(|py| match convert::to_host(&fields, vm, py) {
