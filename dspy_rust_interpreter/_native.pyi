@@ -37,7 +37,8 @@ class Session:
         """
     def shutdown(self) -> None: ...
     def _inject_fault(self, place: str) -> None:
-        """Tests only: the next execute panics in Rust: "vm", "tool" or "handle"."""
+        """Tests only: the next execute panics in Rust ("vm", "tool", "handle") or its VM thread dies of a
+        fatal signal ("stack_overflow", "abort")."""
     def would_wait_on_itself(self) -> bool:
         """True when called from a tool this session is waiting for (directly or through other sessions)."""
     @property

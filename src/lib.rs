@@ -4,14 +4,17 @@
 //! One module per concern: `sandbox` builds a VM and its module allow-list, `worker` owns the thread and
 //! its job loop, `session` is the handle CPython holds, `convert` moves values across, `tools` and `finish`
 //! are the sandbox's host-facing functions, `output` captures printing, `limits` stops runaway code,
-//! `errors` reports failures.
+//! `memory` counts and bounds what each VM allocates, `native_recursion` bounds native iterator chains,
+//! `rescue` keeps a fatal signal on a worker thread from ending the process, `errors` reports failures.
 
 mod convert;
 mod errors;
 mod finish;
 mod limits;
 mod memory;
+mod native_recursion;
 mod output;
+mod rescue;
 mod sandbox;
 mod session;
 mod state;

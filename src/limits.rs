@@ -8,7 +8,7 @@
 //! instruction all the same. The flag that makes the eval loop look at its queue is process-global and any
 //! VM may clear it, so the waiting caller re-sends the request every tick until the run ends.
 
-use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,7 @@ use rustpython_vm::function::FuncArgs;
 use rustpython_vm::signal::{UserSignal, UserSignalSender};
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
+use crate::memory::Budget;
 use crate::state::with_state;
 
 /// Highest recursion limit sandbox code may set: deeper Python recursion would need more native stack.
@@ -47,6 +48,9 @@ pub enum StopReason {
     Timeout = 2,
     Interrupt = 3,
     Memory = 4,
+    /// The session is ending: finalizers and atexit callbacks run while the VM is torn down, and must not
+    /// run on.
+    Shutdown = 5,
 }
 
 impl StopReason {
@@ -56,6 +60,7 @@ impl StopReason {
             2 => Self::Timeout,
             3 => Self::Interrupt,
             4 => Self::Memory,
+            5 => Self::Shutdown,
             _ => Self::None,
         }
     }
@@ -71,8 +76,12 @@ pub struct Shared {
     tool_started: AtomicU64,
     /// Time spent in tools during the current job, in nanoseconds.
     tool_nanos: AtomicU64,
-    /// Bytes the session's VM holds (see `memory`).
-    pub memory: AtomicIsize,
+    /// Bytes the session's VM holds, and the ceiling for large requests (see `memory`).
+    pub memory: Budget,
+    /// Bytes past which the running job is stopped with MemoryError (usize::MAX between jobs).
+    memory_threshold: AtomicUsize,
+    /// The fatal signal that stopped the worker thread, 0 if none (see `rescue`).
+    pub crashed: AtomicI32,
 }
 
 impl Shared {
@@ -84,7 +93,9 @@ impl Shared {
             epoch: Instant::now(),
             tool_started: AtomicU64::new(0),
             tool_nanos: AtomicU64::new(0),
-            memory: AtomicIsize::new(0),
+            memory: Budget::new(),
+            memory_threshold: AtomicUsize::new(usize::MAX),
+            crashed: AtomicI32::new(0),
         })
     }
 
@@ -121,17 +132,30 @@ impl Shared {
     }
 
     pub fn memory_used(&self) -> usize {
-        self.memory.load(Ordering::Relaxed).max(0) as usize
+        self.memory.used()
     }
 
-    /// Whether the running job grew the VM past the limit. A job that started above it (the session kept
-    /// big values) may run, and free them (which takes scratch memory of its own), as long as it grows by
-    /// no more than half the limit.
-    pub fn over_memory_limit(&self, used_at_start: usize) -> bool {
-        self.limits.memory_limit.is_some_and(|limit| {
-            let threshold = if used_at_start > limit { used_at_start + limit / 2 } else { limit };
-            self.memory_used() > threshold
-        })
+    /// Called by the worker once the job's variables are bound, right before sandbox code runs: from here
+    /// the job may hold up to the limit. A job that starts above it (the host injected big values, or an
+    /// earlier run was stopped mid-growth) may still run, and free things (which takes scratch memory of its
+    /// own), within a small allowance; large requests past the threshold plus a margin are refused outright.
+    pub fn begin_memory_budget(&self) {
+        let Some(limit) = self.limits.memory_limit else { return };
+        let start = self.memory_used();
+        let threshold = if start > limit { start + (limit / 2).min(64 << 20) } else { limit };
+        self.memory_threshold.store(threshold, Ordering::SeqCst);
+        self.memory.set_ceiling(Some(threshold.saturating_add((limit / 4).max(16 << 20))));
+    }
+
+    /// Called by the worker when the job ends.
+    pub fn end_memory_budget(&self) {
+        self.memory_threshold.store(usize::MAX, Ordering::SeqCst);
+        self.memory.set_ceiling(None);
+    }
+
+    /// Whether the running job grew the VM past its threshold.
+    pub fn over_memory_limit(&self) -> bool {
+        self.memory_used() > self.memory_threshold.load(Ordering::SeqCst)
     }
 
     /// Time spent in host tools so far in this job, including a call still running.
@@ -173,6 +197,10 @@ fn stop_signal(shared: Arc<Shared>) -> UserSignal {
             }
             StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
             StopReason::Memory => vm.new_memory_error(memory_limit_message(&shared)),
+            StopReason::Shutdown => vm.new_exception_msg(
+                vm.ctx.exceptions.system_exit.to_owned(),
+                "the session is shutting down".into(),
+            ),
         };
         let _ = shared.signals.send(stop_signal(shared.clone()));
         Err(exception)

@@ -138,6 +138,7 @@ pub struct Namespace {
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
+    crate::native_recursion::guard_native_iterators(vm)?;
     refuse_open(vm)?;
     scrub_sys(vm)?;
     crate::limits::install(vm)?;

@@ -48,7 +48,6 @@ impl Session {
             return (Outcome::Dead("the sandbox thread is gone".into()), None);
         }
         let started = Instant::now();
-        let memory_at_start = self.shared.memory_used();
         let mut stop_requested: Option<Instant> = None;
         let mut interrupt: Option<PyErr> = None;
         loop {
@@ -59,12 +58,17 @@ impl Session {
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             }
+            let signal = self.shared.crashed.load(Ordering::SeqCst);
+            if signal != 0 {
+                self.abandoned.store(true, Ordering::SeqCst);
+                return (Outcome::Dead(crate::rescue::crash_message(signal)), interrupt);
+            }
             if interrupt.is_none() {
                 interrupt = Python::attach(|py| py.check_signals().err());
             }
             let reason = if interrupt.is_some() {
                 StopReason::Interrupt
-            } else if self.shared.over_memory_limit(memory_at_start) {
+            } else if self.shared.over_memory_limit() {
                 StopReason::Memory
             } else if self.shared.limits.timeout.is_some_and(|limit| {
                 started.elapsed().saturating_sub(self.shared.tool_time()) > limit
@@ -210,7 +214,9 @@ impl Session {
         })
     }
 
-    /// End the session: the worker finalises its VM and exits. Idempotent.
+    /// End the session: the worker finalises its VM and exits. Idempotent. Waits for that at most the
+    /// grace period: finalisation runs sandbox finalizers, which are stopped, but a long native operation
+    /// in one cannot be; the thread is then left to end (and free its VM) on its own.
     fn shutdown(&self, py: Python<'_>) {
         self.mark_dead("the session was shut down");
         let _ = self.jobs.send(Job::Shutdown);
@@ -218,8 +224,14 @@ impl Session {
         if let Some(handle) = handle {
             // An abandoned worker exits (and frees its VM) once its stuck operation ends, if ever.
             if !self.would_wait_on_itself() && !self.abandoned.load(Ordering::SeqCst) {
+                let deadline = Instant::now() + self.shared.limits.grace;
                 py.detach(|| {
-                    let _ = handle.join();
+                    while !handle.is_finished() && Instant::now() < deadline {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    if handle.is_finished() {
+                        let _ = handle.join();
+                    }
                 });
             }
         }
@@ -232,12 +244,15 @@ impl Session {
     }
 
     /// For tests only: make the next `execute()` panic in Rust: in the VM's thread ("vm"), in a tool call
-    /// ("tool") or in this handle ("handle"), to prove that the process survives and the session is dead.
+    /// ("tool") or in this handle ("handle"); or make the VM's thread die of a fatal signal
+    /// ("stack_overflow", "abort"); to prove that the process survives and the session is dead.
     fn _inject_fault(&self, place: &str) -> PyResult<()> {
         let fault = match place {
             "vm" => Fault::InVm,
             "tool" => Fault::InTool,
             "handle" => Fault::InHandle,
+            "stack_overflow" => Fault::StackOverflow,
+            "abort" => Fault::Abort,
             other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown fault place {other:?}"))),
         };
         *self.fault.lock() = Some(fault);

@@ -13,6 +13,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::convert;
 use crate::errors::builtin_exception_type;
+use crate::limits::StopReason;
 use crate::state::{release_with_gil, with_state, ToolEntry};
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
@@ -132,6 +133,13 @@ pub fn call_host_tool(
     kwargs: Vec<(String, PyObjectRef)>,
     vm: &VirtualMachine,
 ) -> PyResult {
+    // After an accepted finish call, past a limit, or while the session shuts down, whatever still runs
+    // (a finalizer, a `finally`) gets no tool: the host has its answer, or has let the session go.
+    if let Some(shared) = with_state(|s| s.shared.clone()) {
+        if shared.stop_reason() != StopReason::None {
+            return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
+        }
+    }
     let Some(entry) = with_state(|s| s.tools.get(name).cloned()) else {
         return Err(vm.new_runtime_error(format!(
             "tool '{name}' is not available: it is not (or no longer) registered with this interpreter; {}",

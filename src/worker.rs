@@ -14,7 +14,7 @@ use rustpython_vm::signal::UserSignalReceiver;
 use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport, SyntaxReport};
-use crate::limits::{self, Shared};
+use crate::limits::{self, Shared, StopReason};
 use crate::sandbox::{self, Namespace};
 use crate::state::{release_with_gil, with_state, Field, FinishKind};
 use crate::tools::{self, ToolSpec};
@@ -46,6 +46,10 @@ pub enum Fault {
     InTool,
     /// In the session handle's `execute()`, on the caller's thread.
     InHandle,
+    /// Not a panic: the VM's thread overflows its native stack (SIGSEGV), for the tests of `rescue`.
+    StackOverflow,
+    /// Not a panic: the VM's thread aborts (SIGABRT), as an allocation failure on an infallible path does.
+    Abort,
 }
 
 pub enum Job {
@@ -79,8 +83,12 @@ pub fn spawn(
 }
 
 fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
-    // Everything this thread allocates for its whole life belongs to the session's VM.
-    crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, shared.clone(), signals));
+    // Everything this thread allocates for its whole life belongs to the session's VM, and a fatal signal
+    // here ends this session, not the process.
+    let session = shared.clone();
+    crate::rescue::watched(&shared.crashed, || {
+        crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, session, signals))
+    });
 }
 
 fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
@@ -122,6 +130,11 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
             }
         }
     }
+    // Finalizers and atexit callbacks run while the VM is torn down: they are stopped at their first
+    // instruction and get no tool (the tool table is cleared), so they cannot hold the thread or reach out.
+    if let Some(shared) = with_state(|s| s.shared.clone()) {
+        shared.request_stop(StopReason::Shutdown);
+    }
     clear_state();
     drop(namespace);
     let _ = catch_unwind(AssertUnwindSafe(move || interpreter.finalize(None)));
@@ -160,6 +173,14 @@ fn forget_state() {
     });
 }
 
+/// Recurse until the stack runs out (an injected fault: only `rescue` stops it).
+#[allow(unconditional_recursion)]
+#[inline(never)]
+fn overflow_the_stack(depth: u64) -> u64 {
+    let frame = std::hint::black_box([depth; 64]);
+    overflow_the_stack(depth + 1).wrapping_add(frame[(depth % 64) as usize])
+}
+
 /// The source of every code cell run in this session, for traceback lines.
 #[derive(Default)]
 struct Cells {
@@ -184,6 +205,10 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     match fault {
         Some(Fault::InVm) => panic!("fault injected in the VM's thread"),
         Some(Fault::InTool) => with_state(|s| s.panic_in_next_tool = true),
+        Some(Fault::StackOverflow) => {
+            std::hint::black_box(overflow_the_stack(0));
+        }
+        Some(Fault::Abort) => std::process::abort(),
         Some(Fault::InHandle) | None => {}
     }
     crate::state::set_waiting_sessions(waiting_sessions);
@@ -208,6 +233,14 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     }
     let shared = with_state(|s| s.shared.clone()).expect("set at start-up");
     shared.reset_for_job();
+    shared.begin_memory_budget();
+    struct EndBudget<'a>(&'a Shared);
+    impl Drop for EndBudget<'_> {
+        fn drop(&mut self) {
+            self.0.end_memory_budget();
+        }
+    }
+    let _end_budget = EndBudget(&shared);
     limits::enforce_clamps(vm);
     let old_context = with_state(|s| {
         s.fields = fields;
@@ -232,11 +265,18 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
         Err(err) => return Outcome::Syntax(errors::syntax_report(vm, err, &code)),
     };
     let scope = Scope::with_builtins(None, globals.clone(), vm);
-    let memory_at_start = shared.memory_used();
     let result = vm.run_code_obj(compiled, scope);
 
-    // Take the finish call and end the stop request first: from here on the stop signal must stay quiet.
+    // After an accepted finish call, let go of the unwound run (its frames, their locals, suspended
+    // generators) while the stop still stands: whatever finalizer that runs is stopped at its first
+    // instruction and gets no tool. Then end the stop request: from here on the stop signal stays quiet.
     let finish = with_state(|s| s.finish.take());
+    let result = if finish.is_some() {
+        drop(result);
+        None
+    } else {
+        Some(result)
+    };
     shared.reset_for_job();
     let printed = output::take_output();
     let context = with_state(|s| s.caller_context.take());
@@ -258,13 +298,14 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     }
     // The last operation may have grown past the memory limit with no instruction left to stop at: the
     // value it made is not handed to the host.
-    if result.is_ok() && shared.over_memory_limit(memory_at_start) {
-        let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
-        return error_outcome(vm, &exc, cells, printed);
-    }
     match result {
-        Err(exc) => error_outcome(vm, &exc, cells, printed),
-        Ok(value) => value_outcome(vm, mode, value, printed),
+        Some(Ok(_)) if shared.over_memory_limit() => {
+            let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
+            error_outcome(vm, &exc, cells, printed)
+        }
+        Some(Ok(value)) => value_outcome(vm, mode, value, printed),
+        Some(Err(exc)) => error_outcome(vm, &exc, cells, printed),
+        None => unreachable!("a finish call returned above"),
     }
 }
 
