@@ -4,7 +4,7 @@ from contextvars import Context
 from typing import Any, Callable
 
 # (name, callable, parameter names positional arguments bind to, or None to pass them through)
-ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None]
+ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None, str | None]
 # (name, declared simple type or None)
 FieldSpec = tuple[str, str | None]
 

@@ -9,9 +9,11 @@ from typing import Any, Callable, Mapping
 # Globals the sandbox owns; a tool or variable of that name would hide them.
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
 
-# What the native layer needs per tool: the name, the callable, and the parameter names that positional
-# arguments bind to (None: pass positional arguments through unchanged).
-ToolSpec = tuple[str, Callable[..., Any], "tuple[str, ...] | None"]
+# What the native layer needs per tool: the name, the callable, the parameter names that positional
+# arguments bind to (None: pass positional arguments through unchanged), and the source of the sandbox-side
+# stand-in (None: a generic `def name(*args, **kwargs)`); a stand-in's source defines `def <name>(...)` whose
+# body returns `__invoke(<name>, args_tuple, kwargs_dict)`.
+ToolSpec = tuple[str, Callable[..., Any], "tuple[str, ...] | None", "str | None"]
 
 
 def check_global_name(name: object, what: str) -> str:
@@ -49,5 +51,5 @@ def build_tool_specs(tools: Mapping[str, Callable[..., Any]]) -> list[ToolSpec]:
         check_global_name(name, "tool")
         if not callable(func):
             raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
-        specs.append((name, func, positional_parameter_names(func)))
+        specs.append((name, func, positional_parameter_names(func), None))
     return specs

@@ -183,7 +183,10 @@ impl Session {
                 code: code.clone(),
                 variables: variables.map(Bound::unbind),
                 tools: tools.map(|specs| {
-                    specs.into_iter().map(|(name, callable, params)| (name.clone(), callable, params.clone())).collect()
+                    specs
+                        .into_iter()
+                        .map(|(name, callable, params, source)| (name.clone(), callable, params.clone(), source.clone()))
+                        .collect()
                 }),
                 fields: fields.as_ref().map(|fields| {
                     fields

@@ -15,6 +15,8 @@ pub struct ToolEntry {
     pub callable: Py<PyAny>,
     /// Names positional arguments bind to, when the tool must be called with keywords (RLM's wrappers).
     pub positional_names: Option<Vec<String>>,
+    /// The source of its stand-in (see `tools::ToolSpec`), None for the generic one.
+    pub source: Option<String>,
 }
 
 /// A declared output field: name and, for the simple types dspy declares, the expected type.

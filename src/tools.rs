@@ -19,17 +19,25 @@ use crate::state::{release_with_gil, with_state, ToolEntry};
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
 /// found by identity among the globals (dspy's facade looks tools up that way).
 const STAND_IN_FACTORY: &str = "\
-def make_tool(name, invoke):
-    def tool(*args, **kwargs):
-        return invoke(name, args, kwargs)
-    tool.__name__ = tool.__qualname__ = name
+def make_tool(name, invoke, source=None):
+    if source is None:
+        def tool(*args, **kwargs):
+            return invoke(name, args, kwargs)
+        tool.__name__ = tool.__qualname__ = name
+        tool.__doc__ = f'Host tool {name!r}.'
+    else:
+        namespace = {'__invoke': invoke, '__name__': 'tools'}
+        exec(compile(source, '<tools>', 'exec'), namespace)
+        tool = namespace[name]
     tool.__module__ = 'tools'
-    tool.__doc__ = f'Host tool {name!r}.'
     return tool
 ";
 
-/// A tool as the host layer hands it over: name, callable, positional parameter names.
-pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>);
+/// A tool as the host layer hands it over: name, callable, the parameter names positional arguments bind
+/// to, and optionally the source of its stand-in: a `def <name>(...)` with the tool's own signature and
+/// docstring whose body calls `__invoke(name, args, kwargs)`, so `help()`, `inspect.signature` and the
+/// VM's own argument binding see the host function's shape.
+pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>, Option<String>);
 
 pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let scope = vm.new_scope_with_builtins();
@@ -48,8 +56,8 @@ pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<(
 /// (if the global still is the stand-in), and every name forwards to its new callable.
 pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSpec>) -> PyResult<()> {
     let mut table: HashMap<String, Arc<ToolEntry>> = HashMap::with_capacity(specs.len());
-    for (name, callable, positional_names) in specs {
-        table.insert(name, Arc::new(ToolEntry { callable, positional_names }));
+    for (name, callable, positional_names, source) in specs {
+        table.insert(name, Arc::new(ToolEntry { callable, positional_names, source }));
     }
     let (old, factory) = with_state(|s| (std::mem::replace(&mut s.tools, table), s.tool_factory.clone()));
     let factory = factory.expect("set at start-up");
@@ -66,11 +74,17 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSp
     }
     let invoke = vm.new_function("invoke", invoke_from_stand_in);
     for name in new_names {
+        let source = with_state(|s| s.tools.get(&name).and_then(|entry| entry.source.clone()));
+        let unchanged = old.get(&name).is_some_and(|entry| entry.source == source);
         let existing = globals.get_item_opt(name.as_str(), vm)?;
-        if existing.is_some_and(|obj| is_stand_in_for(vm, &obj, &name)) {
+        if unchanged && existing.is_some_and(|obj| is_stand_in_for(vm, &obj, &name)) {
             continue;
         }
-        let stand_in = factory.call((vm.ctx.new_str(name.as_str()), invoke.clone()), vm)?;
+        let source = match source {
+            Some(source) => vm.ctx.new_str(source).into(),
+            None => vm.ctx.none(),
+        };
+        let stand_in = factory.call((vm.ctx.new_str(name.as_str()), invoke.clone(), source), vm)?;
         globals.set_item(name.as_str(), stand_in, vm)?;
     }
     release_with_gil(old);
@@ -217,8 +231,34 @@ pub fn call_host_tool(
     })
 }
 
-/// A host exception raised inside the sandbox: same builtin type when there is one, else RuntimeError.
+/// A host exception raised inside the sandbox: same builtin type when there is one, else RuntimeError;
+/// either way carrying `tool` (the tool's name), `host_type` (the host exception's qualified type name) and
+/// `host_traceback` (the host's traceback text, for code that wants it; never printed by default).
 fn host_error_in_sandbox(
+    py: Python<'_>,
+    vm: &VirtualMachine,
+    tool: &str,
+    err: PyErr,
+) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    let host_type = {
+        let ty = err.get_type(py);
+        let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+        let name = ty.qualname().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
+        if module.is_empty() || module == "builtins" { name } else { format!("{module}.{name}") }
+    };
+    let traceback = err
+        .traceback(py)
+        .and_then(|tb| tb.format().ok())
+        .map(|tb| format!("{tb}{host_type}: {}", err.value(py)))
+        .unwrap_or_default();
+    let exc = sandbox_exception(py, vm, tool, err);
+    for (attr, value) in [("tool", tool.to_owned()), ("host_type", host_type), ("host_traceback", traceback)] {
+        let _ = exc.as_object().set_attr(attr, vm.ctx.new_str(value), vm);
+    }
+    exc
+}
+
+fn sandbox_exception(
     py: Python<'_>,
     vm: &VirtualMachine,
     tool: &str,
