@@ -11,6 +11,15 @@
 
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
 from ._interpreter import RustInterpreter
+from ._pool import InterpreterPool, PoolExhaustedError
 
-__all__ = ["CodeExecutionError", "CodeInterpreterError", "FinalAnswerResult", "FinalOutput", "RustInterpreter"]
+__all__ = [
+    "CodeExecutionError",
+    "CodeInterpreterError",
+    "FinalAnswerResult",
+    "FinalOutput",
+    "InterpreterPool",
+    "PoolExhaustedError",
+    "RustInterpreter",
+]
 __version__ = "0.1.0"

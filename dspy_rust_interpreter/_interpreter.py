@@ -98,6 +98,9 @@ class RustInterpreter:
         self,
         tools: dict[str, Callable[..., Any]] | None = None,
         output_fields: list[dict[str, Any]] | None = None,
+        *,
+        _session: _native.Session | None = None,
+        _on_shutdown: Callable[[], None] | None = None,
         **options: Any,
     ) -> None:
         """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
@@ -108,7 +111,9 @@ class RustInterpreter:
         # dspy's RLM resets this to False when it hands us new tools; we re-sync tools whenever it is False.
         self._tools_registered = False
         self._synced_tools: tuple[tuple[str, Any], ...] | None = None
-        self._session: _native.Session | None = None
+        # A pool hands over a session it built ahead of time, and wants to know when it is given back.
+        self._session: _native.Session | None = _session
+        self._on_shutdown = _on_shutdown
         self._closed = False
         self._failure: str | None = None
         self._lock = threading.Lock()
@@ -179,8 +184,11 @@ class RustInterpreter:
         with self._lock:
             self._closed = True
             session, self._session = self._session, None
+            on_shutdown, self._on_shutdown = self._on_shutdown, None
         if session is not None:
             session.shutdown()
+        if on_shutdown is not None:
+            on_shutdown()
 
     def __enter__(self) -> RustInterpreter:
         self.start()

@@ -8,7 +8,7 @@
 //! instruction all the same. The flag that makes the eval loop look at its queue is process-global and any
 //! VM may clear it, so the waiting caller re-sends the request every tick until the run ends.
 
-use std::sync::atomic::{AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -82,6 +82,8 @@ pub struct Shared {
     memory_threshold: AtomicUsize,
     /// The fatal signal that stopped the worker thread, 0 if none (see `rescue`).
     pub crashed: AtomicI32,
+    /// Set by the worker once the session's VM is finalised.
+    pub finished: AtomicBool,
 }
 
 impl Shared {
@@ -96,6 +98,7 @@ impl Shared {
             memory: Budget::new(),
             memory_threshold: AtomicUsize::new(usize::MAX),
             crashed: AtomicI32::new(0),
+            finished: AtomicBool::new(false),
         })
     }
 

@@ -12,12 +12,11 @@
 //! Slots are plain function pointers, so each distinct original gets a trampoline of its own: one
 //! monomorphised `guarded::<I>` per table index, which looks its original up by index.
 
-use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
 
 use std::cell::Cell;
 
-use rustpython_vm::builtins::{PyStr, PyType};
+use rustpython_vm::builtins::PyStr;
 use rustpython_vm::protocol::PyIterReturn;
 use rustpython_vm::types::PyTypeFlags;
 use rustpython_vm::function::FuncArgs;
@@ -127,12 +126,7 @@ pub fn guard_native_iterators(vm: &VirtualMachine) -> PyResult<usize> {
         vm.import(*module, 0)?;
     }
     let mut guarded = 0;
-    let mut seen = HashSet::new();
-    let mut pending: Vec<PyRef<PyType>> = vec![vm.ctx.types.object_type.to_owned()];
-    while let Some(typ) = pending.pop() {
-        if !seen.insert(&**typ as *const PyType as usize) {
-            continue;
-        }
+    for typ in crate::sandbox::all_types(&vm.ctx.types.object_type.to_owned()) {
         if !typ.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
             let too_many = || vm.new_system_error("too many native slot implementations to guard");
             if let Some(original) = typ.slots.iternext.load() {
@@ -149,8 +143,6 @@ pub fn guard_native_iterators(vm: &VirtualMachine) -> PyResult<usize> {
                 typ.slots.vectorcall.store(Some(vectorcall::guard(original).ok_or_else(too_many)?));
             }
         }
-        let subclasses: Vec<_> = typ.subclasses.read().iter().filter_map(|weak| weak.upgrade()).collect();
-        pending.extend(subclasses.into_iter().filter_map(|sub| sub.downcast::<PyType>().ok()));
     }
     Ok(guarded)
 }

@@ -3,12 +3,12 @@
 
 use std::sync::OnceLock;
 
-use rustpython_vm::builtins::PyDictRef;
+use rustpython_vm::builtins::{PyDictRef, PyType};
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
-use rustpython_vm::{Interpreter, PyObjectRef, PyResult, Settings, VirtualMachine};
+use rustpython_vm::{Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
 
 use crate::state::with_state;
 use crate::{finish, output, tools};
@@ -127,6 +127,22 @@ fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rus
         vm.ctx.exceptions.permission_error.to_owned(),
         "code objects cannot be created or modified in the sandbox; write the code as def/lambda, or compile() it".into(),
     ))
+}
+
+/// `root` and every type below it that is still alive, each once (types have several bases).
+pub fn all_types(root: &PyRef<PyType>) -> Vec<PyRef<PyType>> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut pending = vec![root.clone()];
+    while let Some(typ) = pending.pop() {
+        if !seen.insert(&**typ as *const PyType as usize) {
+            continue;
+        }
+        let subclasses: Vec<_> = typ.subclasses.read().iter().filter_map(|weak| weak.upgrade()).collect();
+        pending.extend(subclasses.into_iter().filter_map(|sub| sub.downcast::<PyType>().ok()));
+        found.push(typ);
+    }
+    found
 }
 
 /// What one session's VM keeps for running code.

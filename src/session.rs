@@ -3,7 +3,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::thread::JoinHandle;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,7 +25,6 @@ pub struct Session {
     replies: Mutex<Receiver<Outcome>>,
     /// Process-unique, to recognise a call that would wait on itself through a chain of tools.
     id: u64,
-    worker: Mutex<Option<JoinHandle<()>>>,
     alive: AtomicBool,
     death_reason: Mutex<Option<String>>,
     shared: Arc<Shared>,
@@ -133,8 +131,8 @@ impl Session {
         let shared = Shared::new(limits, signal_sender);
         let (jobs, job_receiver) = channel();
         let (reply_sender, replies) = channel();
-        let handle = worker::spawn(job_receiver, reply_sender, shared.clone(), signal_receiver)
-            .map_err(|e| PyRuntimeError::new_err(format!("could not start the sandbox thread: {e}")))?;
+        let assignment = worker::Assignment { jobs: job_receiver, replies: reply_sender, shared: shared.clone(), signals: signal_receiver };
+        worker::start(assignment).map_err(|e| PyRuntimeError::new_err(format!("could not start the sandbox thread: {e}")))?;
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let (started, replies) = py.detach(move || (replies.recv(), replies));
@@ -147,7 +145,6 @@ impl Session {
             jobs,
             replies: Mutex::new(replies),
             id,
-            worker: Mutex::new(Some(handle)),
             alive: AtomicBool::new(true),
             death_reason: Mutex::new(None),
             shared,
@@ -217,26 +214,21 @@ impl Session {
         })
     }
 
-    /// End the session: the worker finalises its VM and exits. Idempotent. Waits for that at most the
-    /// grace period: finalisation runs sandbox finalizers, which are stopped, but a long native operation
-    /// in one cannot be; the thread is then left to end (and free its VM) on its own.
+    /// End the session: the worker finalises its VM and goes back to wait for another session. Idempotent.
+    /// Waits for that at most the grace period: finalisation runs sandbox finalizers, which are stopped, but
+    /// a long native operation in one cannot be; the worker is then left to finish on its own.
     fn shutdown(&self, py: Python<'_>) {
+        let first = self.alive.load(Ordering::SeqCst);
         self.mark_dead("the session was shut down");
         let _ = self.jobs.send(Job::Shutdown);
-        let handle = self.worker.lock().take();
-        if let Some(handle) = handle {
-            // An abandoned worker exits (and frees its VM) once its stuck operation ends, if ever.
-            if !self.would_wait_on_itself() && !self.abandoned.load(Ordering::SeqCst) {
-                let deadline = Instant::now() + self.shared.limits.grace;
-                py.detach(|| {
-                    while !handle.is_finished() && Instant::now() < deadline {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    if handle.is_finished() {
-                        let _ = handle.join();
-                    }
-                });
-            }
+        // An abandoned worker finalises its VM once its stuck operation ends, if ever.
+        if first && !self.would_wait_on_itself() && !self.abandoned.load(Ordering::SeqCst) {
+            let deadline = Instant::now() + self.shared.limits.grace;
+            py.detach(|| {
+                while !self.shared.finished.load(Ordering::SeqCst) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+            });
         }
     }
 
@@ -275,7 +267,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        // Without joining: the worker finalises its VM and exits on its own.
+        // Without waiting: the worker finalises the VM on its own.
         let _ = self.jobs.send(Job::Shutdown);
     }
 }

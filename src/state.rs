@@ -35,6 +35,7 @@ pub enum FinishKind {
 }
 
 /// Everything a session keeps between and during runs, on its worker thread.
+#[derive(Default)]
 pub struct SessionState {
     pub globals: Option<PyDictRef>,
     pub tools: HashMap<String, Arc<ToolEntry>>,
@@ -62,21 +63,7 @@ thread_local! {
     /// On a worker thread while it runs a job: the sessions waiting for this job (the callers up the chain of
     /// tools calling `execute()` on other sessions) and this session itself. Empty on other threads.
     static WAITING_SESSIONS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
-    static STATE: RefCell<SessionState> = RefCell::new(SessionState {
-        globals: None,
-        tools: HashMap::new(),
-        tool_factory: None,
-        fields: None,
-        output: String::new(),
-        finish: None,
-        stop_exception_type: None,
-        caller_context: None,
-        shared: None,
-        job_started: None,
-        output_chars: 0,
-        output_dropped: 0,
-        panic_in_next_tool: false,
-    });
+    static STATE: RefCell<SessionState> = RefCell::new(SessionState::default());
 }
 
 pub fn waiting_sessions() -> Vec<u64> {

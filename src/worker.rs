@@ -3,6 +3,7 @@
 //! finalises the VM when the session ends.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 
@@ -69,22 +70,36 @@ pub enum Outcome {
     Dead(String),
 }
 
-/// Spawn a session's worker; it reports once whether its VM could be built.
-pub fn spawn(
-    jobs: Receiver<Job>,
-    replies: Sender<Outcome>,
-    shared: Arc<Shared>,
-    signals: UserSignalReceiver,
-) -> std::io::Result<std::thread::JoinHandle<()>> {
+/// What a worker thread needs to host one session.
+pub struct Assignment {
+    pub jobs: Receiver<Job>,
+    pub replies: Sender<Outcome>,
+    pub shared: Arc<Shared>,
+    pub signals: UserSignalReceiver,
+}
+
+/// Start hosting a session on a new thread, which reports once on `replies` whether the VM could be built.
+///
+/// Threads are not reused: RustPython keeps per-thread caches (the built-in types' context, and classes the
+/// VM creates at start-up, some of which survive `finalize`) that a later session on the same thread would
+/// share; a fresh thread per session is the only way to guarantee that nothing carries over.
+pub fn start(assignment: Assignment) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("dspy-rust-interpreter".into())
         .stack_size(WORKER_STACK_BYTES)
-        .spawn(move || run(jobs, replies, shared, signals))
+        .spawn(move || {
+            let shared = assignment.shared.clone();
+            host_session(assignment);
+            shared.finished.store(true, Ordering::SeqCst);
+        })
+        .map(drop)
 }
 
-fn run(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
-    // Everything this thread allocates for its whole life belongs to the session's VM, and a fatal signal
-    // here ends this session, not the process.
+/// Host one session on this thread, from building its VM to finalising it.
+fn host_session(assignment: Assignment) {
+    let Assignment { jobs, replies, shared, signals } = assignment;
+    // Everything this thread allocates for the session belongs to the session's VM, and a fatal signal here
+    // ends this session, not the process.
     let session = shared.clone();
     crate::rescue::watched(&shared.crashed, || {
         crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, session, signals))
@@ -102,6 +117,7 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
         Ok((interpreter, Ok(namespace))) => (interpreter, namespace),
         Ok((_, Err(_))) | Err(_) => {
             let _ = replies.send(Outcome::Dead("the sandbox VM could not be created".into()));
+            clear_state();
             return;
         }
     };
@@ -137,7 +153,60 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
     }
     clear_state();
     drop(namespace);
-    let _ = catch_unwind(AssertUnwindSafe(move || interpreter.finalize(None)));
+    let _ = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter)));
+}
+
+/// Finalise a session's VM, leaving as little behind as RustPython allows (see `start`). Unlike
+/// `Interpreter::finalize`, no `atexit` callback runs (sandbox code gets no last word after shutdown), and
+/// cycles are collected again after the modules are cleared.
+fn tear_down(interpreter: rustpython_vm::Interpreter) {
+    interpreter.enter(|vm| {
+        let encodings = known_encoding_names(vm);
+        vm.state.finalizing.store(true, Ordering::Release);
+        vm.state.gc.collect_force(2);
+        vm.finalize_modules();
+        // Classes whose cycles the collector cannot see (those with `__slots__`: their member descriptors
+        // point back at them untraced) stay alive, with the functions and module dicts they reach. Their
+        // dicts are emptied, which breaks those cycles; the codec cache is emptied of the codec classes.
+        for typ in sandbox::all_types(&vm.ctx.types.object_type.to_owned()) {
+            if typ.slots.flags.has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE) {
+                if let Some(dict) = typ.attributes.as_dict() {
+                    dict.clear();
+                }
+            }
+        }
+        for name in &encodings {
+            vm.state.codec_registry.forget(name);
+        }
+        vm.state.atexit_funcs.lock().clear();
+        for _ in 0..8 {
+            if vm.state.gc.collect_force(2).collected == 0 {
+                break;
+            }
+        }
+    });
+}
+
+/// Every name a standard codec may be cached under: the `encodings` modules and their aliases.
+fn known_encoding_names(vm: &VirtualMachine) -> Vec<String> {
+    let mut names: Vec<String> = vm
+        .state
+        .frozen
+        .keys()
+        .filter_map(|module| module.strip_prefix("encodings.").map(str::to_owned))
+        .collect();
+    let aliases = vm.import("encodings.aliases", 0).and_then(|m| m.get_attr("aliases", vm));
+    if let Ok(aliases) = aliases.and_then(|a| a.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| vm.new_type_error(""))) {
+        for (alias, module) in aliases.items_vec() {
+            for name in [alias, module] {
+                if let Ok(name) = name.downcast::<rustpython_vm::builtins::PyStr>() {
+                    names.push(name.to_string_lossy().into_owned());
+                }
+            }
+        }
+    }
+    names.extend(["utf-8", "utf8", "latin-1", "iso-8859-1", "ascii", "us-ascii", "locale"].map(String::from));
+    names
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -150,18 +219,13 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
-/// Drop everything the session state holds while the VM is still alive (host objects with the GIL).
+/// Reset the session state for the thread's next session, while the VM is still alive; host objects are
+/// released with the GIL.
 fn clear_state() {
-    let (tools, context) = with_state(|s| {
-        s.globals = None;
-        s.tool_factory = None;
-        s.finish = None;
-        s.stop_exception_type = None;
-        s.fields = None;
-        s.shared = None;
-        (std::mem::take(&mut s.tools), s.caller_context.take())
-    });
-    release_with_gil((tools, context));
+    let state = with_state(std::mem::take);
+    let crate::state::SessionState { tools, caller_context, .. } = state;
+    release_with_gil((tools, caller_context));
+    crate::state::set_waiting_sessions(Vec::new());
 }
 
 fn forget_state() {
