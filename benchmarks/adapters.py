@@ -142,10 +142,15 @@ class PyodideAdapter(Adapter):
         try:
             session.execute("print(1)")
         except Exception as exc:  # noqa: BLE001 - any failure here means this peer cannot be measured
-            return "cannot start offline: " + first_meaningful_line(str(exc))
-        finally:
             with contextlib.suppress(Exception):
                 session.shutdown()
+            reason = "cannot start offline: " + first_meaningful_line(str(exc))
+            # dspy sometimes reports only "No response during health check" (it read Deno's stdout closing
+            # before Deno's exit status): run Deno's command once more on its own to get Deno's words.
+            said = deno_error(session.deno_command)
+            return reason + (f"; Deno says: {said}" if said and said not in reason else "")
+        with contextlib.suppress(Exception):
+            session.shutdown()
         return None
 
     def create(self, tools: Tools | None = None) -> Any:
@@ -160,6 +165,20 @@ def first_meaningful_line(message: str) -> str:
     lines = [line.strip() for line in plain.splitlines() if line.strip()]
     wanted = [line for line in lines if "error" in line.lower()] or lines
     return " | ".join(wanted[:3])[:400]
+
+
+def deno_error(command: list[str]) -> str | None:
+    """The error lines Deno prints when it runs ``command`` with nothing on stdin, or None."""
+    import subprocess
+
+    try:
+        from dspy.primitives.python_interpreter import _deno_subprocess_env
+
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                              env=_deno_subprocess_env())
+    except Exception:  # noqa: BLE001 - only a better message was at stake
+        return None
+    return first_meaningful_line(done.stderr) if "error" in done.stderr.lower() else None
 
 
 ADAPTERS: dict[str, type[Adapter]] = {
