@@ -6,7 +6,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 export MATURIN_PEP517_ARGS ?= --ignore-rust-version
 export RUST_MIN_STACK ?= 67108864
 
-.PHONY: install example test test-rust test-python fuzz
+.PHONY: install example test test-rust test-python fuzz bench bench-smoke ci-bench-smoke
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
@@ -27,3 +27,18 @@ fuzz: install
 	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
 
 test: test-rust test-python fuzz
+
+# The side-by-side benchmark (benchmarks/README.md): every peer, several minutes; writes benchmarks/results/.
+# Not part of `make test`. bench-smoke is the seconds-long --quick run (RustInterpreter and exec only); it runs
+# whatever package is importable from the repository, so ci-bench-smoke installs first, as CI starts clean.
+bench:
+	$(PYTHON) -m pip install --quiet --upgrade pip maturin
+	$(PYTHON) -m pip install --quiet -e ".[bench]"
+	$(PYTHON) benchmarks/run.py
+
+BENCH_SMOKE_OUT ?= $(or $(TMPDIR),/tmp)/dspy-rust-interpreter-bench-smoke
+bench-smoke:
+	$(PYTHON) benchmarks/run.py --quick --out $(BENCH_SMOKE_OUT)
+	test -s $(BENCH_SMOKE_OUT)/results.json
+
+ci-bench-smoke: install bench-smoke

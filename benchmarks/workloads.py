@@ -1,0 +1,468 @@
+"""The benchmark's workloads, run inside one child process per implementation and workload group.
+
+    python benchmarks/workloads.py --impl rust --group main [--quick]
+
+prints one JSON object on stdout: ``{"impl", "group", "skipped", "workloads": {key: {"value": x} | {"error": s}}}``.
+Anything an implementation prints while it runs goes to stderr, so stdout carries only that object.
+
+Timing is ``time.perf_counter_ns``; warm-up runs are never timed; a workload's figure is the median of its
+timed repeats. A workload an implementation cannot do is recorded as the error it raised, never as a number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from adapters import ADAPTERS, Adapter  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Workload:
+    key: str
+    group: str
+    label: str
+    unit: str
+
+
+# Every row of the table, in order. The group decides which child process measures it.
+WORKLOADS: list[Workload] = [
+    Workload("import_ms", "startup", "import of the implementation (fresh process)", "ms"),
+    Workload("cold_start_ms", "startup", "cold start: construct -> first print(1) returned", "ms"),
+    Workload("new_session_ms", "startup", "another session in a warm process: construct -> print(1)", "ms"),
+    Workload("first_import_ms", "startup", "first `import json, re` in a fresh session", "ms"),
+    Workload("warm_median_us", "main", "warm execute('x = x + 1') median", "µs"),
+    Workload("warm_p99_us", "main", "warm execute('x = x + 1') p99", "µs"),
+    Workload("sum_ms", "main", "sum(i*i for i in range(10**6))", "ms"),
+    Workload("fib_ms", "main", "fib(24) recursive", "ms"),
+    Workload("wordcount_ms", "main", "word count, 1 MB string in the namespace", "ms"),
+    Workload("tool_call_us", "main", "host tool call, 10k echo(x=i) in one execute (per call)", "µs"),
+    Workload("inject_first_ms", "main", "execute('len(doc)') with a new 10 MB str variable", "ms"),
+    Workload("reinject_ms", "main", "same 10 MB str object injected again (RLM's next iteration)", "ms"),
+    Workload("peak_rss_mb", "main", "peak RSS of the process tree over the main workloads", "MB"),
+    Workload("rss_per_interp_mb", "memory", "RSS per extra live interpreter (10 more, each touched)", "MB"),
+    Workload("scaling_1t_per_s", "scaling", "CPU loop throughput, 1 thread", "runs/s"),
+    Workload("scaling_2t_per_s", "scaling", "CPU loop throughput, 2 threads, one session each", "runs/s"),
+    Workload("scaling_ratio", "scaling", "2-thread / 1-thread throughput", "x"),
+    Workload("leak_total_mb", "leak", "RSS growth over K create->import->shutdown cycles", "MB"),
+    Workload("leak_kb_per_cycle", "leak", "RSS growth per create->import->shutdown cycle", "KB"),
+]
+GROUPS = list(dict.fromkeys(w.group for w in WORKLOADS))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How many repeats each workload gets; --quick shrinks everything so CI proves the command in seconds."""
+
+    startup_sessions: int  # extra sessions timed in one startup process
+    warm_iterations: int
+    warm_warmup: int
+    compute_repeats: int
+    tool_calls: int
+    tool_repeats: int
+    inject_sessions: int
+    reinject_repeats: int
+    scaling_runs_per_thread: int
+    scaling_rounds: int  # 1-thread and 2-thread runs alternate this many times; medians are reported
+    leak_cycles: int
+    leak_warmup: int
+    extra_interpreters: int = 10
+
+
+FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, compute_repeats=5, tool_calls=10_000,
+                tool_repeats=3, inject_sessions=3, reinject_repeats=5, scaling_runs_per_thread=12, scaling_rounds=3,
+                leak_cycles=2000, leak_warmup=20)
+QUICK = Settings(startup_sessions=2, warm_iterations=300, warm_warmup=30, compute_repeats=1, tool_calls=10_000,
+                 tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_runs_per_thread=5, scaling_rounds=1,
+                 leak_cycles=200, leak_warmup=5)
+
+WORDS = "the quick brown fox jumps over a lazy dog while seven sandboxes count every word twice".split()
+
+
+def make_text(size: int) -> str:
+    """A deterministic text of ``size`` characters made of short words."""
+    chunk = " ".join(WORDS[(i * 7) % len(WORDS)] for i in range(4096)) + " "
+    return (chunk * (size // len(chunk) + 1))[:size]
+
+
+def echo(x: Any) -> Any:
+    return x
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Memory of the process tree. pydantic-monty, LocalInterpreter and Deno do their work in child processes, so
+# their memory is ours plus that of every descendant; RustInterpreter and exec have no children.
+
+
+def _descendants(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                # The command name may contain spaces and parentheses: the ppid follows the last ')'.
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _status_kb(pid: int, field: str) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss_kb() -> int:
+    """Resident memory now: this process and all its live descendants."""
+    me = os.getpid()
+    return sum(_status_kb(pid, "VmRSS") for pid in [me, *_descendants(me)])
+
+
+class PeakTracker:
+    """Peak RSS of the process tree: our high-water mark plus each live descendant's, sampled after every
+    workload (before its sessions shut down), and the largest finished child's peak (getrusage)."""
+
+    def __init__(self) -> None:
+        self.children_peak_kb = 0
+
+    def sample(self) -> None:
+        import resource
+
+        children = sum(_status_kb(pid, "VmHWM") for pid in _descendants(os.getpid()))
+        finished = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KB on Linux
+        self.children_peak_kb = max(self.children_peak_kb, children, finished)
+
+    def peak_mb(self) -> float:
+        return (_status_kb(os.getpid(), "VmHWM") + self.children_peak_kb) / 1024
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Timing helpers.
+
+
+def timed_ns(run: Callable[[], Any]) -> int:
+    start = time.perf_counter_ns()
+    run()
+    return time.perf_counter_ns() - start
+
+
+def median_ms(samples_ns: list[int]) -> float:
+    return statistics.median(samples_ns) / 1e6
+
+
+def percentile(samples: list[int], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class Recorder:
+    """Collects each workload's value, or the error that stopped it, so one failure never ends the run."""
+
+    def __init__(self) -> None:
+        self.workloads: dict[str, dict[str, Any]] = {}
+
+    def record(self, keys: list[str], measure: Callable[[], dict[str, Any]]) -> None:
+        try:
+            values = measure()
+        except BaseException as exc:  # noqa: BLE001 - a peer's failure is a result, not a crash
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            message = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
+            for key in keys:
+                self.workloads[key] = {"error": message}
+            return
+        note = values.get("note")
+        for key in keys:
+            self.workloads[key] = {"value": values[key], **({"note": note} if note else {})}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The groups. Each gets the adapter (already probed), the settings and the recorder.
+
+
+def group_startup(adapter: Adapter, settings: Settings, rec: Recorder, import_ns: int) -> None:
+    rec.workloads["import_ms"] = {"value": import_ns / 1e6}
+
+    def cold() -> dict[str, float]:
+        start = time.perf_counter_ns()
+        session = adapter.create()
+        out = adapter.execute(session, "print(1)")
+        elapsed = time.perf_counter_ns() - start
+        assert str(out).strip() == "1", f"print(1) returned {out!r}"
+        adapter.shutdown(session)
+        return {"cold_start_ms": elapsed / 1e6}
+
+    rec.record(["cold_start_ms"], cold)
+
+    def first_import() -> dict[str, float]:
+        # The first fresh session after the cold one: started (untimed), then the import is timed. For exec the
+        # modules are already in the host's sys.modules, so this is the floor: a dict lookup.
+        session = adapter.create()
+        adapter.execute(session, "print(1)")
+        elapsed = timed_ns(lambda: adapter.execute(session, "import json, re"))
+        adapter.shutdown(session)
+        return {"first_import_ms": elapsed / 1e6}
+
+    rec.record(["first_import_ms"], first_import)
+
+    def new_sessions() -> dict[str, float]:
+        samples = []
+        for _ in range(settings.startup_sessions):
+            start = time.perf_counter_ns()
+            session = adapter.create()
+            adapter.execute(session, "print(1)")
+            samples.append(time.perf_counter_ns() - start)
+            adapter.shutdown(session)
+        return {"new_session_ms": median_ms(samples)}
+
+    rec.record(["new_session_ms"], new_sessions)
+
+
+def group_main(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
+    peak = PeakTracker()
+
+    def in_session(measure: Callable[[Any], dict[str, float]], tools: dict | None = None) -> Callable[[], dict]:
+        def run() -> dict[str, float]:
+            session = adapter.create(tools)
+            try:
+                adapter.execute(session, "print(1)")  # started and warm before anything is timed
+                return measure(session)
+            finally:
+                peak.sample()
+                adapter.shutdown(session)
+
+        return run
+
+    def warm(session: Any) -> dict[str, float]:
+        adapter.execute(session, "x = 0")
+        for _ in range(settings.warm_warmup):
+            adapter.execute(session, "x = x + 1")
+        samples = [timed_ns(lambda: adapter.execute(session, "x = x + 1")) for _ in range(settings.warm_iterations)]
+        return {"warm_median_us": statistics.median(samples) / 1e3, "warm_p99_us": percentile(samples, 0.99) / 1e3}
+
+    rec.record(["warm_median_us", "warm_p99_us"], in_session(warm))
+
+    def repeated(setup: str, code: str, key: str) -> Callable[[Any], dict[str, float]]:
+        def measure(session: Any) -> dict[str, float]:
+            if setup:
+                adapter.execute(session, setup)
+            adapter.execute(session, code)  # warm-up
+            samples = [timed_ns(lambda: adapter.execute(session, code)) for _ in range(settings.compute_repeats)]
+            return {key: median_ms(samples)}
+
+        return measure
+
+    rec.record(["sum_ms"], in_session(repeated("", "s = sum(i*i for i in range(10**6))", "sum_ms")))
+    fib = "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+    rec.record(["fib_ms"], in_session(repeated(fib, "r = fib(24)", "fib_ms")))
+
+    text = make_text(1_000_000)
+    # A plain dict loop rather than collections.Counter: every implementation supports it.
+    wordcount = "counts = {}\nfor w in text.split():\n    counts[w] = counts.get(w, 0) + 1\nn = len(counts)\n"
+
+    def word_count(session: Any) -> dict[str, float]:
+        adapter.execute(session, "n = len(text)", variables={"text": text})  # in the namespace, untimed
+        return repeated("", wordcount, "wordcount_ms")(session)
+
+    rec.record(["wordcount_ms"], in_session(word_count))
+
+    calls = settings.tool_calls
+    loop = f"for i in range({calls}):\n    echo(x=i)\n"
+
+    def tool_calls(session: Any) -> dict[str, float]:
+        adapter.execute(session, "for i in range(10):\n    echo(x=i)\n")  # warm-up of the tool path
+        samples = [timed_ns(lambda: adapter.execute(session, loop)) for _ in range(settings.tool_repeats)]
+        return {"tool_call_us": statistics.median(samples) / 1e3 / calls}
+
+    rec.record(["tool_call_us"], in_session(tool_calls, tools={"echo": echo}))
+
+    doc = make_text(10_000_000)
+
+    def injection() -> dict[str, float]:
+        firsts, agains = [], []
+        for _ in range(settings.inject_sessions):
+            def measure(session: Any) -> dict[str, float]:
+                out: list[Any] = []
+                firsts.append(timed_ns(lambda: out.append(adapter.execute(session, "len(doc)", {"doc": doc}))))
+                for _ in range(settings.reinject_repeats):
+                    agains.append(timed_ns(lambda: out.append(adapter.execute(session, "len(doc)", {"doc": doc}))))
+                assert all(str(o).strip() in ("10000000", "") for o in out), f"len(doc) returned {out[0]!r}"
+                return {}
+
+            in_session(measure)()
+        return {"inject_first_ms": median_ms(firsts), "reinject_ms": median_ms(agains)}
+
+    rec.record(["inject_first_ms", "reinject_ms"], injection)
+    peak.sample()
+    rec.workloads["peak_rss_mb"] = {"value": peak.peak_mb()}
+
+
+def group_memory(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
+    def per_interpreter() -> dict[str, float]:
+        first = adapter.create()
+        adapter.execute(first, "x = 1")
+        gc.collect()
+        time.sleep(0.2)  # let worker processes and threads settle before reading RSS
+        before = tree_rss_kb()
+        extra = []
+        for _ in range(settings.extra_interpreters):
+            session = adapter.create()
+            adapter.execute(session, "x = 1")
+            extra.append(session)
+        gc.collect()
+        time.sleep(0.2)
+        after = tree_rss_kb()
+        for session in [first, *extra]:
+            adapter.shutdown(session)
+        return {"rss_per_interp_mb": (after - before) / 1024 / settings.extra_interpreters}
+
+    rec.record(["rss_per_interp_mb"], per_interpreter)
+
+
+SCALING_CODE = "s = sum(i*i for i in range(3*10**5))"
+
+
+def group_scaling(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
+    def throughput(threads: int) -> float:
+        sessions = [adapter.create() for _ in range(threads)]
+        for session in sessions:
+            adapter.execute(session, SCALING_CODE)  # warm-up
+        runs = settings.scaling_runs_per_thread
+        barrier = threading.Barrier(threads + 1)
+        errors: list[BaseException] = []
+
+        def worker(session: Any) -> None:
+            barrier.wait()
+            try:
+                for _ in range(runs):
+                    adapter.execute(session, SCALING_CODE)
+            except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
+                errors.append(exc)
+
+        pool = [threading.Thread(target=worker, args=(s,)) for s in sessions]
+        for thread in pool:
+            thread.start()
+        barrier.wait()
+        start = time.perf_counter_ns()
+        for thread in pool:
+            thread.join()
+        elapsed = time.perf_counter_ns() - start
+        for session in sessions:
+            adapter.shutdown(session)
+        if errors:
+            raise errors[0]
+        return threads * runs / (elapsed / 1e9)
+
+    def scaling() -> dict[str, float]:
+        # Alternating rounds, so a burst of load from elsewhere on the machine hits both sides alike.
+        ones, twos = [], []
+        for _ in range(settings.scaling_rounds):
+            ones.append(throughput(1))
+            twos.append(throughput(2))
+        one, two = statistics.median(ones), statistics.median(twos)
+        return {"scaling_1t_per_s": one, "scaling_2t_per_s": two, "scaling_ratio": two / one}
+
+    rec.record(["scaling_1t_per_s", "scaling_2t_per_s", "scaling_ratio"], scaling)
+
+
+# The leak workload stops early once the process has grown this much: on a shared machine an unbounded leak
+# of a few MB per cycle over 2,000 cycles would take gigabytes from everyone else.
+LEAK_RSS_CAP_KB = 3 * 1024 * 1024
+
+
+def group_leak(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
+    def cycle() -> None:
+        session = adapter.create()
+        adapter.execute(session, "import json, re")
+        adapter.shutdown(session)
+
+    def leak() -> dict[str, Any]:
+        for _ in range(settings.leak_warmup):  # allocator pools and caches reach their working size first
+            cycle()
+        gc.collect()
+        before = tree_rss_kb()
+        done = 0
+        while done < settings.leak_cycles:
+            cycle()
+            done += 1
+            if done % 50 == 0 and tree_rss_kb() - before > LEAK_RSS_CAP_KB:
+                break
+        gc.collect()
+        time.sleep(0.2)
+        growth_kb = tree_rss_kb() - before
+        note = f"K = {done} cycles"
+        if done < settings.leak_cycles:
+            note += f", stopped early of {settings.leak_cycles}: RSS grew past the {LEAK_RSS_CAP_KB // 1024} MB cap"
+        return {"leak_total_mb": growth_kb / 1024, "leak_kb_per_cycle": growth_kb / done, "note": note}
+
+    rec.record(["leak_total_mb", "leak_kb_per_cycle"], leak)
+
+
+def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
+    settings = QUICK if quick else FULL
+    adapter = ADAPTERS[impl]()
+    rec = Recorder()
+    start = time.perf_counter_ns()
+    try:
+        reason = adapter.probe()
+    except Exception as exc:  # noqa: BLE001 - an implementation that cannot be imported is skipped
+        reason = f"{type(exc).__name__}: {exc}"
+    import_ns = time.perf_counter_ns() - start
+    result: dict[str, Any] = {"impl": impl, "group": group, "skipped": reason, "workloads": rec.workloads}
+    if reason:
+        return result
+    if group == "startup":
+        group_startup(adapter, settings, rec, import_ns)
+    elif group == "main":
+        group_main(adapter, settings, rec)
+    elif group == "memory":
+        group_memory(adapter, settings, rec)
+    elif group == "scaling":
+        group_scaling(adapter, settings, rec)
+    elif group == "leak":
+        group_leak(adapter, settings, rec)
+    else:
+        raise SystemExit(f"unknown group {group!r}; the groups are {GROUPS}")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--impl", required=True, choices=sorted(ADAPTERS))
+    parser.add_argument("--group", required=True, choices=GROUPS)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    # Only the JSON goes to the real stdout; whatever an implementation prints goes to stderr.
+    real_stdout = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    result = run_group(args.impl, args.group, args.quick)
+    import json
+
+    real_stdout.write(json.dumps(result) + "\n")
+    real_stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
