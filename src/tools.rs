@@ -80,11 +80,11 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSp
         if unchanged && existing.is_some_and(|obj| is_stand_in_for(vm, &obj, &name)) {
             continue;
         }
-        let source = match source {
-            Some(source) => vm.ctx.new_str(source).into(),
-            None => vm.ctx.none(),
+        let tool_name = vm.ctx.new_str(name.as_str());
+        let stand_in = match source {
+            Some(source) => factory.call((tool_name, invoke.clone(), vm.ctx.new_str(source)), vm)?,
+            None => factory.call((tool_name, invoke.clone()), vm)?,
         };
-        let stand_in = factory.call((vm.ctx.new_str(name.as_str()), invoke.clone(), source), vm)?;
         globals.set_item(name.as_str(), stand_in, vm)?;
     }
     release_with_gil(old);
