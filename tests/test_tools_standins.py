@@ -54,7 +54,7 @@ def test_bound_method_stand_in_hides_self(make_interp):
             return f"{key}:{default}"
 
     interp = make_interp(tools={"lookup": Index().lookup})
-    assert interp.execute(SIGNATURE.format("lookup")) == "(key: 'str', default: 'str' = '')"
+    assert interp.execute(SIGNATURE.format("lookup")) == "(key: 'str', default: 'str' = '') -> 'str'"
     assert interp.execute("lookup('a', 'b')") == "a:b"
 
 
