@@ -325,7 +325,8 @@ def call_with_timeout(
 
 
 def _is_awaitable(value: Any) -> bool:
-    return asyncio.iscoroutine(value) or hasattr(type(value), "__await__")
+    # Not asyncio.iscoroutine: on 3.11 it also says yes to plain generators (the old generator coroutines).
+    return inspect.isawaitable(value)
 
 
 async def _await(awaitable: Any) -> Any:
@@ -339,7 +340,7 @@ def run_awaitable(awaitable: Any, seconds: float | None, name: str, owner_id: in
     a private loop here (``asyncio.run``); else, when this thread already runs a loop that must not be
     blocked from inside, on a private loop in a helper thread.
     """
-    coroutine = awaitable if asyncio.iscoroutine(awaitable) else _await(awaitable)
+    coroutine = awaitable if inspect.iscoroutine(awaitable) else _await(awaitable)
     if seconds is not None:
         coroutine = _with_timeout(coroutine, seconds, name)
     caller_loop = CALLER_LOOP.get()
