@@ -214,7 +214,7 @@ class ToolCall:
         # A coroutine function needs no thread for its timeout: it is awaited under asyncio.wait_for.
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # self positional-only: a tool may take "self="
         runtime = self.runtime
         if kwargs and STREAM_KEY in kwargs:
             return runtime.stream_request(self.name, kwargs[STREAM_KEY])
