@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import threading
+import time
 from typing import Any, Callable, ClassVar
 
 from . import _native
+from ._callbacks import active_callbacks, reported
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
+from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
 from ._tools import ToolSpec, build_tool_specs, check_global_name
 
 __all__ = ["RustInterpreter"]
@@ -27,6 +31,15 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "max_output_chars": 10_000_000,
     # Bytes the sandbox's VM may hold; growth past it is stopped with MemoryError. None: no limit.
     "memory_limit": 1 << 30,
+    # Seconds one tool call may take before the sandbox gets TimeoutError (the host call may go on, in a
+    # thread); None: no limit. Async tools are cancelled instead.
+    "tool_timeout": None,
+    # Tool calls per session (until shutdown); past it every call raises RuntimeError. None: unlimited.
+    "max_tool_calls": None,
+    # Size of one tool result (or streamed item), estimated cheaply; past it the call raises. None: no limit.
+    "max_tool_result_bytes": None,
+    # A tool call taking longer than this is logged as a warning on the "dspy_rust_interpreter" logger.
+    "slow_tool_seconds": 5.0,
 }
 
 
@@ -50,7 +63,20 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     cap = merged["max_output_chars"]
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
         raise ValueError(f"max_output_chars must be a non-negative int, got {cap!r}")
+    tool_timeout = merged["tool_timeout"]
+    if tool_timeout is not None and not _positive_number(tool_timeout):
+        raise ValueError(f"tool_timeout must be a positive number of seconds or None, got {tool_timeout!r}")
+    for name in ("max_tool_calls", "max_tool_result_bytes"):
+        value = merged[name]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise ValueError(f"{name} must be a non-negative int or None, got {value!r}")
+    if not _positive_number(merged["slow_tool_seconds"]):
+        raise ValueError(f"slow_tool_seconds must be a positive number of seconds, got {merged['slow_tool_seconds']!r}")
     return merged
+
+
+def _positive_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value > 0
 
 
 def _normalise_output_fields(fields: Any) -> OutputFields | None:
@@ -98,14 +124,22 @@ class RustInterpreter:
         self,
         tools: dict[str, Callable[..., Any]] | None = None,
         output_fields: list[dict[str, Any]] | None = None,
+        callbacks: list[Any] | None = None,
         *,
         _session: _native.Session | None = None,
         _on_shutdown: Callable[[], None] | None = None,
         **options: Any,
     ) -> None:
         """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
-        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000), ``memory_limit`` (bytes, default 1 GiB, None for none)."""
+        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000),
+        ``memory_limit`` (bytes, default 1 GiB, None for none), and for tools (docs/tools.md):
+        ``tool_timeout`` (seconds per call, default None), ``max_tool_calls`` (per session, default None),
+        ``max_tool_result_bytes`` (default None) and ``slow_tool_seconds`` (warning threshold, default 5).
+        ``callbacks``: dspy ``BaseCallback`` handlers, told about start/execute/shutdown and each tool call
+        (ignored when dspy is not imported)."""
         self._options = _check_options(options)
+        self.callbacks: list[Any] = list(callbacks or [])
+        self._runtime = ToolRuntime(self, self._options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
         self.output_fields = output_fields
         # dspy's RLM resets this to False when it hands us new tools; we re-sync tools whenever it is False.
@@ -134,12 +168,14 @@ class RustInterpreter:
     def output_fields(self, fields: Any) -> None:
         self._output_fields = _normalise_output_fields(fields)
 
+    @reported
     def start(self) -> None:
         """Create the sandbox (its VM and worker thread). Idempotent; an error after ``shutdown()``."""
         self._refuse_reentry("start")
         with self._lock:
             self._ensure_session()
 
+    @reported
     def execute(self, code: str, variables: dict[str, Any] | None = None) -> Any:
         """Run ``code`` in the session, after binding ``variables`` as globals.
 
@@ -168,16 +204,54 @@ class RustInterpreter:
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
             # Tools run on the sandbox's thread: give them the caller's context (dspy.context settings).
             context = contextvars.copy_context()
+            runtime = self._runtime
+            runtime.report_calls = active_callbacks(self)
+            tool_seconds_before = runtime.stats.tool_seconds
+            started = time.perf_counter()
             try:
                 outcome = session.execute(code, variables or None, tools, field_specs, context)
             except _native.PanicException as panic:
                 raise self._fail(panic) from None
+            finally:
+                # Streams live as long as the run that opened them: close what the code abandoned.
+                runtime.close_streams()
+                elapsed = time.perf_counter() - started
+                runtime.stats.sandbox_seconds += max(0.0, elapsed - (runtime.stats.tool_seconds - tool_seconds_before))
             if tools is not None:
                 # Only now is the sandbox's tool table current (a refused call installs nothing).
                 self._synced_tools = tools_snapshot
                 self._tools_registered = True
+            _count_outcome(runtime.stats, outcome)
         return _outcome_to_result(outcome)
 
+    async def aexecute(self, code: str, variables: dict[str, Any] | None = None) -> Any:
+        """``execute()`` for async callers: runs on a worker thread, so the event loop is not blocked.
+
+        Async tools then run on this caller's event loop (they may use its clients and sessions), and the
+        caller's contextvars reach the tools as with ``execute()``.
+        """
+        token = CALLER_LOOP.set(asyncio.get_running_loop())
+        try:
+            # asyncio.to_thread runs execute in a copy of this context (CALLER_LOOP included).
+            return await asyncio.to_thread(self.execute, code, variables)
+        finally:
+            CALLER_LOOP.reset(token)
+
+    @reported
+    def invoke_tool(self, tool_name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """Call one installed tool as sandbox code would (checks, guards, counters). dspy's interpreters
+        have this method too: dspy callbacks report each tool call through it."""
+        call = self._runtime.calls.get(tool_name)
+        if call is None:
+            raise CodeInterpreterError(f"unknown tool {tool_name!r}; installed tools: {sorted(self._runtime.calls)}")
+        return call.invoke(tuple(args), kwargs)
+
+    def stats(self) -> dict[str, Any]:
+        """Counters of this session: executes, errors, limit hits, tool calls and errors per tool, seconds in
+        the sandbox and in tools, characters of output. A fresh dict each time."""
+        return self._runtime.stats.snapshot()
+
+    @reported
     def shutdown(self) -> None:
         """End the session and release its VM and thread. Idempotent; the instance cannot be used again."""
         self._refuse_reentry("shutdown")
@@ -187,6 +261,7 @@ class RustInterpreter:
             on_shutdown, self._on_shutdown = self._on_shutdown, None
         if session is not None:
             session.shutdown()
+        self._runtime.close_streams()
         if on_shutdown is not None:
             on_shutdown()
 
@@ -240,7 +315,7 @@ class RustInterpreter:
         # A tool runs while execute() waits for it, so a tool that calls back into this interpreter (directly,
         # or through another interpreter's tool) would wait on our own lock forever: say so instead.
         session = self._session
-        if session is not None and session.would_wait_on_itself():
+        if (session is not None and session.would_wait_on_itself()) or id(self) in RUNNING_TOOL_OF.get():
             raise CodeInterpreterError(
                 f"{method}() was called from inside a tool that this interpreter is waiting for; a tool cannot "
                 "re-enter the sandbox that is calling it (use a separate RustInterpreter for nested code)"
@@ -257,7 +332,24 @@ class RustInterpreter:
             and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(synced, current))
         ):
             return None, current
-        return build_tool_specs(self._tools), current
+        return build_tool_specs(self._tools, self._runtime), current
+
+
+def _count_outcome(stats: Any, outcome: tuple[Any, ...]) -> None:
+    stats.executes += 1
+    kind = outcome[0]
+    if kind == "value":
+        value = outcome[1]
+        stats.output_chars += len(value) if type(value) is str else estimate_size(value, 1 << 20)
+    elif kind in ("syntax", "error"):
+        stats.errors += 1
+        if kind == "error":
+            error_type, message, output = outcome[1], outcome[2], outcome[4]
+            stats.output_chars += len(output or "")
+            if error_type == "MemoryError":
+                stats.memory_errors += 1
+            elif error_type == "TimeoutError" and message.startswith("execution exceeded the time limit"):
+                stats.timeouts += 1
 
 
 def _declared_type(field: dict[str, Any]) -> str | None:

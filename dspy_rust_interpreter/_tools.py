@@ -1,10 +1,29 @@
-"""Host side of the tool bridge: validating tool names and describing tools to the native layer."""
+"""Host side of the tool bridge: tool names, the sandbox stand-in of each tool, and its argument checks.
+
+A stand-in is a sandbox function generated from the host callable's ``inspect.signature`` and docstring, so
+``help(search)``, ``search.__doc__`` and ``inspect.signature(search)`` work in the sandbox, and a call with
+the wrong arity fails with the VM's own TypeError before anything crosses to the host. Its body forwards
+the bound arguments to ``__invoke(name, args, kwargs)`` (see src/tools.rs) and turns a stream marker
+(see ``_tool_calls``) into a lazy iterator.
+
+The source is built from validated identifiers and ``repr()`` of strings and plain literals only, so no
+host-controlled text (docstrings, default values, annotations) can inject code into the sandbox.
+"""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import keyword
-from typing import Any, Callable, Mapping
+import math
+import typing
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from ._tool_types import ArgumentMismatch, Check, compile_check, type_name
+
+if TYPE_CHECKING:
+    from ._tool_calls import ToolRuntime
 
 # Globals the sandbox owns; a tool or variable of that name would hide them.
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
@@ -14,6 +33,16 @@ RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print"
 # stand-in (None: a generic `def name(*args, **kwargs)`); a stand-in's source defines `def <name>(...)` whose
 # body returns `__invoke(<name>, args_tuple, kwargs_dict)`.
 ToolSpec = tuple[str, Callable[..., Any], "tuple[str, ...] | None", "str | None"]
+
+# The key of the keyword argument a stream's sandbox iterator sends to pull or close (not an identifier, so
+# no ordinary call spells it); see _tool_calls.ToolCall.
+STREAM_KEY = "\x00stream"
+
+# Defaults longer than this (as source text) are shown in the stand-in by a short description instead.
+MAX_DEFAULT_SOURCE = 200
+MAX_DEFAULT_SHOWN = 80
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
 def check_global_name(name: object, what: str) -> str:
@@ -25,6 +54,18 @@ def check_global_name(name: object, what: str) -> str:
     return name
 
 
+def tool_signature(func: Callable[..., Any]) -> inspect.Signature | None:
+    """The signature sandbox code should see, following ``__signature__`` and partials; None if unknown."""
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+    for parameter in signature.parameters.values():
+        if not parameter.name.isidentifier() or keyword.iskeyword(parameter.name):
+            return None
+    return signature
+
+
 def positional_parameter_names(func: Callable[..., Any]) -> tuple[str, ...] | None:
     """The parameter names positional arguments bind to, following ``__signature__``.
 
@@ -32,10 +73,11 @@ def positional_parameter_names(func: Callable[..., Any]) -> tuple[str, ...] | No
     such a tool only works if positional arguments are turned into keyword arguments by that signature.
     Positional-only or ``*args`` parameters mean the callable takes positional arguments itself: None.
     """
-    try:
-        signature = inspect.signature(func)
-    except (TypeError, ValueError):
-        return None
+    signature = tool_signature(func)
+    return None if signature is None else _positional_names(signature)
+
+
+def _positional_names(signature: inspect.Signature) -> tuple[str, ...] | None:
     names = []
     for parameter in signature.parameters.values():
         if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.VAR_POSITIONAL):
@@ -45,11 +87,317 @@ def positional_parameter_names(func: Callable[..., Any]) -> tuple[str, ...] | No
     return tuple(names)
 
 
-def build_tool_specs(tools: Mapping[str, Callable[..., Any]]) -> list[ToolSpec]:
+def tool_doc(func: Callable[..., Any]) -> str | None:
+    target = func.func if isinstance(func, functools.partial) else func
+    try:
+        return inspect.getdoc(target)
+    except Exception:  # noqa: BLE001 - a broken __doc__ property: no docstring
+        return None
+
+
+# -- argument checks ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArgumentChecks:
+    """Per-parameter checks of one tool, applied to the (args, kwargs) that reach the host."""
+
+    tool: str
+    by_position: tuple[tuple[str, Check | None], ...]  # positional parameters, in order
+    var_positional: tuple[str, Check] | None
+    by_name: Mapping[str, Check | None]  # every parameter a keyword can name
+    var_keyword: tuple[str, Check] | None
+
+    def apply(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments the tool receives, or TypeError naming the parameter and what it must be."""
+        if args:
+            checked_args = []
+            positional = self.by_position
+            for index, value in enumerate(args):
+                if index < len(positional):
+                    name, check = positional[index]
+                elif self.var_positional is not None:
+                    name, check = self.var_positional
+                    name = f"{name}[{index - len(positional)}]"
+                else:
+                    checked_args.append(value)  # too many: the tool itself reports its arity
+                    continue
+                checked_args.append(value if check is None else self._run(check, value, name))
+            args = tuple(checked_args)
+        if kwargs:
+            checked_kwargs = {}
+            by_name = self.by_name
+            for name, value in kwargs.items():
+                if name in by_name:
+                    check = by_name[name]
+                elif self.var_keyword is not None:
+                    check = self.var_keyword[1]
+                else:
+                    check = None  # unknown keyword: the tool itself reports it
+                checked_kwargs[name] = value if check is None else self._run(check, value, name)
+            kwargs = checked_kwargs
+        return args, kwargs
+
+    def _run(self, check: Check, value: Any, parameter: str) -> Any:
+        try:
+            return check(value)
+        except ArgumentMismatch as mismatch:
+            raise TypeError(mismatch.describe(self.tool, parameter)) from None
+
+
+def argument_checks(name: str, func: Callable[..., Any], signature: inspect.Signature | None) -> ArgumentChecks | None:
+    """The checks for ``func``'s annotated parameters, or None when no parameter has a checkable annotation."""
+    if signature is None:
+        return None
+    hints = _resolved_hints(func, signature)
+    by_position: list[tuple[str, Check | None]] = []
+    by_name: dict[str, Check | None] = {}
+    var_positional = var_keyword = None
+    any_check = False
+    for parameter in signature.parameters.values():
+        check = compile_check(hints.get(parameter.name, parameter.annotation))
+        any_check = any_check or check is not None
+        if parameter.kind in _POSITIONAL:
+            by_position.append((parameter.name, check))
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            var_positional = (parameter.name, check) if check else None
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            var_keyword = (parameter.name, check) if check else None
+        elif parameter.kind is not parameter.POSITIONAL_ONLY:
+            by_name[parameter.name] = check
+    if not any_check:
+        return None
+    return ArgumentChecks(name, tuple(by_position), var_positional, by_name, var_keyword)
+
+
+def _resolved_hints(func: Callable[..., Any], signature: inspect.Signature) -> dict[str, Any]:
+    """Annotations with strings (``from __future__ import annotations``) resolved where possible."""
+    pending = {p.name: p.annotation for p in signature.parameters.values() if isinstance(p.annotation, str)}
+    if not pending:
+        return {}
+    target = inspect.unwrap(func.func if isinstance(func, functools.partial) else func)
+    namespace = dict(vars(typing))
+    namespace.update(getattr(target, "__globals__", {}) or {})
+    resolved = {}
+    for name, text in pending.items():
+        try:
+            resolved[name] = eval(text, namespace)  # noqa: S307 - the host's own annotation, in its own module
+        except Exception:  # noqa: BLE001 - unresolvable: documentation only
+            continue
+    return resolved
+
+
+# -- stand-in source ---------------------------------------------------------------------------------------
+
+
+def stand_in_source(name: str, func: Callable[..., Any], signature: inspect.Signature | None, marker: str) -> str:
+    """The sandbox source defining ``def <name>(...)``: the tool's signature and docstring, forwarding."""
+    doc = tool_doc(func) or f"Host tool {name!r}."
+    faithful = signature is not None and _plan_call(signature) is not None
+    used = {name, *(signature.parameters if signature is not None else ())}
+    helpers = _helper_names(used)
+    lines = _prelude(helpers, marker)
+    if faithful:
+        assert signature is not None
+        lines += _faithful_def(name, signature, doc, helpers)
+    else:
+        lines += [
+            f"def {name}(*args, **kwargs):",
+            f"    {doc!r}",
+            f"    {helpers['r']} = {helpers['call']}({name!r}, args, kwargs)",
+            *_return_lines(name, helpers),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _helper_names(used: set[str]) -> dict[str, str]:
+    # Helpers live in the stand-in's own namespace, next to the tool's name and its parameters: pick a
+    # prefix none of those start with, so a tool or parameter can never shadow a helper.
+    prefix, n = "_tool_", 0
+    while any(u.startswith(prefix) for u in used):
+        n += 1
+        prefix = f"_tool{n}_"
+    return {key: prefix + key for key in ("call", "mark", "key", "Default", "Stream", "r", "kw")}
+
+
+def _prelude(h: dict[str, str], marker: str) -> list[str]:
+    return [
+        f"{h['call']} = __invoke",
+        f"{h['mark']} = {marker!r}",
+        f"{h['key']} = {STREAM_KEY!r}",
+        f"class {h['Default']}:",
+        "    'A default the host applies itself (it is not a plain literal): the argument is left out.'",
+        "    __slots__ = ('text',)",
+        "    def __init__(self, text):",
+        "        self.text = text",
+        "    def __repr__(self):",
+        "        return self.text",
+        f"class {h['Stream']}:",
+        "    'Items a host tool streams, pulled one by one; closed when abandoned or at the end of the run.'",
+        "    __slots__ = ('_tool', '_token', '_done')",
+        "    def __init__(self, tool, token):",
+        "        self._tool, self._token, self._done = tool, token, False",
+        "    def __iter__(self):",
+        "        return self",
+        "    def __next__(self):",
+        "        if self._done:",
+        "            raise StopIteration",
+        f"        more, item = {h['call']}(self._tool, (), {{{h['key']}: ('next', self._token)}})",
+        "        if not more:",
+        "            self._done = True",
+        "            raise StopIteration",
+        "        return item",
+        "    def close(self):",
+        "        'Stop the stream: the host closes its generator.'",
+        "        if not self._done:",
+        "            self._done = True",
+        f"            {h['call']}(self._tool, (), {{{h['key']}: ('close', self._token)}})",
+        "    def __enter__(self):",
+        "        return self",
+        "    def __exit__(self, *exc_info):",
+        "        self.close()",
+        "    def __del__(self):",
+        "        try:",
+        "            self.close()",
+        "        except BaseException:",
+        "            pass",
+        "    def __repr__(self):",
+        "        return f'<stream of items from tool {self._tool!r}>'",
+    ]
+
+
+def _return_lines(name: str, h: dict[str, str]) -> list[str]:
+    r = h["r"]
+    return [
+        f"    if {r}.__class__ is tuple and len({r}) == 2 and {r}[0] == {h['mark']}:",
+        f"        return {h['Stream']}({name!r}, {r}[1])",
+        f"    return {r}",
+    ]
+
+
+@dataclass(frozen=True)
+class _CallPlan:
+    positional: tuple[str, ...]  # passed positionally, in order
+    var_positional: str | None
+    keyword: tuple[str, ...]  # passed by keyword
+    var_keyword: str | None
+
+
+def _plan_call(signature: inspect.Signature) -> _CallPlan | None:
+    """How the stand-in forwards its parameters; None when only a generic stand-in forwards faithfully."""
+    params = list(signature.parameters.values())
+    has_var_positional = any(p.kind is p.VAR_POSITIONAL for p in params)
+    positional, keyword_names = [], []
+    var_positional = var_keyword = None
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            var_positional = p.name
+        elif p.kind is p.VAR_KEYWORD:
+            var_keyword = p.name
+        elif p.kind is p.POSITIONAL_ONLY or (p.kind is p.POSITIONAL_OR_KEYWORD and has_var_positional):
+            # Passed positionally (they must precede *args): a default the host applies cannot be left out.
+            if p.default is not p.empty and not _is_plain_literal(p.default):
+                return None
+            positional.append(p.name)
+        else:
+            keyword_names.append(p.name)
+    return _CallPlan(tuple(positional), var_positional, tuple(keyword_names), var_keyword)
+
+
+def _is_plain_literal(value: Any, depth: int = 0) -> bool:
+    kind = type(value)
+    if value is None or kind in (bool, int, str, bytes):
+        return kind not in (str, bytes) or len(value) <= MAX_DEFAULT_SOURCE
+    if kind is float:
+        return math.isfinite(value)  # repr(inf) is not a literal
+    if kind in (list, tuple) and depth < 3 and len(value) <= 20:
+        return all(_is_plain_literal(item, depth + 1) for item in value)
+    if kind is dict and depth < 3 and len(value) <= 20:
+        return all(_is_plain_literal(k, depth + 1) and _is_plain_literal(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _faithful_def(name: str, signature: inspect.Signature, doc: str, h: dict[str, str]) -> list[str]:
+    plan = _plan_call(signature)
+    assert plan is not None
+    parameters, host_defaults = _parameter_list(signature, h)
+    returns = signature.return_annotation
+    arrow = "" if returns is signature.empty else f" -> {_annotation_text(returns)!r}"
+    args_parts = [*plan.positional, *([f"*{plan.var_positional}"] if plan.var_positional else [])]
+    args_text = "(" + "".join(f"{part}, " for part in args_parts) + ")"
+    kw_parts = [f"{k!r}: {k}" for k in plan.keyword] + ([f"**{plan.var_keyword}"] if plan.var_keyword else [])
+    kw_text = "{" + ", ".join(kw_parts) + "}"
+    lines = [f"def {name}({parameters}){arrow}:", f"    {doc!r}"]
+    if host_defaults:
+        lines += [
+            f"    {h['kw']} = {kw_text}",
+            f"    for {h['r']} in {tuple(host_defaults)!r}:",
+            f"        if {h['kw']}[{h['r']}].__class__ is {h['Default']}:",
+            f"            del {h['kw']}[{h['r']}]",
+            f"    {h['r']} = {h['call']}({name!r}, {args_text}, {h['kw']})",
+        ]
+    else:
+        lines.append(f"    {h['r']} = {h['call']}({name!r}, {args_text}, {kw_text})")
+    return lines + _return_lines(name, h)
+
+
+def _parameter_list(signature: inspect.Signature, h: dict[str, str]) -> tuple[str, list[str]]:
+    """The parameter list as source, and the names whose default the host applies itself."""
+    parts: list[str] = []
+    host_defaults: list[str] = []
+    previous_kind = None
+    for p in signature.parameters.values():
+        if previous_kind is p.POSITIONAL_ONLY and p.kind is not p.POSITIONAL_ONLY:
+            parts.append("/")
+        if p.kind is p.KEYWORD_ONLY and previous_kind not in (p.KEYWORD_ONLY, p.VAR_POSITIONAL):
+            parts.append("*")
+        text = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "") + p.name
+        if p.annotation is not p.empty:
+            # Annotations cross as strings: documentation for help() and inspect, never evaluated there.
+            text += f": {_annotation_text(p.annotation)!r}"
+        if p.default is not p.empty:
+            if _is_plain_literal(p.default):
+                default = repr(p.default)
+            else:
+                host_defaults.append(p.name)
+                default = f"{h['Default']}({_default_text(p.default)!r})"
+            text += f" = {default}" if p.annotation is not p.empty else f"={default}"
+        parts.append(text)
+        previous_kind = p.kind
+    if previous_kind is inspect.Parameter.POSITIONAL_ONLY:
+        parts.append("/")
+    return ", ".join(parts), host_defaults
+
+
+def _annotation_text(annotation: Any) -> str:
+    return annotation if isinstance(annotation, str) else type_name(annotation)
+
+
+def _default_text(default: Any) -> str:
+    try:
+        text = repr(default)
+    except Exception:  # noqa: BLE001 - a broken repr: describe by type
+        text = f"<{type(default).__name__}>"
+    return text if len(text) <= MAX_DEFAULT_SHOWN else text[: MAX_DEFAULT_SHOWN - 3] + "..."
+
+
+# -- the table the native layer installs -------------------------------------------------------------------
+
+
+def build_tool_specs(tools: Mapping[str, Callable[..., Any]], runtime: ToolRuntime) -> list[ToolSpec]:
+    """One spec per tool: the guarded host call (see _tool_calls), binding, and the stand-in's source."""
+    from ._tool_calls import ToolCall
+
     specs = []
+    calls = {}
     for name, func in tools.items():
         check_global_name(name, "tool")
         if not callable(func):
             raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
-        specs.append((name, func, positional_parameter_names(func), None))
+        signature = tool_signature(func)
+        call = ToolCall(name, func, argument_checks(name, func, signature), runtime)
+        calls[name] = call
+        positional = None if signature is None else _positional_names(signature)
+        specs.append((name, call, positional, stand_in_source(name, func, signature, runtime.marker)))
+    runtime.calls = calls
     return specs

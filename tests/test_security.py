@@ -323,7 +323,7 @@ GROUPS["class_walks"] = {
 
 # Frames and tracebacks: the frame chain ends at the submitted cell; tool stand-ins hold only the native door
 # `invoke` and the tool's name, never the host callable.
-INVOKE = "invoke = [c.cell_contents for c in echo.__closure__ if callable(c.cell_contents)][0]\n"
+INVOKE = "invoke = echo.__globals__['__invoke']\n"
 GROUPS["frames"] = {
     "getframe_chain": (
         "import sys\nf, chain = sys._getframe(), []\nwhile f is not None:\n    chain.append((f.f_code.co_filename, f.f_code.co_name))\n    f = f.f_back\nchain",
@@ -338,15 +338,19 @@ GROUPS["frames"] = {
     "f_builtins_open": ("import sys\nsys._getframe().f_builtins['open']('/etc/passwd')", error("PermissionError", OPEN_REFUSED)),
     "tool_error_traceback_frames": (
         "try:\n    fail()\nexcept KeyError as e:\n    tb = e.__traceback__\nframes = []\nwhile tb:\n    f = tb.tb_frame\n    tool = f.f_code.co_filename == '<tools>'\n    frames.append((f.f_code.co_filename, sorted(f.f_globals) if tool else None, sorted(type(v).__name__ for v in f.f_locals.values()) if tool else None))\n    tb = tb.tb_next\nframes",
-        value("[('<cell 1>', None, None), ('<tools>', ['__builtins__', 'make_tool'], ['builtin_function_or_method', 'dict', 'str', 'tuple'])]"),
+        value("[('<cell 1>', None, None), ('<tools>', ['__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_key', '_tool_mark', 'fail'], [])]"),
         {"tools": True},
     ),
     "tool_closure_contents": (
-        "[type(c.cell_contents).__name__ for c in echo.__closure__]",
-        value("['builtin_function_or_method', 'str']"),
+        "echo.__closure__, type(echo.__globals__['__invoke']).__name__",
+        value("(None, 'builtin_function_or_method')"),
         {"tools": True},
     ),
-    "tool_globals": ("sorted(echo.__globals__)", value("['__builtins__', 'make_tool']"), {"tools": True}),
+    "tool_globals": (
+        "sorted(echo.__globals__)",
+        value("['__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_key', '_tool_mark', 'echo']"),
+        {"tools": True},
+    ),
     "tool_has_no_wrapped_host_callable": (
         "echo.__dict__, getattr(echo, '__wrapped__', None), getattr(echo, '__self__', None)",
         value("({}, None, None)"),
@@ -401,7 +405,7 @@ PREAMBLES = {"code_objects": "RustInterpreter().execute('1')"}
 # Format-string attribute walks reach only sandbox objects.
 GROUPS["format_strings"] = {
     "init_globals": ("'{0.__class__.__init__.__globals__}'.format(1)", error("AttributeError", "'wrapper_descriptor' object has no attribute '__globals__'")),
-    "tool_closure_walk": ("'{0.__closure__[0].cell_contents}'.format(echo)", value("'<built-in function invoke>'"), {"tools": True}),
+    "tool_closure_walk": ("'{0.__globals__[__invoke]}'.format(echo)", value("'<built-in function invoke>'"), {"tools": True}),
     "format_map_missing": (
         "class M(dict):\n    def __missing__(self, key):\n        return key\n'{a.__class__.__mro__}'.format_map(M())",
         value("\"(<class 'str'>, <class 'object'>)\""),
@@ -529,7 +533,8 @@ GROUPS["tools"] = {
         T,
     ),
     "self_referencing_result": ("selfref()", error("TypeError", "is nested more than 256 levels deep, or contains itself"), T),
-    "generator_result": ("gen()", error("TypeError", "has type 'generator', which cannot enter the sandbox"), T),
+    # A host generator never enters the sandbox: it streams plain items through a sandbox-side iterator.
+    "generator_result": ("g = gen()\n(type(g).__name__, g.__slots__, list(g))", value("('_tool_Stream', ('_tool', '_token', '_done'), [1])"), T),
     "host_module_result": ("leak_module()", error("TypeError", "has type 'module', which cannot enter the sandbox"), T),
     "reentrant_execute": ("reenter()", error("RuntimeError", "cannot re-enter the sandbox that is calling it"), T),
     "host_exception_keeps_only_type_and_message": (
@@ -730,11 +735,11 @@ run(interp, "kept = echo")
 del interp.tools["echo"]
 step("removed_tool_through_kept_reference", "kept('x')")
 step("removed_tool_through_call_tool", "call_tool('echo', 'x')")
-run(interp, "record.__globals__['make_tool'].__code__ = (lambda name, invoke: invoke).__code__")
+run(interp, "record.__globals__['_tool_call'] = lambda name, args, kwargs: 'forged'")
 interp.tools["later"] = lambda: "later ok"
-step("tampered_factory_tool_still_calls_host", "later('later', (), {})")
+step("tampered_factory_tool_still_calls_host", "kept_later = later\nlater()")
 del interp.tools["later"]
-step("tampered_factory_removed_tool_revoked", "later('later', (), {})")
+step("tampered_factory_removed_tool_revoked", "kept_later()")
 
 class EvilInt(int):
     def __index__(self): raise RuntimeError("host __index__ ran")

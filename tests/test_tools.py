@@ -59,10 +59,19 @@ def test_mixed_positional_and_keyword_args_bind_through_signature(make_interp):
     assert interp.execute("label(1, y=[2])") == "x=1 y=[2]"
 
 
-def test_too_many_positional_args_raise_type_error_naming_tool(make_interp):
+def test_too_many_positional_args_raise_the_vms_type_error_naming_function(make_interp):
+    # The stand-in carries the tool's signature: the VM binds the arguments, as for any function.
     interp = make_interp(tools={"label": _rlm_style_wrapper(_labelled)})
     with pytest.raises(CodeExecutionError) as info:
         interp.execute("label(1, 2, 3)")
+    assert info.value.error_type == "TypeError"
+    assert "label() takes from 1 to 2 positional arguments but 3 were given" in str(info.value)
+
+
+def test_too_many_positional_args_through_call_tool_raise_type_error_naming_tool(make_interp):
+    interp = make_interp(tools={"label": _rlm_style_wrapper(_labelled)})
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("call_tool('label', 1, 2, 3)")
     assert info.value.error_type == "TypeError"
     assert "tool 'label' takes 2 positional arguments" in str(info.value)
 
@@ -72,6 +81,9 @@ def test_duplicate_positional_and_keyword_arg_raises_type_error(make_interp):
     with pytest.raises(CodeExecutionError) as info:
         interp.execute("label(1, x=2)")
     assert info.value.error_type == "TypeError"
+    assert "label() got multiple values for argument 'x'" in str(info.value)
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("call_tool('label', 1, x=2)")
     assert "tool 'label' got multiple values for argument 'x'" in str(info.value)
 
 

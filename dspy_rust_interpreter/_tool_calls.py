@@ -1,0 +1,418 @@
+"""One host tool call: argument checks, guards (budget, timeout, result size), async and streaming results,
+logging and per-session counters.
+
+The native layer calls a ``ToolCall`` (the callable of a ``ToolSpec``) on the sandbox's worker thread,
+inside a copy of the ``execute()`` caller's contextvars context, while that ``execute()`` waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections.abc
+import contextvars
+import inspect
+import logging
+import secrets
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ._tools import STREAM_KEY, ArgumentChecks
+
+logger = logging.getLogger("dspy_rust_interpreter")
+
+# Results of these types go straight back to the sandbox (the native layer converts them).
+PLAIN_RESULTS = frozenset({str, int, float, bool, type(None), list, dict, tuple, bytes, set, frozenset})
+
+# The event loop of an aexecute() caller: async tools run on it, so they may use the caller's loop-bound
+# resources (clients, sessions). Travels to the tool through the copied context.
+CALLER_LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "dspy_rust_interpreter_caller_loop", default=None
+)
+
+# Interpreters (by id) whose tool is running in this context on a helper thread (tool_timeout): the
+# native re-entry check only knows the worker thread, so a re-entering tool is refused from here.
+RUNNING_TOOL_OF: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
+    "dspy_rust_interpreter_running_tool_of", default=frozenset()
+)
+
+
+@dataclass
+class SessionStats:
+    """Counters of one interpreter; ``RustInterpreter.stats()`` returns them as a dict."""
+
+    executes: int = 0
+    errors: int = 0  # execute() calls that raised SyntaxError or CodeExecutionError
+    timeouts: int = 0  # execute() calls stopped by the `timeout` option
+    memory_errors: int = 0  # execute() calls that ended in MemoryError (the memory ceiling, mostly)
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    tool_errors: dict[str, int] = field(default_factory=dict)
+    tool_timeouts: int = 0
+    tool_budget_refusals: int = 0
+    tool_results_too_large: int = 0
+    stream_items: int = 0
+    sandbox_seconds: float = 0.0  # execute() wall time minus the time spent in tools
+    tool_seconds: float = 0.0
+    output_chars: int = 0  # characters printed or returned by execute() (an estimate for non-text values)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "executes": self.executes,
+            "errors": self.errors,
+            "timeouts": self.timeouts,
+            "memory_errors": self.memory_errors,
+            "tool_calls": dict(self.tool_calls),
+            "tool_calls_total": sum(self.tool_calls.values()),
+            "tool_errors": dict(self.tool_errors),
+            "tool_errors_total": sum(self.tool_errors.values()),
+            "tool_timeouts": self.tool_timeouts,
+            "tool_budget_refusals": self.tool_budget_refusals,
+            "tool_results_too_large": self.tool_results_too_large,
+            "stream_items": self.stream_items,
+            "sandbox_seconds": self.sandbox_seconds,
+            "tool_seconds": self.tool_seconds,
+            "output_chars": self.output_chars,
+        }
+
+
+@dataclass
+class OpenStream:
+    tool: str
+    iterator: Any
+    is_async: bool
+
+
+class ToolRuntime:
+    """What the tool calls of one interpreter share: guard options, counters, open streams, callbacks."""
+
+    def __init__(self, owner: Any, options: dict[str, Any]) -> None:
+        self.owner = weakref.ref(owner)
+        self.owner_id = id(owner)
+        self.timeout: float | None = options["tool_timeout"]
+        self.max_calls: int | None = options["max_tool_calls"]
+        self.max_result_bytes: int | None = options["max_tool_result_bytes"]
+        self.slow_seconds: float = options["slow_tool_seconds"]
+        self.stats = SessionStats()
+        self.calls_made = 0
+        self.calls: dict[str, ToolCall] = {}
+        # Per interpreter and random: a forged marker or token reaches at most this session's own streams.
+        self.marker = "\x00dspy-rust-stream:" + secrets.token_hex(8)
+        self.streams: dict[str, OpenStream] = {}
+        # Set per execute(): report each tool call through dspy's callbacks (only when some are active).
+        self.report_calls = False
+
+    # -- results ---------------------------------------------------------------------------------------------
+
+    def finish_result(self, name: str, result: Any) -> Any:
+        """A result that is not plain data: await it, or open a stream over it; else hand it on as it is."""
+        if _is_awaitable(result):
+            result = run_awaitable(result, self.timeout, name, self.owner_id)
+            if result.__class__ in PLAIN_RESULTS:
+                return result
+        if isinstance(result, collections.abc.Iterator):
+            return self._open_stream(name, result, is_async=False)
+        if isinstance(result, collections.abc.AsyncIterator):
+            return self._open_stream(name, result, is_async=True)
+        return result  # the native layer converts models and dataclasses, and rejects the rest
+
+    def check_size(self, name: str, result: Any) -> None:
+        limit = self.max_result_bytes
+        if limit is None:
+            return
+        size = estimate_size(result, limit)
+        if size > limit:
+            self.stats.tool_results_too_large += 1
+            raise RuntimeError(
+                f"the result is larger than max_tool_result_bytes={limit} (about {size}+ bytes); ask the tool "
+                "for less (a narrower query, a smaller limit, or fewer fields)"
+            )
+
+    # -- streams ---------------------------------------------------------------------------------------------
+
+    def _open_stream(self, name: str, iterator: Any, is_async: bool) -> tuple[str, str]:
+        token = secrets.token_urlsafe(16)
+        self.streams[token] = OpenStream(name, iterator, is_async)
+        return (self.marker, token)
+
+    def stream_request(self, name: str, request: Any) -> tuple[bool, Any] | None:
+        """A stream's sandbox iterator asks for its next item, or closes the stream."""
+        if type(request) is not tuple or len(request) != 2 or request[0] not in ("next", "close"):
+            raise TypeError(f"tool {name!r}: malformed stream request")
+        action, token = request
+        stream = self.streams.get(token) if isinstance(token, str) else None
+        if stream is None or stream.tool != name:
+            if action == "close":
+                return None
+            raise RuntimeError(
+                "this stream is closed: a tool's stream lasts until it is exhausted, closed, or the end of the "
+                f"execute() that opened it; call {name}(...) again for a new one"
+            )
+        if action == "close":
+            self.close_stream(token)
+            return None
+        started = time.perf_counter()
+        try:
+            item = self._pull(stream, name)
+        except StopIteration:
+            del self.streams[token]
+            return (False, None)
+        except BaseException:
+            # A generator that raised is finished; one still running past tool_timeout cannot be closed.
+            self.streams.pop(token, None)
+            raise
+        finally:
+            self.stats.tool_seconds += time.perf_counter() - started
+        self.stats.stream_items += 1
+        if self.max_result_bytes is not None:
+            self.check_size(name, item)
+        return (True, item)
+
+    def _pull(self, stream: OpenStream, name: str) -> Any:
+        if stream.is_async:
+            try:
+                return run_awaitable(stream.iterator.__anext__(), self.timeout, name, self.owner_id)
+            except StopAsyncIteration:
+                raise StopIteration from None
+        if self.timeout is None:
+            return next(stream.iterator)
+        return call_with_timeout(next, (stream.iterator,), {}, self.timeout, name, self.owner_id)
+
+    def close_stream(self, token: str) -> None:
+        stream = self.streams.pop(token, None)
+        if stream is None:
+            return
+        try:
+            if stream.is_async:
+                closer = getattr(stream.iterator, "aclose", None)
+                if closer is not None:
+                    run_awaitable(closer(), self.timeout, stream.tool, self.owner_id)
+            else:
+                closer = getattr(stream.iterator, "close", None)
+                if closer is not None:
+                    closer()
+        except Exception as error:  # noqa: BLE001 - a generator failing to close must not fail the run
+            logger.warning("closing the stream of tool %r failed: %s: %s", stream.tool, type(error).__name__, error)
+
+    def close_streams(self) -> None:
+        """End of execute() or shutdown: every stream still open is abandoned; close its host generator."""
+        for token in list(self.streams):
+            self.close_stream(token)
+
+
+class ToolCall:
+    """The host side of one tool: what the native layer calls with the sandbox's arguments."""
+
+    __slots__ = ("name", "func", "checks", "runtime", "is_async", "__weakref__")
+
+    def __init__(self, name: str, func: Callable[..., Any], checks: ArgumentChecks | None, runtime: ToolRuntime):
+        self.name = name
+        self.func = func
+        self.checks = checks
+        self.runtime = runtime
+        # A coroutine function needs no thread for its timeout: it is awaited under asyncio.wait_for.
+        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # self positional-only: a tool may take "self="
+        runtime = self.runtime
+        if kwargs and STREAM_KEY in kwargs:
+            return runtime.stream_request(self.name, kwargs[STREAM_KEY])
+        if runtime.report_calls:
+            owner = runtime.owner()
+            if owner is not None:
+                return owner.invoke_tool(self.name, list(args), kwargs)
+        return self.invoke(args, kwargs)
+
+    def invoke(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Check, guard, run and account for one call. The hot path: keep it lean."""
+        runtime = self.runtime
+        stats = runtime.stats
+        name = self.name
+        stats.tool_calls[name] = stats.tool_calls.get(name, 0) + 1
+        started = time.perf_counter()
+        try:
+            if self.checks is not None:
+                args, kwargs = self.checks.apply(args, kwargs)
+            if runtime.max_calls is not None:
+                self._spend_budget()
+            if runtime.timeout is None or self.is_async:
+                result = self.func(*args, **kwargs)
+            else:
+                result = call_with_timeout(self.func, args, kwargs, runtime.timeout, name, runtime.owner_id)
+            if result.__class__ not in PLAIN_RESULTS:
+                result = runtime.finish_result(name, result)
+            if runtime.max_result_bytes is not None:
+                runtime.check_size(name, result)
+        except BaseException as error:
+            elapsed = time.perf_counter() - started
+            stats.tool_seconds += elapsed
+            stats.tool_errors[name] = stats.tool_errors.get(name, 0) + 1
+            if isinstance(error, TimeoutError) and getattr(error, "tool_timeout", False):
+                stats.tool_timeouts += 1
+            self._log(args, kwargs, elapsed, f"{type(error).__name__}: {error}")
+            raise
+        elapsed = time.perf_counter() - started
+        stats.tool_seconds += elapsed
+        if elapsed >= runtime.slow_seconds or logger.isEnabledFor(logging.DEBUG):
+            self._log(args, kwargs, elapsed, "ok")
+        return result
+
+    def _spend_budget(self) -> None:
+        runtime = self.runtime
+        assert runtime.max_calls is not None
+        if runtime.calls_made >= runtime.max_calls:
+            runtime.stats.tool_budget_refusals += 1
+            raise RuntimeError(
+                f"the tool-call budget of this session is used up (max_tool_calls={runtime.max_calls}); no more "
+                "tool calls are possible: finish with what you have"
+            )
+        runtime.calls_made += 1
+
+    def _log(self, args: tuple[Any, ...], kwargs: dict[str, Any], elapsed: float, outcome: str) -> None:
+        slow = elapsed >= self.runtime.slow_seconds
+        if not slow and not logger.isEnabledFor(logging.DEBUG):
+            return
+        size = estimate_size(args) + estimate_size(kwargs)
+        logger.log(
+            logging.WARNING if slow else logging.DEBUG,
+            "tool %r%s: %.1f ms, arguments ~%d bytes, %s",
+            self.name,
+            f" was slow (over slow_tool_seconds={self.runtime.slow_seconds})" if slow else "",
+            elapsed * 1000,
+            size,
+            outcome,
+        )
+
+
+# -- timeouts and awaitables ---------------------------------------------------------------------------------
+
+
+def _tool_timeout_error(name: str, seconds: float) -> TimeoutError:
+    error = TimeoutError(
+        f"no result within tool_timeout={seconds:g} s (the host may still be finishing it); try a smaller "
+        "request, or go on without this result"
+    )
+    error.tool_timeout = True  # type: ignore[attr-defined]
+    return error
+
+
+def call_with_timeout(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], seconds: float, name: str, owner_id: int
+) -> Any:
+    """Run a sync tool on a daemon thread and wait at most ``seconds``; the thread may outlive the wait."""
+    context = contextvars.copy_context()
+    context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {owner_id})
+    outcome: list[Any] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append((True, context.run(func, *args, **kwargs)))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting call
+            outcome.append((False, error))
+        finally:
+            done.set()
+
+    # A daemon thread, not a pool: a tool that never returns must not keep the process from exiting.
+    threading.Thread(target=run, name=f"dspy-rust-tool-{name}", daemon=True).start()
+    if not done.wait(seconds):
+        raise _tool_timeout_error(name, seconds)
+    ok, value = outcome[0]
+    if ok:
+        return value
+    raise value
+
+
+def _is_awaitable(value: Any) -> bool:
+    # Not asyncio.iscoroutine: on 3.11 it also says yes to plain generators (the old generator coroutines).
+    return inspect.isawaitable(value)
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def run_awaitable(awaitable: Any, seconds: float | None, name: str, owner_id: int) -> Any:
+    """Await ``awaitable`` for a synchronous caller, whatever loop the calling thread has or lacks.
+
+    On an ``aexecute()`` caller's loop when there is one (the tool may use that loop's resources); else on
+    a private loop here (``asyncio.run``); else, when this thread already runs a loop that must not be
+    blocked from inside, on a private loop in a helper thread.
+    """
+    coroutine = awaitable if inspect.iscoroutine(awaitable) else _await(awaitable)
+    if seconds is not None:
+        coroutine = _with_timeout(coroutine, seconds, name)
+    caller_loop = CALLER_LOOP.get()
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is None and not (caller_loop is not None and caller_loop.is_running()):
+        return asyncio.run(coroutine)  # on this thread: the native re-entry check sees it
+    context = contextvars.copy_context()
+    context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {owner_id})
+    if caller_loop is not None and caller_loop is not running and caller_loop.is_running():
+        # The task takes its context from the one run_coroutine_threadsafe is called in.
+        return context.run(_run_on_loop, coroutine, caller_loop)
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, context.run(asyncio.run, coroutine)))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting call
+            outcome.append((False, error))
+
+    helper = threading.Thread(target=run, name=f"dspy-rust-tool-{name}", daemon=True)
+    helper.start()
+    helper.join()
+    ok, value = outcome[0]
+    if ok:
+        return value
+    raise value
+
+
+async def _with_timeout(coroutine: Any, seconds: float, name: str) -> Any:
+    try:
+        return await asyncio.wait_for(coroutine, seconds)
+    except asyncio.TimeoutError:
+        raise _tool_timeout_error(name, seconds) from None
+
+
+def _run_on_loop(coroutine: Any, loop: asyncio.AbstractEventLoop) -> Any:
+    future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+    while True:
+        try:
+            return future.result(timeout=0.25)
+        except TimeoutError:
+            if future.done():
+                continue
+            if loop.is_closed() or not loop.is_running():
+                future.cancel()
+                raise RuntimeError("the event loop that called aexecute() stopped while an async tool ran") from None
+
+
+# -- sizes -----------------------------------------------------------------------------------------------------
+
+
+def estimate_size(value: Any, limit: int | None = None) -> int:
+    """A cheap estimate of ``value``'s size as data (bytes of text, 8 per number); stops once past ``limit``."""
+    total = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is str or kind is bytes:
+            total += len(item)
+        elif kind is dict:
+            total += 2
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif kind in (list, tuple, set, frozenset):
+            total += 2
+            pending.extend(item)
+        else:
+            total += 8
+        if limit is not None and total > limit:
+            break
+    return total
