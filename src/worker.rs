@@ -161,22 +161,18 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
 /// cycles are collected again after the modules are cleared.
 fn tear_down(interpreter: rustpython_vm::Interpreter) {
     interpreter.enter(|vm| {
-        let encodings = known_encoding_names(vm);
         vm.state.finalizing.store(true, Ordering::Release);
         vm.state.gc.collect_force(2);
         vm.finalize_modules();
         // Classes whose cycles the collector cannot see (those with `__slots__`: their member descriptors
         // point back at them untraced) stay alive, with the functions and module dicts they reach. Their
-        // dicts are emptied, which breaks those cycles; the codec cache is emptied of the codec classes.
+        // dicts are emptied, which breaks those cycles.
         for typ in sandbox::all_types(&vm.ctx.types.object_type.to_owned()) {
             if typ.slots.flags.has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE) {
                 if let Some(dict) = typ.attributes.as_dict() {
                     dict.clear();
                 }
             }
-        }
-        for name in &encodings {
-            vm.state.codec_registry.forget(name);
         }
         vm.state.atexit_funcs.lock().clear();
         for _ in 0..8 {
@@ -187,27 +183,6 @@ fn tear_down(interpreter: rustpython_vm::Interpreter) {
     });
 }
 
-/// Every name a standard codec may be cached under: the `encodings` modules and their aliases.
-fn known_encoding_names(vm: &VirtualMachine) -> Vec<String> {
-    let mut names: Vec<String> = vm
-        .state
-        .frozen
-        .keys()
-        .filter_map(|module| module.strip_prefix("encodings.").map(str::to_owned))
-        .collect();
-    let aliases = vm.import("encodings.aliases", 0).and_then(|m| m.get_attr("aliases", vm));
-    if let Ok(aliases) = aliases.and_then(|a| a.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| vm.new_type_error(""))) {
-        for (alias, module) in aliases.items_vec() {
-            for name in [alias, module] {
-                if let Ok(name) = name.downcast::<rustpython_vm::builtins::PyStr>() {
-                    names.push(name.to_string_lossy().into_owned());
-                }
-            }
-        }
-    }
-    names.extend(["utf-8", "utf8", "latin-1", "iso-8859-1", "ascii", "us-ascii", "locale"].map(String::from));
-    names
-}
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = panic.downcast_ref::<&str>() {
