@@ -99,6 +99,19 @@ def _normalise_output_fields(fields: Any) -> OutputFields | None:
     return normalised
 
 
+def new_session(options: dict[str, Any]) -> _native.Session:
+    """A native session with the VM limits among checked ``options`` (see ``_check_options``)."""
+    try:
+        return _native.Session(
+            timeout=options["timeout"],
+            grace=options["abandon_after"],
+            max_output_chars=options["max_output_chars"],
+            memory_limit=options["memory_limit"],
+        )
+    except (RuntimeError, _native.PanicException) as error:
+        raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
+
+
 class RustInterpreter:
     """A sandboxed Python session for DSPy's ``CodeInterpreter`` protocol.
 
@@ -295,21 +308,10 @@ class RustInterpreter:
         if self._failure is not None:
             raise CodeInterpreterError(self._failure)
         if self._session is None:
-            self._session = self._new_session(self._options)
+            self._session = new_session(self._options)
         elif not self._session.alive:
             raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
         return self._session
-
-    def _new_session(self, options: dict[str, Any]) -> _native.Session:
-        try:
-            return _native.Session(
-                timeout=options["timeout"],
-                grace=options["abandon_after"],
-                max_output_chars=options["max_output_chars"],
-                memory_limit=options["memory_limit"],
-            )
-        except (RuntimeError, _native.PanicException) as error:
-            raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
 
     def _refuse_reentry(self, method: str) -> None:
         # A tool runs while execute() waits for it, so a tool that calls back into this interpreter (directly,

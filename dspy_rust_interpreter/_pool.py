@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 from . import _native
 from ._errors import CodeInterpreterError
-from ._interpreter import RustInterpreter, _check_options
+from ._interpreter import RustInterpreter, _check_options, new_session
 
 
 class _UsePoolDefault:
@@ -136,11 +136,6 @@ class InterpreterPool:
 
     # -- internals --------------------------------------------------------------------------------------------
 
-    def _new_session(self) -> _native.Session:
-        options = self._options
-        return _native.Session(timeout=options["timeout"], grace=options["abandon_after"],
-                               max_output_chars=options["max_output_chars"], memory_limit=options["memory_limit"])
-
     def _build_in_background(self) -> None:
         with self._ready_changed:
             if self._closed:
@@ -150,7 +145,7 @@ class InterpreterPool:
 
     def _build_one(self) -> None:
         try:
-            session: _native.Session | None = self._new_session()
+            session: _native.Session | None = new_session(self._options)
         except Exception:  # the checkout builds one itself and reports the error there
             session = None
         with self._ready_changed:
@@ -169,7 +164,4 @@ class InterpreterPool:
                 self._ready_changed.wait()
             if self._ready:
                 return self._ready.popleft()
-        try:
-            return self._new_session()
-        except RuntimeError as error:
-            raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
+        return new_session(self._options)
