@@ -2,14 +2,16 @@
 //! worker thread, driven from CPython through the private extension module `dspy_rust_interpreter._native`.
 //!
 //! One module per concern: `sandbox` builds a VM and its module allow-list, `worker` owns the thread and
-//! its job loop, `session` is the handle CPython holds, `convert` moves values across, `tools` and `finish`
-//! are the sandbox's host-facing functions, `output` captures printing, `limits` stops runaway code,
-//! `memory` counts and bounds what each VM allocates, `native_recursion` bounds native iterator chains,
-//! `rescue` keeps a fatal signal on a worker thread from ending the process, `errors` reports failures.
+//! its job loop, `session` is the handle CPython holds, `handoff` passes jobs and outcomes between the two,
+//! `convert` moves values across, `tools` and `finish` are the sandbox's host-facing functions, `output`
+//! captures printing, `limits` stops runaway code, `memory` counts and bounds what each VM allocates,
+//! `native_recursion` bounds native iterator chains, `rescue` keeps a fatal signal on a worker thread from
+//! ending the process, `errors` reports failures.
 
 mod convert;
 mod errors;
 mod finish;
+mod handoff;
 mod limits;
 mod memory;
 mod native_recursion;

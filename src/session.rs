@@ -48,8 +48,14 @@ impl Session {
         let started = Instant::now();
         let mut stop_requested: Option<Instant> = None;
         let mut interrupt: Option<PyErr> = None;
+        let mut first_wait = true;
         loop {
-            match replies.recv_timeout(TICK) {
+            let received = if std::mem::take(&mut first_wait) {
+                crate::handoff::poll_for(&replies, crate::handoff::CALLER_SPIN)
+            } else {
+                replies.recv_timeout(TICK)
+            };
+            match received {
                 Ok(outcome) => return (outcome, interrupt),
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                     return (Outcome::Dead("the sandbox thread is gone".into()), interrupt)

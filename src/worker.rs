@@ -5,6 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -12,7 +13,8 @@ use pyo3::types::PyDict;
 use rustpython_vm::compiler::Mode;
 use rustpython_vm::scope::Scope;
 use rustpython_vm::signal::UserSignalReceiver;
-use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
+use rustpython_vm::builtins::PyCode;
+use rustpython_vm::{AsObject, PyObjectRef, PyRef, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport, SyntaxReport};
 use crate::limits::{self, Shared, StopReason};
@@ -123,7 +125,7 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
     };
     let _ = replies.send(Outcome::Value(Python::attach(|py| py.None())));
     let mut cells = Cells::default();
-    while let Ok(job) = jobs.recv() {
+    while let Some(job) = crate::handoff::receive(&jobs, crate::handoff::WORKER_SPIN) {
         let job = match job {
             Job::Execute(job) => job,
             Job::Shutdown => break,
@@ -140,6 +142,7 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
                 let _ = replies.send(Outcome::Dead(format!("internal error in the sandbox: {reason}")));
                 // The VM may be inconsistent after a panic: never run it again, never finalise it.
                 forget_state();
+                std::mem::forget(cells);
                 std::mem::forget(namespace);
                 std::mem::forget(interpreter);
                 return;
@@ -152,6 +155,7 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
         shared.request_stop(StopReason::Shutdown);
     }
     clear_state();
+    drop(cells);
     drop(namespace);
     let _ = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter)));
 }
@@ -220,16 +224,31 @@ fn overflow_the_stack(depth: u64) -> u64 {
     overflow_the_stack(depth + 1).wrapping_add(frame[(depth % 64) as usize])
 }
 
-/// The source of every code cell run in this session, for traceback lines.
+/// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
+/// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
+/// parsing and compiling and keeps the VM's specialised bytecode warm.
 #[derive(Default)]
 struct Cells {
     sources: Vec<String>,
+    compiled: HashMap<String, PyRef<PyCode>>,
 }
 
+/// How many distinct sources keep their code object; past that the cache starts over.
+const COMPILED_CELLS_KEPT: usize = 256;
+
 impl Cells {
-    fn add(&mut self, source: &str) -> String {
-        self.sources.push(source.to_owned());
-        format!("<cell {}>", self.sources.len())
+    fn compile(&mut self, vm: &VirtualMachine, code: &str, mode: Mode) -> Result<PyRef<PyCode>, Outcome> {
+        if let Some(compiled) = self.compiled.get(code) {
+            return Ok(compiled.clone());
+        }
+        self.sources.push(code.to_owned());
+        let cell_name = format!("<cell {}>", self.sources.len());
+        let compiled = vm.compile(code, mode, cell_name).map_err(|err| Outcome::Syntax(errors::syntax_report(vm, err, code)))?;
+        if self.compiled.len() >= COMPILED_CELLS_KEPT {
+            self.compiled.clear();
+        }
+        self.compiled.insert(code.to_owned(), compiled.clone());
+        Ok(compiled)
     }
 
     fn line(&self, file: &str, line: usize) -> Option<String> {
@@ -298,10 +317,9 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     }
 
     let mode = errors::compile_mode(&code);
-    let cell_name = cells.add(&code);
-    let compiled = match vm.compile(&code, mode, cell_name) {
+    let compiled = match cells.compile(vm, &code, mode) {
         Ok(compiled) => compiled,
-        Err(err) => return Outcome::Syntax(errors::syntax_report(vm, err, &code)),
+        Err(syntax_error) => return syntax_error,
     };
     let scope = Scope::with_builtins(None, globals.clone(), vm);
     let result = vm.run_code_obj(compiled, scope);
