@@ -40,6 +40,10 @@ class Adapter:
     def shutdown(self, session: Any) -> None:
         session.shutdown()
 
+    def pool(self) -> Any:
+        """A pool of ready sessions (``checkout()``, ``wait_ready()``, ``close()``), or None without one."""
+        return None
+
 
 class RustInterpreterAdapter(Adapter):
     name = "rust"
@@ -54,6 +58,30 @@ class RustInterpreterAdapter(Adapter):
     def create(self, tools: Tools | None = None) -> Any:
         # timeout=None: a benchmark workload must never be cut short by the default 30 s limit.
         return self._cls(tools=tools, timeout=None)
+
+    def pool(self) -> Any:
+        from dspy_rust_interpreter import InterpreterPool
+
+        return _ReadyPool(InterpreterPool(size=1, timeout=None))
+
+
+class _ReadyPool:
+    """An ``InterpreterPool`` the benchmark can wait on until its sandbox is built."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    def wait_ready(self) -> None:
+        import time
+
+        while not self._pool.ready_count():
+            time.sleep(0.005)
+
+    def checkout(self) -> Any:
+        return self._pool.checkout()
+
+    def close(self) -> None:
+        self._pool.close()
 
 
 class ExecSession:

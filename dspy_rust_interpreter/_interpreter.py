@@ -40,6 +40,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "max_tool_result_bytes": None,
     # A tool call taking longer than this is logged as a warning on the "dspy_rust_interpreter" logger.
     "slow_tool_seconds": 5.0,
+    # Modules imported while the sandbox is built, so that the code's first `import` of them is a lookup
+    # (InterpreterPool builds its sandboxes ahead of time: there, this costs no one any waiting).
+    "preload": (),
 }
 
 
@@ -70,6 +73,12 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
         value = merged[name]
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise ValueError(f"{name} must be a non-negative int or None, got {value!r}")
+    preload = merged["preload"]
+    if isinstance(preload, str) or not isinstance(preload, (list, tuple)) or not all(
+        isinstance(name, str) and all(part.isidentifier() for part in name.split(".")) for name in preload
+    ):
+        raise ValueError(f"preload must be a list or tuple of module names, got {preload!r}")
+    merged["preload"] = tuple(preload)
     if not _positive_number(merged["slow_tool_seconds"]):
         raise ValueError(f"slow_tool_seconds must be a positive number of seconds, got {merged['slow_tool_seconds']!r}")
     return merged
@@ -107,6 +116,7 @@ def new_session(options: dict[str, Any]) -> _native.Session:
             grace=options["abandon_after"],
             max_output_chars=options["max_output_chars"],
             memory_limit=options["memory_limit"],
+            preload=list(options["preload"]),
         )
     except (RuntimeError, _native.PanicException) as error:
         raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None

@@ -20,7 +20,9 @@ class Session:
         grace: float = 5.0,
         max_output_chars: int = 10_000_000,
         memory_limit: int | None = None,
-    ) -> None: ...
+        preload: list[str] | tuple[str, ...] = ...,
+    ) -> None:
+        """Raises ValueError when a module in ``preload`` cannot be imported in the sandbox."""
     def execute(
         self,
         code: str,

@@ -54,11 +54,12 @@ fn frozen_allowed(name: &str) -> bool {
 
 /// Modules written here that replace the standard library's (see `sandbox_py/`): `os` with path helpers
 /// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
-/// without code-object loading.
+/// without code-object loading, and `_help` with the builtin `help()` (CPython's is `pydoc`).
 const STAND_INS: &[(&str, &str)] = &[
     ("os", include_str!("sandbox_py/os.py")),
     ("posix", include_str!("sandbox_py/os.py")),
     ("marshal", include_str!("sandbox_py/marshal.py")),
+    ("_help", include_str!("sandbox_py/help.py")),
 ];
 
 /// The stand-ins compiled once per process and frozen, so an import finds them even after sandbox code
@@ -157,6 +158,8 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     crate::native_recursion::guard_native_iterators(vm)?;
     refuse_open(vm)?;
     scrub_sys(vm)?;
+    let help = vm.import("_help", 0)?.get_attr("help", vm)?;
+    vm.builtins.set_attr("help", help, vm)?;
     crate::limits::install(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;
@@ -172,6 +175,21 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         s.stop_exception_type = Some(stop_type);
     });
     Ok(Namespace { globals, streams })
+}
+
+/// Import `modules` ahead of the session's first run, so that importing them then is a lookup. Refused
+/// like an import in sandbox code would be (a module outside the allow-list is not found).
+pub fn preload(vm: &VirtualMachine, modules: &[String]) -> Result<(), String> {
+    for name in modules {
+        if let Err(exc) = vm.import(&vm.ctx.new_str(name.as_str()), 0) {
+            let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+            return Err(format!(
+                "preload: module {name:?} cannot be imported in the sandbox ({}: {})",
+                report.type_name, report.message
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `open()` without `host_env` fails with an obscure "Couldn't get FileIO"; say what the sandbox offers.

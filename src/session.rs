@@ -112,13 +112,14 @@ impl Session {
 impl Session {
     /// Start a worker thread and build its VM; returns once the sandbox is ready.
     #[new]
-    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=10_000_000, memory_limit=None))]
+    #[pyo3(signature = (timeout=None, grace=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new()))]
     fn new(
         py: Python<'_>,
         timeout: Option<f64>,
         grace: f64,
         max_output_chars: usize,
         memory_limit: Option<usize>,
+        preload: Vec<String>,
     ) -> PyResult<Self> {
         let seconds = |value: f64, what: &str| {
             if value.is_finite() && value > 0.0 {
@@ -137,7 +138,7 @@ impl Session {
         let shared = Shared::new(limits, signal_sender);
         let (jobs, job_receiver) = channel();
         let (reply_sender, replies) = channel();
-        let assignment = worker::Assignment { jobs: job_receiver, replies: reply_sender, shared: shared.clone(), signals: signal_receiver };
+        let assignment = worker::Assignment { jobs: job_receiver, replies: reply_sender, shared: shared.clone(), signals: signal_receiver, preload };
         worker::start(assignment).map_err(|e| PyRuntimeError::new_err(format!("could not start the sandbox thread: {e}")))?;
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
@@ -145,6 +146,7 @@ impl Session {
         match started {
             Ok(Outcome::Value(_)) => {}
             Ok(Outcome::Dead(reason)) => return Err(PyRuntimeError::new_err(reason)),
+            Ok(Outcome::BadInput(message)) => return Err(pyo3::exceptions::PyValueError::new_err(message)),
             _ => return Err(PyRuntimeError::new_err("the sandbox thread stopped while starting")),
         }
         Ok(Self {

@@ -18,6 +18,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyRef, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport, SyntaxReport};
 use crate::limits::{self, Shared, StopReason};
+use crate::injection::Injections;
 use crate::sandbox::{self, Namespace};
 use crate::state::{release_with_gil, with_state, Field, FinishKind};
 use crate::tools::{self, ToolSpec};
@@ -78,6 +79,8 @@ pub struct Assignment {
     pub replies: Sender<Outcome>,
     pub shared: Arc<Shared>,
     pub signals: UserSignalReceiver,
+    /// Modules imported while the session is built, before its first job.
+    pub preload: Vec<String>,
 }
 
 /// Start hosting a session on a new thread, which reports once on `replies` whether the VM could be built.
@@ -99,38 +102,53 @@ pub fn start(assignment: Assignment) -> std::io::Result<()> {
 
 /// Host one session on this thread, from building its VM to finalising it.
 fn host_session(assignment: Assignment) {
-    let Assignment { jobs, replies, shared, signals } = assignment;
+    let Assignment { jobs, replies, shared, signals, preload } = assignment;
     // Everything this thread allocates for the session belongs to the session's VM, and a fatal signal here
     // ends this session, not the process.
     let session = shared.clone();
     crate::rescue::watched(&shared.crashed, || {
-        crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, session, signals))
+        crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, session, signals, &preload))
     });
 }
 
-fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared>, signals: UserSignalReceiver) {
+fn run_session(
+    jobs: Receiver<Job>,
+    replies: Sender<Outcome>,
+    shared: Arc<Shared>,
+    signals: UserSignalReceiver,
+    preload: &[String],
+) {
+    // Dropped last, after every use of the GIL below.
+    let _python_thread = crate::python_thread::PythonThread::register();
     with_state(|s| s.shared = Some(shared));
     let built = catch_unwind(AssertUnwindSafe(|| {
         let interpreter = sandbox::new_interpreter(signals);
         let namespace = interpreter.enter(sandbox::prepare);
-        (interpreter, namespace)
+        let preloaded = namespace.is_ok().then(|| interpreter.enter(|vm| sandbox::preload(vm, preload)));
+        (interpreter, namespace, preloaded)
     }));
-    let (interpreter, namespace) = match built {
-        Ok((interpreter, Ok(namespace))) => (interpreter, namespace),
-        Ok((_, Err(_))) | Err(_) => {
+    let (interpreter, namespace, preloaded) = match built {
+        Ok((interpreter, Ok(namespace), preloaded)) => (interpreter, namespace, preloaded),
+        Ok((_, Err(_), _)) | Err(_) => {
             let _ = replies.send(Outcome::Dead("the sandbox VM could not be created".into()));
             clear_state();
             return;
         }
     };
-    let _ = replies.send(Outcome::Value(Python::attach(|py| py.None())));
+    let ready = match preloaded {
+        Some(Err(message)) => Outcome::BadInput(message),
+        _ => Outcome::Value(Python::attach(|py| py.None())),
+    };
+    let serving = matches!(ready, Outcome::Value(_));
+    let _ = replies.send(ready);
     let mut cells = Cells::default();
-    while let Some(job) = crate::handoff::receive(&jobs, crate::handoff::WORKER_SPIN) {
+    let mut injections = Injections::default();
+    while let Some(job) = serving.then(|| crate::handoff::receive(&jobs, crate::handoff::WORKER_SPIN)).flatten() {
         let job = match job {
             Job::Execute(job) => job,
             Job::Shutdown => break,
         };
-        let outcome = catch_unwind(AssertUnwindSafe(|| interpreter.enter(|vm| execute(vm, &namespace, &mut cells, *job))));
+        let outcome = catch_unwind(AssertUnwindSafe(|| interpreter.enter(|vm| execute(vm, &namespace, &mut cells, &mut injections, *job))));
         match outcome {
             Ok(outcome) => {
                 if replies.send(outcome).is_err() {
@@ -143,6 +161,7 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
                 // The VM may be inconsistent after a panic: never run it again, never finalise it.
                 forget_state();
                 std::mem::forget(cells);
+                std::mem::forget(injections);
                 std::mem::forget(namespace);
                 std::mem::forget(interpreter);
                 return;
@@ -156,6 +175,7 @@ fn run_session(jobs: Receiver<Job>, replies: Sender<Outcome>, shared: Arc<Shared
     }
     clear_state();
     drop(cells);
+    injections.clear();
     drop(namespace);
     let _ = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter)));
 }
@@ -258,7 +278,13 @@ impl Cells {
     }
 }
 
-fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: ExecuteJob) -> Outcome {
+fn execute(
+    vm: &VirtualMachine,
+    namespace: &Namespace,
+    cells: &mut Cells,
+    injections: &mut Injections,
+    job: ExecuteJob,
+) -> Outcome {
     let ExecuteJob { code, variables, tools: new_tools, fields, context, waiting_sessions, fault } = job;
     match fault {
         Some(Fault::InVm) => panic!("fault injected in the VM's thread"),
@@ -273,7 +299,7 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
     // Convert every variable before binding any, so a bad one leaves the session untouched.
     let bindings = match variables {
         None => Vec::new(),
-        Some(variables) => match Python::attach(|py| convert_variables(variables.bind(py), vm)) {
+        Some(variables) => match Python::attach(|py| injections.convert(variables.bind(py), vm)) {
             Ok(bindings) => bindings,
             Err(message) => return Outcome::BadInput(message),
         },
@@ -364,17 +390,6 @@ fn execute(vm: &VirtualMachine, namespace: &Namespace, cells: &mut Cells, job: E
         Some(Err(exc)) => error_outcome(vm, &exc, cells, printed),
         None => unreachable!("a finish call returned above"),
     }
-}
-
-fn convert_variables(variables: &Bound<'_, PyDict>, vm: &VirtualMachine) -> Result<Vec<(String, PyObjectRef)>, String> {
-    variables
-        .iter()
-        .map(|(name, value)| {
-            let name: String = name.extract().map_err(|_| "variable names must be str".to_owned())?;
-            let converted = convert::to_sandbox(&value, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
-            Ok((name, converted))
-        })
-        .collect()
 }
 
 fn error_outcome(

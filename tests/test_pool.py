@@ -125,3 +125,17 @@ def test_nothing_a_user_leaves_reaches_the_next_user(place, leave, probe, fresh)
             assert second.execute(probe) == fresh, f"{place}: the next user saw a trace"
             with pytest.raises(Exception, match="NameError"):
                 second.execute("secret_tool()")
+
+
+def test_pooled_interpreters_have_the_default_modules_preloaded(pool):
+    with pool.interpreter() as interp:
+        assert interp.execute("import sys\nsorted(m for m in ('re', 'json', 'math') if m in sys.modules)") == [
+            "json",
+            "math",
+            "re",
+        ]
+
+
+def test_pool_preload_can_be_turned_off():
+    with InterpreterPool(size=1, preload=()) as pool, pool.interpreter() as interp:
+        assert interp.execute("import sys\n'json' in sys.modules") is False

@@ -334,3 +334,44 @@ def test_refused_variable_on_first_execute_does_not_lose_the_tools(make_interp):
     with pytest.raises(TypeError):
         interp.execute("1", variables={"bad": object()})
     assert interp.execute("ping()") == "pong"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# re-injecting the same large value (what RLM does on every iteration) reuses the sandbox copy
+# ---------------------------------------------------------------------------------------------------------
+
+LARGE_TEXT = "line of a long document ✓\n" * 2000  # ~52 KB: past the size worth remembering
+
+
+def test_same_large_str_injected_again_is_the_same_sandbox_object(interp):
+    first = interp.execute("id(doc)", variables={"doc": LARGE_TEXT})
+    again = interp.execute("id(doc)", variables={"doc": LARGE_TEXT})
+    assert first == again
+
+
+def test_equal_but_different_large_str_gets_its_own_copy(interp):
+    first = interp.execute("id(doc)", variables={"doc": LARGE_TEXT})
+    other = "".join(list(LARGE_TEXT))  # equal, not the same object
+    assert other is not LARGE_TEXT
+    assert interp.execute("id(doc), doc == previous", variables={"doc": other, "previous": LARGE_TEXT})[0] != first
+
+
+def test_reused_large_value_is_rebound_after_code_replaced_it(interp):
+    interp.execute("len(doc)", variables={"doc": LARGE_TEXT})
+    interp.execute("doc = doc.upper()[:10]")
+    assert interp.execute("doc == expected and len(doc)", variables={"doc": LARGE_TEXT, "expected": LARGE_TEXT}) == len(
+        LARGE_TEXT
+    )
+
+
+def test_same_large_value_under_another_name_is_correct(interp):
+    data = b"\x00\x01binary" * 1000
+    interp.execute("len(a)", variables={"a": data})
+    assert interp.execute("b == bytes(a) and len(b)", variables={"b": data}) == len(data)
+
+
+def test_large_value_injected_again_after_a_gap_is_still_exact(interp):
+    interp.execute("id(doc)", variables={"doc": LARGE_TEXT})
+    interp.execute("0", variables={"other": "x" * 10_000})
+    # No longer remembered: a fresh copy, still the same text.
+    assert interp.execute("doc == expected", variables={"doc": LARGE_TEXT, "expected": LARGE_TEXT}) is True
