@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextvars
 import threading
 import time
+import weakref
 from typing import Any, Callable, ClassVar
 
 from . import _native
@@ -108,10 +110,22 @@ def _normalise_output_fields(fields: Any) -> OutputFields | None:
     return normalised
 
 
+# Every native session not yet collected. At interpreter exit the open ones are shut down, each waiting for
+# its VM to be finalised, while CPython is still whole: a worker thread must never reach a finalised CPython
+# (it would take the process down with it).
+_LIVE_SESSIONS: weakref.WeakSet[_native.Session] = weakref.WeakSet()
+
+
+@atexit.register
+def _shut_down_live_sessions() -> None:
+    for session in list(_LIVE_SESSIONS):
+        session.shutdown()
+
+
 def new_session(options: dict[str, Any]) -> _native.Session:
     """A native session with the VM limits among checked ``options`` (see ``_check_options``)."""
     try:
-        return _native.Session(
+        session = _native.Session(
             timeout=options["timeout"],
             grace=options["abandon_after"],
             max_output_chars=options["max_output_chars"],
@@ -120,6 +134,8 @@ def new_session(options: dict[str, Any]) -> _native.Session:
         )
     except (RuntimeError, _native.PanicException) as error:
         raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
+    _LIVE_SESSIONS.add(session)
+    return session
 
 
 class RustInterpreter:

@@ -8,8 +8,11 @@ the pool saves is the sandbox's start-up, which happens before anyone asks for i
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import threading
+import time
+import weakref
 from collections import deque
 from typing import Any, Callable, Iterator
 
@@ -21,6 +24,20 @@ from ._interpreter import RustInterpreter, _check_options, new_session
 # Imported while each pooled sandbox is built (ahead of time, in the background), so the first `import` of
 # these in a checked-out interpreter is a lookup. Override with preload=(...) (or () for none).
 DEFAULT_POOL_PRELOAD = ("re", "json", "math", "collections")
+
+
+# How long close() waits for sandboxes still being built (one takes tens of milliseconds).
+BUILD_WAIT_SECONDS = 10.0
+
+# Pools not yet collected: closed at interpreter exit, before the sessions themselves are shut down (this
+# handler is registered after _interpreter's, so it runs first), so no sandbox is still being built then.
+_LIVE_POOLS: weakref.WeakSet[InterpreterPool] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_pools() -> None:
+    for pool in list(_LIVE_POOLS):
+        pool.close()
 
 
 class _UsePoolDefault:
@@ -59,6 +76,7 @@ class InterpreterPool:
         self._ready_changed = threading.Condition()
         self._closed = False
         self._builders = 0
+        _LIVE_POOLS.add(self)
         for _ in range(size):
             self._build_in_background()
 
@@ -67,6 +85,11 @@ class InterpreterPool:
     @property
     def size(self) -> int:
         return self._size
+
+    def ready_count(self) -> int:
+        """How many sandboxes are built and waiting for a checkout."""
+        with self._ready_changed:
+            return len(self._ready)
 
     def checkout(
         self,
@@ -118,11 +141,14 @@ class InterpreterPool:
         def pooled_interpreter() -> RustInterpreter:
             return self.checkout()
 
+        # dspy.RLM reads this from the factory for the model's prompt, as it would from RustInterpreter.
+        pooled_interpreter.execution_instructions = RustInterpreter.execution_instructions  # type: ignore[attr-defined]
         return pooled_interpreter
 
     def close(self) -> None:
-        """Stop building and shut the ready sessions down. Interpreters checked out keep working until their
-        own ``shutdown()``. Idempotent."""
+        """Stop building and shut the ready sessions down, after waiting for those being built (at most
+        ``BUILD_WAIT_SECONDS``). Interpreters checked out keep working until their own ``shutdown()``.
+        Idempotent."""
         with self._ready_changed:
             self._closed = True
             ready = list(self._ready)
@@ -130,6 +156,10 @@ class InterpreterPool:
             self._ready_changed.notify_all()
         for session in ready:
             session.shutdown()
+        deadline = time.monotonic() + BUILD_WAIT_SECONDS
+        with self._ready_changed:
+            while self._builders and time.monotonic() < deadline:
+                self._ready_changed.wait(deadline - time.monotonic())
 
     def __enter__(self) -> InterpreterPool:
         return self
@@ -156,13 +186,15 @@ class InterpreterPool:
         except Exception:  # the checkout builds one itself and reports the error there
             session = None
         with self._ready_changed:
-            self._builders -= 1
             if session is not None and not self._closed:
                 self._ready.append(session)
                 session = None
-            self._ready_changed.notify_all()
+        # Built for a pool closed meanwhile: shut down before this build counts as finished (see close()).
         if session is not None:
             session.shutdown()
+        with self._ready_changed:
+            self._builders -= 1
+            self._ready_changed.notify_all()
 
     def _take_ready(self) -> _native.Session:
         """A built session: one that is ready, or one being built, or else one built now."""

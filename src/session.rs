@@ -18,7 +18,7 @@ use crate::state::{Field, FinishKind};
 use crate::tools::ToolSpec;
 use crate::worker::{self, ExecuteJob, Fault, Job, Outcome};
 
-#[pyclass(frozen, module = "dspy_rust_interpreter._native")]
+#[pyclass(frozen, weakref, module = "dspy_rust_interpreter._native")]
 pub struct Session {
     jobs: Sender<Job>,
     /// Held for the whole of a job: concurrent callers queue here, never interleave.

@@ -139,3 +139,36 @@ def test_pooled_interpreters_have_the_default_modules_preloaded(pool):
 def test_pool_preload_can_be_turned_off():
     with InterpreterPool(size=1, preload=()) as pool, pool.interpreter() as interp:
         assert interp.execute("import sys\n'json' in sys.modules") is False
+
+
+EXIT_SCRIPTS = {
+    "a pool still building its sandboxes": "with InterpreterPool(2): pass",
+    "a pool never closed, one interpreter out": "pool = InterpreterPool(3)\ninterp = pool.checkout()\ninterp.execute('x = 1')",
+    "an interpreter never shut down": "interp = RustInterpreter()\ninterp.execute('x = 1')",
+}
+
+
+@pytest.mark.parametrize("script", EXIT_SCRIPTS.values(), ids=EXIT_SCRIPTS.keys())
+def test_the_process_exits_cleanly_with_sandboxes_still_open(script):
+    # Worker threads still running at exit must be finished before CPython finalises (an abort, before).
+    import subprocess
+    import sys
+
+    code = "from dspy_rust_interpreter import InterpreterPool, RustInterpreter\n" + script
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "panicked" not in done.stderr, done.stderr[-2000:]
+
+
+def test_the_factory_carries_the_interpreters_execution_instructions(pool):
+    assert pool.factory.execution_instructions == RustInterpreter.execution_instructions
+
+
+def test_ready_count_says_how_many_sandboxes_wait(pool):
+    deadline = time.monotonic() + 30
+    while pool.ready_count() < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pool.ready_count() == 2
+    with pool.interpreter():
+        assert pool.ready_count() <= 1
