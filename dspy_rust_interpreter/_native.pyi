@@ -47,3 +47,6 @@ class Session:
     def alive(self) -> bool: ...
     @property
     def death_reason(self) -> str: ...
+    @property
+    def _worker(self) -> int:
+        """Tests only: the serial number of the worker thread hosting this session (threads are reused)."""

@@ -3,11 +3,12 @@
 //!
 //! One module per concern: `sandbox` builds a VM and its module allow-list, `worker` owns the thread and
 //! its job loop, `session` is the handle CPython holds, `handoff` passes jobs and outcomes between the two,
-//! `python_thread` keeps the worker registered with CPython, `convert` moves values across, `injection`
-//! remembers large inputs between runs, `tools` and `finish` are the sandbox's host-facing functions,
-//! `output` captures printing, `limits` stops runaway code, `memory` counts and bounds what each VM
-//! allocates, `native_recursion` bounds native iterator chains, `rescue` keeps a fatal signal on a worker
-//! thread from ending the process, `errors` reports failures.
+//! `python_thread` keeps the worker registered with CPython, `thread_context` makes reusing a worker thread
+//! safe, `convert` moves values across, `injection` remembers large inputs between runs, `tools` and
+//! `finish` are the sandbox's host-facing functions, `output` captures printing, `limits` stops runaway
+//! code, `memory` counts and bounds what each VM allocates, `native_recursion` bounds native iterator
+//! chains, `rescue` keeps a fatal signal on a worker thread from ending the process, `errors` reports
+//! failures.
 
 mod convert;
 mod errors;
@@ -23,6 +24,7 @@ mod rescue;
 mod sandbox;
 mod session;
 mod state;
+mod thread_context;
 mod tools;
 mod worker;
 

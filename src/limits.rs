@@ -84,6 +84,8 @@ pub struct Shared {
     pub crashed: AtomicI32,
     /// Set by the worker once the session's VM is finalised.
     pub finished: AtomicBool,
+    /// The serial number of the worker thread hosting the session (threads are reused; for the tests).
+    pub worker: AtomicU64,
 }
 
 impl Shared {
@@ -99,6 +101,7 @@ impl Shared {
             memory_threshold: AtomicUsize::new(usize::MAX),
             crashed: AtomicI32::new(0),
             finished: AtomicBool::new(false),
+            worker: AtomicU64::new(0),
         })
     }
 

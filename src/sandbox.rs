@@ -156,6 +156,7 @@ pub struct Namespace {
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
     crate::native_recursion::guard_native_iterators(vm)?;
+    crate::thread_context::protect_cached_classes(vm)?;
     refuse_open(vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;

@@ -267,6 +267,12 @@ impl Session {
         self.alive.load(Ordering::SeqCst)
     }
 
+    /// For tests only: the serial number of the worker thread hosting this session (threads are reused).
+    #[getter]
+    fn _worker(&self) -> u64 {
+        self.shared.worker.load(Ordering::SeqCst)
+    }
+
     #[getter]
     fn death_reason(&self) -> String {
         self.death_reason.lock().clone().unwrap_or_default()

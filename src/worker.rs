@@ -1,13 +1,16 @@
-//! The worker thread that owns one session's VM. A RustPython VM cannot move between threads, so every
-//! session gets a thread of its own that builds the VM, runs jobs from a channel one at a time, and
-//! finalises the VM when the session ends.
+//! The worker threads that own the sessions' VMs. A RustPython VM cannot move between threads, so each
+//! session is hosted by one thread that builds the VM, runs jobs from a channel one at a time, and
+//! finalises the VM when the session ends. The thread then waits, idle, to host another session
+//! (`thread_context` explains why that is safe and what it saves).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
+use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rustpython_vm::compiler::Mode;
@@ -83,32 +86,67 @@ pub struct Assignment {
     pub preload: Vec<String>,
 }
 
-/// Start hosting a session on a new thread, which reports once on `replies` whether the VM could be built.
-///
-/// Threads are not reused: RustPython keeps per-thread caches (the built-in types' context, and classes the
-/// VM creates at start-up, some of which survive `finalize`) that a later session on the same thread would
-/// share; a fresh thread per session is the only way to guarantee that nothing carries over.
-pub fn start(assignment: Assignment) -> std::io::Result<()> {
+/// Threads waiting for a session: each takes the next assignment sent on its channel.
+static IDLE: Mutex<Vec<Sender<Assignment>>> = Mutex::new(Vec::new());
+/// At most this many threads wait idle; more than that exit after their session.
+const MAX_IDLE_THREADS: usize = 32;
+/// An idle thread exits after waiting this long for a session.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Start hosting a session: on an idle worker thread if there is one, else on a new one. The thread
+/// reports once on `replies` whether the VM could be built.
+pub fn start(mut assignment: Assignment) -> std::io::Result<()> {
+    loop {
+        let Some(idle) = IDLE.lock().pop() else { break };
+        match idle.send(assignment) {
+            Ok(()) => return Ok(()),
+            // That thread timed out meanwhile: try the next one.
+            Err(std::sync::mpsc::SendError(returned)) => assignment = returned,
+        }
+    }
     std::thread::Builder::new()
         .name("dspy-rust-interpreter".into())
         .stack_size(WORKER_STACK_BYTES)
-        .spawn(move || {
-            let shared = assignment.shared.clone();
-            host_session(assignment);
-            shared.finished.store(true, Ordering::SeqCst);
-        })
+        .spawn(move || host_sessions(assignment))
         .map(drop)
 }
 
-/// Host one session on this thread, from building its VM to finalising it.
-fn host_session(assignment: Assignment) {
+/// A worker thread's life: host sessions one after the other while each leaves the thread clean.
+fn host_sessions(first: Assignment) {
+    static SERIALS: AtomicU64 = AtomicU64::new(1);
+    let serial = SERIALS.fetch_add(1, Ordering::Relaxed);
+    let mut next = Some(first);
+    while let Some(assignment) = next.take() {
+        let shared = assignment.shared.clone();
+        shared.worker.store(serial, Ordering::SeqCst);
+        let reusable = host_session(assignment);
+        let (sender, receiver) = channel();
+        let idle = reusable && {
+            let mut idle = IDLE.lock();
+            idle.len() < MAX_IDLE_THREADS && {
+                idle.push(sender);
+                true
+            }
+        };
+        // Only now: a caller that waited for this session to end finds the thread idle.
+        shared.finished.store(true, Ordering::SeqCst);
+        if !idle {
+            return;
+        }
+        next = receiver.recv_timeout(IDLE_TIMEOUT).ok();
+    }
+}
+
+/// Host one session on this thread, from building its VM to finalising it; true when the thread can host
+/// another (the VM was finalised normally, and what it left on the thread is unreachable).
+fn host_session(assignment: Assignment) -> bool {
     let Assignment { jobs, replies, shared, signals, preload } = assignment;
     // Everything this thread allocates for the session belongs to the session's VM, and a fatal signal here
     // ends this session, not the process.
     let session = shared.clone();
     crate::rescue::watched(&shared.crashed, || {
         crate::memory::counted_on(&shared.memory, || run_session(jobs, replies, session, signals, &preload))
-    });
+    })
 }
 
 fn run_session(
@@ -117,7 +155,7 @@ fn run_session(
     shared: Arc<Shared>,
     signals: UserSignalReceiver,
     preload: &[String],
-) {
+) -> bool {
     // Dropped last, after every use of the GIL below.
     let _python_thread = crate::python_thread::PythonThread::register();
     with_state(|s| s.shared = Some(shared));
@@ -129,10 +167,17 @@ fn run_session(
     }));
     let (interpreter, namespace, preloaded) = match built {
         Ok((interpreter, Ok(namespace), preloaded)) => (interpreter, namespace, preloaded),
-        Ok((_, Err(_), _)) | Err(_) => {
+        Ok((interpreter, Err(exc), _)) => {
+            let report = interpreter.enter(|vm| errors::exception_report(vm, &exc, |_, _| None));
+            let reason = format!("the sandbox VM could not be prepared: {}: {}", report.type_name, report.message);
+            let _ = replies.send(Outcome::Dead(reason));
+            clear_state();
+            return false;
+        }
+        Err(_) => {
             let _ = replies.send(Outcome::Dead("the sandbox VM could not be created".into()));
             clear_state();
-            return;
+            return false;
         }
     };
     let ready = match preloaded {
@@ -164,7 +209,7 @@ fn run_session(
                 std::mem::forget(injections);
                 std::mem::forget(namespace);
                 std::mem::forget(interpreter);
-                return;
+                return false;
             }
         }
     }
@@ -177,10 +222,11 @@ fn run_session(
     drop(cells);
     injections.clear();
     drop(namespace);
-    let _ = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter)));
+    let torn_down = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter))).is_ok();
+    torn_down && catch_unwind(crate::thread_context::unlink_leftovers).is_ok()
 }
 
-/// Finalise a session's VM, leaving as little behind as RustPython allows (see `start`). Unlike
+/// Finalise a session's VM, leaving as little behind as RustPython allows. Unlike
 /// `Interpreter::finalize`, no `atexit` callback runs (sandbox code gets no last word after shutdown), and
 /// cycles are collected again after the modules are cleared.
 fn tear_down(interpreter: rustpython_vm::Interpreter) {
@@ -192,7 +238,8 @@ fn tear_down(interpreter: rustpython_vm::Interpreter) {
         // point back at them untraced) stay alive, with the functions and module dicts they reach. Their
         // dicts are emptied, which breaks those cycles.
         for typ in sandbox::all_types(&vm.ctx.types.object_type.to_owned()) {
-            if typ.slots.flags.has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE) {
+            let heap = typ.slots.flags.has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE);
+            if heap && !crate::thread_context::is_kept(&typ) {
                 if let Some(dict) = typ.attributes.as_dict() {
                     dict.clear();
                 }

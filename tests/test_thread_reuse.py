@@ -1,0 +1,107 @@
+"""Worker threads are reused from one session to the next: nothing of a session reaches the next one on the
+same thread, the classes RustPython keeps per thread still work there, and sessions leak nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+
+from isolated import run_isolated
+
+
+def run_on_one_thread(*codes: str) -> list:
+    """Run each code in a new session, one after the other, all on the same (reused) worker thread."""
+    results, workers = [], set()
+    for code in codes:
+        interp = RustInterpreter()
+        results.append(interp.execute(code))
+        workers.add(interp._session._worker)
+        interp.shutdown()
+    assert len(workers) == 1, "the sessions were not hosted by the same worker thread"
+    return results
+
+
+def test_consecutive_sessions_reuse_the_worker_thread():
+    run_on_one_thread("1", "2", "3")
+
+
+def test_a_class_left_behind_is_not_visible_to_the_next_session():
+    _, probe = run_on_one_thread(
+        "class LeftBehind(dict):\n    __slots__ = ('a',)\nkeep = [LeftBehind(), LeftBehind]\nclass Other:\n    pass\nother = Other",
+        "names = {c.__name__ for c in object.__subclasses__()} | {c.__name__ for c in dict.__subclasses__()}\n"
+        "sorted(n for n in names if n in ('LeftBehind', 'Other'))",
+    )
+    assert probe == []
+
+
+def test_start_up_classes_of_an_earlier_session_are_not_visible():
+    _, count = run_on_one_thread("import json", "sum(c.__name__ == 'ModuleSpec' for c in object.__subclasses__())")
+    assert count == 1  # this session's own
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "try:\n    raise ExceptionGroup('g', [ValueError(1)])\nexcept* ValueError as e:\n    r = len(e.exceptions)\nr",
+        "import io\nissubclass(io.UnsupportedOperation, OSError) and len(io.UnsupportedOperation.__mro__)",
+        "import struct\ntry:\n    struct.unpack('i', b'x')\nexcept struct.error as e:\n    r = type(e).__name__\nr",
+        "import csv\nissubclass(csv.Error, Exception) and csv.Error.__name__",
+    ],
+    ids=["ExceptionGroup", "io.UnsupportedOperation", "struct.error", "csv.Error"],
+)
+def test_classes_kept_per_thread_work_in_every_session(use):
+    first, second, third = run_on_one_thread(use, use, use)
+    assert first == second == third
+    assert first not in (None, False)
+
+
+@pytest.mark.parametrize(
+    "target", ["ExceptionGroup", "__import__('io').UnsupportedOperation", "__import__('struct').error", "__import__('csv').Error"]
+)
+def test_classes_kept_per_thread_cannot_be_changed(interp, target):
+    with pytest.raises(CodeExecutionError, match="cannot set 'planted' attribute of immutable type"):
+        interp.execute(f"cls = {target}\ncls.planted = 1")
+    with pytest.raises(CodeExecutionError, match="immutable type"):
+        interp.execute("cls.__name__ = 'renamed'")
+
+
+def test_subclass_of_a_kept_class_does_not_reach_the_next_session():
+    _, probe = run_on_one_thread(
+        "class Mine(ExceptionGroup):\n    pass\nkeep = Mine",
+        "[c.__name__ for c in ExceptionGroup.__subclasses__()]",
+    )
+    assert "Mine" not in probe
+
+
+LEAK_CYCLES = 500
+# Issue 5's bound, proportionally: at most 20 MB over 10,000 create -> import -> shutdown cycles.
+LEAK_BOUND_MB = 20 * LEAK_CYCLES / 10_000
+
+
+@pytest.mark.parametrize("through", ["RustInterpreter", "InterpreterPool"])
+def test_create_import_shutdown_cycles_leak_nothing(through):
+    results = run_isolated(
+        f"""
+        from dspy_rust_interpreter import InterpreterPool
+
+        def rss_mb():
+            return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20
+
+        pool = InterpreterPool(size=1) if {through == "InterpreterPool"!r} else None
+
+        def cycle():
+            interp = pool.checkout() if pool else RustInterpreter()
+            interp.execute("import json, re\\njson.dumps(re.findall('a+', 'aaa b aa'))")
+            interp.shutdown()
+
+        for _ in range(30):  # allocator pools and the thread's caches reach their working size
+            cycle()
+        start = rss_mb()
+        for _ in range({LEAK_CYCLES}):
+            cycle()
+        results["growth_mb"] = rss_mb() - start
+        """,
+        timeout=600,
+    )
+    assert results["growth_mb"] <= LEAK_BOUND_MB, f"RSS grew {results['growth_mb']:.1f} MB over {LEAK_CYCLES} cycles"
