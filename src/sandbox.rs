@@ -54,12 +54,15 @@ fn frozen_allowed(name: &str) -> bool {
 
 /// Modules written here that replace the standard library's (see `sandbox_py/`): `os` with path helpers
 /// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
-/// without code-object loading, and `_help` with the builtin `help()` (CPython's is `pydoc`).
+/// without code-object loading, `_help` with the builtin `help()` (CPython's is `pydoc`), and `_csv` with the
+/// dialect registry and field size limit per session (the native `_csv`, renamed `_csv_native`, keeps them
+/// process-wide).
 const STAND_INS: &[(&str, &str)] = &[
     ("os", include_str!("sandbox_py/os.py")),
     ("posix", include_str!("sandbox_py/os.py")),
     ("marshal", include_str!("sandbox_py/marshal.py")),
     ("_help", include_str!("sandbox_py/help.py")),
+    ("_csv", include_str!("sandbox_py/csv.py")),
 ];
 
 /// The stand-ins compiled once per process and frozen, so an import finds them even after sandbox code
@@ -103,6 +106,9 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
         .init_hook(move |vm| {
             let state = PyRc::get_mut(&mut vm.state).expect("the VM's state is not shared during init hooks");
             state.module_defs.retain(|name, _| NATIVE_MODULES.contains(name));
+            if let Some(csv) = state.module_defs.remove("_csv") {
+                state.module_defs.insert("_csv_native", csv);
+            }
             state.frozen.retain(|name, _| frozen_allowed(name));
             state.frozen.extend(stand_ins().iter().copied());
             vm.set_user_signal_channel(signals);
@@ -158,6 +164,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     crate::native_recursion::guard_native_iterators(vm)?;
     crate::thread_context::protect_cached_classes(vm)?;
     refuse_open(vm)?;
+    refuse_weakref_listing(vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
@@ -191,6 +198,21 @@ pub fn preload(vm: &VirtualMachine, modules: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `weakref.getweakrefs(x)` lists every weak reference to `x`. For the built-in types, which a worker thread
+/// keeps from one session to the next (see `thread_context`), that would include references an earlier
+/// session left in a cycle the collector cannot free, and through their callbacks that session's data.
+fn refuse_weakref_listing(vm: &VirtualMachine) -> PyResult<()> {
+    let refusal = vm.new_function("getweakrefs", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+        Err(vm.new_exception_msg(
+            vm.ctx.exceptions.permission_error.to_owned(),
+            "weakref.getweakrefs() is not available in the sandbox; keep your own references (a list, a \
+             weakref.WeakSet) to the objects you need to find again"
+                .into(),
+        ))
+    });
+    vm.import("_weakref", 0)?.set_attr("getweakrefs", refusal, vm)
 }
 
 /// `open()` without `host_env` fails with an obscure "Couldn't get FileIO"; say what the sandbox offers.

@@ -221,6 +221,9 @@ fn run_session(
     clear_state();
     drop(cells);
     injections.clear();
+    // Emptied, not just dropped: a function the session left in a cycle the collector cannot free keeps
+    // these globals alive (see `thread_context`), and must not keep the session's data with them.
+    interpreter.enter(|_vm| namespace.globals.clear());
     drop(namespace);
     let torn_down = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter))).is_ok();
     torn_down && catch_unwind(crate::thread_context::unlink_leftovers).is_ok()

@@ -66,6 +66,24 @@ def test_classes_kept_per_thread_cannot_be_changed(interp, target):
         interp.execute("cls.__name__ = 'renamed'")
 
 
+def test_weak_references_a_session_left_on_built_in_types_do_not_reach_the_next():
+    count = "import weakref\n(weakref.getweakrefcount(int), weakref.getweakrefcount(ExceptionGroup))"
+    fresh, _, after = run_on_one_thread(
+        count,
+        # A cycle through __slots__ (which the collector cannot see), holding weak references to kept types
+        # whose callbacks close over the session's data.
+        "import weakref\nsecret = 's3cr3t'\nclass S:\n    __slots__ = ('a', '__weakref__')\ns = S()\n"
+        "s.a = [s, weakref.ref(int, lambda r: secret), weakref.ref(ExceptionGroup, lambda r: secret)]\n1",
+        count,
+    )
+    assert after == fresh
+
+
+def test_listing_the_weak_references_to_an_object_is_refused(interp):
+    with pytest.raises(CodeExecutionError, match=r"PermissionError: weakref.getweakrefs\(\) is not available"):
+        interp.execute("import weakref\nweakref.getweakrefs(int)")
+
+
 def test_subclass_of_a_kept_class_does_not_reach_the_next_session():
     _, probe = run_on_one_thread(
         "class Mine(ExceptionGroup):\n    pass\nkeep = Mine",
