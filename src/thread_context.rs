@@ -21,7 +21,7 @@ use crate::sandbox::all_types;
 
 /// Where the classes RustPython caches per thread are found.
 const CACHED_CLASSES: &[(&str, &str)] =
-    &[("builtins", "ExceptionGroup"), ("_io", "UnsupportedOperation"), ("_struct", "error"), ("_csv", "Error")];
+    &[("builtins", "ExceptionGroup"), ("_io", "UnsupportedOperation"), ("_struct", "error"), ("_csv_native", "Error")];
 
 thread_local! {
     /// This thread's cached classes, made immutable; they outlive every session on the thread.

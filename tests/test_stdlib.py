@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dspy_rust_interpreter import CodeExecutionError
+
 STDLIB_CASES = [
     ("json", "import json\njson.loads(json.dumps({'a': [1, 2.5, None]}))", {"a": [1, 2.5, None]}),
     ("re", "import re\nre.findall(r'\\d+', 'a1b22c333')", ["1", "22", "333"]),
@@ -249,3 +251,30 @@ def test_async_coroutine_driven_by_send(interp):
 def test_walrus_and_star_unpacking(interp):
     code = "first, *middle, last = [1, 2, 3, 4]\nif (n := len(middle)) > 1:\n    r = (first, middle, last, n)\nr"
     assert interp.execute(code) == (1, [2, 3], 4, 2)
+
+
+def test_csv_state_belongs_to_each_session(make_interp):
+    # RustPython keeps the dialect registry and the field size limit process-wide; the sandbox's are per session.
+    first, second = make_interp(), make_interp()
+    first.execute("import csv\ncsv.register_dialect('semi', delimiter=';')\ncsv.field_size_limit(5)")
+    assert second.execute("import csv\n('semi' in csv.list_dialects(), csv.field_size_limit())") == (False, 131072)
+    assert first.execute("list(csv.reader(['a;b'], 'semi'))") == [["a", "b"]]
+
+
+def test_csv_field_size_limit_is_enforced(interp):
+    interp.execute("import csv\nprevious = csv.field_size_limit(5)")
+    with pytest.raises(CodeExecutionError, match=r"Error: field larger than field limit \(5\)"):
+        interp.execute("list(csv.reader(['abcdefgh,1']))")
+    assert interp.execute("csv.field_size_limit(previous)\nlist(csv.reader(['abcdefgh,1']))") == [["abcdefgh", "1"]]
+
+
+def test_csv_dialects_by_name_and_object(interp):
+    code = (
+        "import csv, io\n"
+        "csv.register_dialect('pipes', delimiter='|', quoting=csv.QUOTE_MINIMAL)\n"
+        "out = io.StringIO()\n"
+        "csv.writer(out, 'pipes').writerow(['a', 'b|c'])\n"
+        "rows = list(csv.DictReader(io.StringIO('x|y\\n1|2\\n'), dialect='pipes'))\n"
+        "(out.getvalue(), rows, csv.get_dialect('pipes').delimiter, sorted(csv.list_dialects()))"
+    )
+    assert interp.execute(code) == ('a|"b|c"\r\n', [{"x": "1", "y": "2"}], "|", ["excel", "excel-tab", "pipes", "unix"])
