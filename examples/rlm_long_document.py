@@ -110,13 +110,13 @@ def build_document(target_chars: int, seed: int = 7) -> tuple[str, dict[str, Any
 # ----------------------------------------------------------------------------------------- scripted models
 
 
-def _step(reasoning: str, code: str) -> dict[str, str]:
+def step(reasoning: str, code: str) -> dict[str, str]:
     return {"reasoning": reasoning, "code": f"```python\n{code.strip()}\n```"}
 
 
 # The code a capable model typically writes for this task, one REPL turn at a time.
 SCRIPTED_STEPS = [
-    _step(
+    step(
         "Explore first: size, line count, and a few sample lines to learn the format.",
         """
 lines = document.splitlines()
@@ -125,7 +125,7 @@ for sample in lines[:3]:
     print(sample)
 """,
     ),
-    _step(
+    step(
         "Lines look like '<time> <host> <service> <LEVEL> <message...>'. Count ERROR lines per service in code.",
         """
 from collections import Counter
@@ -138,7 +138,7 @@ for line in lines:
 print(errors.most_common(3))
 """,
     ),
-    _step(
+    step(
         "Now find the database failover: look for incident IDs and failover mentions.",
         """
 import re
@@ -148,7 +148,7 @@ print(len(incident_lines), "incident lines")
 print("\\n".join(incident_lines))
 """,
     ),
-    _step(
+    step(
         "Who initiated the failover is a reading question: ask the sub-LM about just those lines.",
         """
 failover_line = next(line for line in incident_lines if "failover" in line)
@@ -161,7 +161,7 @@ top_service, top_count = errors.most_common(1)[0]
 print(top_service, top_count, incident_id, repr(initiated_by))
 """,
     ),
-    _step(
+    step(
         "All four values were computed and checked in the previous step; submit them.",
         """
 SUBMIT(top_error_service=top_service, error_count=top_count, incident_id=incident_id, initiated_by=initiated_by)

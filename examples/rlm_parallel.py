@@ -56,14 +56,10 @@ from dspy.utils.dummies import DummyLM
 
 from dspy_rust_interpreter import InterpreterPool, PoolExhaustedError
 
-SIGNATURE = "document: str, question: str -> top_error_service: str, error_count: int, incident_id: str, initiated_by: str"
-ANSWER_FIELDS = ("top_error_service", "error_count", "incident_id", "initiated_by")
-QUESTION = (
-    "Which service logged the most ERROR lines (and how many), what is the incident ID of the database "
-    "failover, and who initiated that failover?"
-)
+# The same task as rlm_long_document.py (its signature, question and closing steps), on many documents at once.
+from rlm_long_document import QUESTION, SERVICES, SIGNATURE, SCRIPTED_STEPS as SINGLE_DOCUMENT_STEPS, step
 
-SERVICES = ["auth", "billing", "catalog", "checkout", "search", "shipping"]
+ANSWER_FIELDS = ("top_error_service", "error_count", "incident_id", "initiated_by")
 ENGINEERS = [
     "Mira Okafor", "Tomás Reyes", "Ana Lindqvist", "Kofi Mensah",
     "Priya Raman", "Jonas Berg", "Leila Haddad", "Sven Kowalski",
@@ -118,14 +114,10 @@ def build_document(index: int, lines_wanted: int = 1500) -> tuple[str, dict[str,
 # ----------------------------------------------------------------------------------------- scripted models
 
 
-def _step(reasoning: str, code: str) -> dict[str, str]:
-    return {"reasoning": reasoning, "code": f"```python\n{code.strip()}\n```"}
-
-
 # The code a capable model writes for this task, one REPL turn at a time. The same code serves every
 # document: the values come from the `document` variable of the interpreter it runs in.
 SCRIPTED_STEPS = [
-    _step(
+    step(
         "Lines look like '<time> <host> <service> <LEVEL> <message...>'. Count ERROR lines per service in code, "
         "and find the incident lines.",
         """
@@ -143,25 +135,8 @@ print(len(lines), "lines; errors:", errors.most_common(3))
 print("\\n".join(incident_lines))
 """,
     ),
-    _step(
-        "Who initiated the failover is a reading question: ask the sub-LM about just that line.",
-        """
-failover_line = next(line for line in incident_lines if "failover" in line)
-incident_id = re.search(r"INC-\\d+", failover_line).group(0)
-initiated_by = llm_query(
-    "Who initiated the database failover described in this log line? Reply with the person's name only.\\n\\n"
-    + failover_line
-).strip()
-top_service, top_count = errors.most_common(1)[0]
-print(top_service, top_count, incident_id, repr(initiated_by))
-""",
-    ),
-    _step(
-        "All four values were computed and checked in the previous step; submit them.",
-        """
-SUBMIT(top_error_service=top_service, error_count=top_count, incident_id=incident_id, initiated_by=initiated_by)
-""",
-    ),
+    # Then, as for a single document: ask the sub-LM who initiated the failover, and submit.
+    *SINGLE_DOCUMENT_STEPS[-2:],
 ]
 
 
