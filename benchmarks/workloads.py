@@ -81,7 +81,7 @@ class Settings:
 
 FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, compute_repeats=5, tool_calls=10_000,
                 tool_repeats=3, inject_sessions=3, reinject_repeats=5, scaling_runs_per_thread=12, scaling_rounds=3,
-                leak_cycles=2000, leak_warmup=20)
+                leak_cycles=10_000, leak_warmup=20)
 QUICK = Settings(startup_sessions=2, warm_iterations=300, warm_warmup=30, compute_repeats=1, tool_calls=10_000,
                  tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_runs_per_thread=5, scaling_rounds=1,
                  leak_cycles=200, leak_warmup=5)
