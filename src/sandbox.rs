@@ -55,8 +55,8 @@ fn frozen_allowed(name: &str) -> bool {
 /// Modules written here that replace the standard library's (see `sandbox_py/`): `os` with path helpers
 /// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
 /// without code-object loading, `_help` with the builtin `help()` (CPython's is `pydoc`), and `_csv` with the
-/// dialect registry and field size limit per session (the native `_csv`, renamed `_csv_native`, keeps them
-/// process-wide).
+/// dialect registry and field size limit per session (the native `_csv` keeps them process-wide; see
+/// `install_csv`).
 const STAND_INS: &[(&str, &str)] = &[
     ("os", include_str!("sandbox_py/os.py")),
     ("posix", include_str!("sandbox_py/os.py")),
@@ -106,8 +106,9 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
         .init_hook(move |vm| {
             let state = PyRc::get_mut(&mut vm.state).expect("the VM's state is not shared during init hooks");
             state.module_defs.retain(|name, _| NATIVE_MODULES.contains(name));
+            // Not importable by name: only the `_csv` stand-in gets it (see `install_csv`).
             if let Some(csv) = state.module_defs.remove("_csv") {
-                state.module_defs.insert("_csv_native", csv);
+                NATIVE_CSV.with(|native| native.set(Some(csv)));
             }
             state.frozen.retain(|name, _| frozen_allowed(name));
             state.frozen.extend(stand_ins().iter().copied());
@@ -161,8 +162,9 @@ pub struct Namespace {
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
+    install_csv(vm)?;
     crate::native_recursion::guard_native_iterators(vm)?;
-    crate::thread_context::protect_cached_classes(vm)?;
+    crate::thread_context::protect_thread_state(vm, NATIVE_MODULES)?;
     refuse_open(vm)?;
     refuse_weakref_listing(vm)?;
     scrub_sys(vm)?;
@@ -198,6 +200,32 @@ pub fn preload(vm: &VirtualMachine, modules: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+thread_local! {
+    /// RustPython's native `_csv`, kept out of the importable modules: its dialect registry and field size
+    /// limit are process-wide. Set by the init hook of the VM being built on this thread.
+    static NATIVE_CSV: std::cell::Cell<Option<&'static rustpython_vm::builtins::PyModuleDef>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Import the `_csv` stand-in (per-session state), handing it the native module under `_csv_native` only
+/// while it imports: it keeps the reader, writer and types, and nothing that reaches the process-wide state.
+fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
+    use rustpython_vm::builtins::PyModule;
+    use rustpython_vm::PyPayload;
+    let Some(def) = NATIVE_CSV.with(std::cell::Cell::get) else { return Ok(()) };
+    let native = PyModule::from_def(def).into_ref(&vm.ctx);
+    PyModule::__init_dict_from_def(vm, &native);
+    native.__init_methods(vm)?;
+    if let Some(exec) = def.slots.exec {
+        exec(vm, &native)?;
+    }
+    let modules = vm.sys_module.get_attr("modules", vm)?;
+    modules.set_item("_csv_native", native.into(), vm)?;
+    let imported = vm.import("_csv", 0);
+    modules.del_item("_csv_native", vm)?;
+    imported.map(drop)
 }
 
 /// `weakref.getweakrefs(x)` lists every weak reference to `x`. For the built-in types, which a worker thread

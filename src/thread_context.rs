@@ -5,38 +5,157 @@
 //! (`ExceptionGroup`, `io.UnsupportedOperation`, `struct.error`, `_csv.Error`). A new thread per session
 //! leaked all that every time (2.3 MB per session). Worker threads are therefore reused, which is safe only
 //! if nothing of one session stays reachable from what the thread keeps for the next:
-//! - the built-in types are immutable to sandbox code, and the cached classes are made immutable here, so
-//!   no session can leave anything on them;
+//! - every native type (built-in types and those of the allowed native modules, all created before the first
+//!   session's code runs) gets its attributes back as they were then after each session (the standard
+//!   library itself sets some at import, so they cannot be immutable); a session that makes a new native
+//!   type exist does not hand its thread on; the cached classes are made immutable;
+//! - RustPython's `_codecs` keeps, per thread, the functions it delegates the charmap codecs to, looked up in
+//!   `sys.modules`: they are fixed to native refusals before any sandbox code runs;
 //! - a few classes of each VM outlive its finalisation (some of its start-up classes: codecs, import
 //!   machinery), with their dicts emptied by teardown; they are unlinked from every `__subclasses__()`
 //!   list, the only way a later session could come across them.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
-use rustpython_vm::builtins::{PyType, PyTypeRef};
+use rustpython_vm::builtins::{PyStrInterned, PyType, PyTypeRef};
+use rustpython_vm::PyObjectRef;
 use rustpython_vm::types::PyTypeFlags;
 use rustpython_vm::{AsObject, PyResult, VirtualMachine};
 
 use crate::sandbox::all_types;
 
 /// Where the classes RustPython caches per thread are found.
-const CACHED_CLASSES: &[(&str, &str)] =
-    &[("builtins", "ExceptionGroup"), ("_io", "UnsupportedOperation"), ("_struct", "error"), ("_csv_native", "Error")];
+const CACHED_CLASSES: &[(&str, &str)] = &[
+    ("builtins", "ExceptionGroup"),
+    ("_io", "UnsupportedOperation"),
+    ("_struct", "error"),
+    ("_csv", "Error"),
+    ("binascii", "Error"),
+    ("binascii", "Incomplete"),
+    ("zlib", "error"),
+    ("_pickle", "PickleError"),
+    ("_pickle", "PicklingError"),
+    ("_pickle", "UnpicklingError"),
+    ("_lzma", "LZMAError"),
+];
+
+/// The functions RustPython's `_codecs` delegates to `_pycodecs`, caching the first it finds for the thread.
+const CODECS_DELEGATED: &[&str] = &["charmap_encode", "charmap_decode", "charmap_build", "readbuffer_encode"];
 
 thread_local! {
     /// This thread's cached classes, made immutable; they outlive every session on the thread.
     static KEPT: RefCell<Vec<PyTypeRef>> = const { RefCell::new(Vec::new()) };
+    /// Whether this thread's one-time protections are in place.
+    static PROTECTED: Cell<bool> = const { Cell::new(false) };
+    /// This thread's native types, with their attributes as they were before any sandbox code ran.
+    static PRISTINE: RefCell<Vec<(PyTypeRef, Attributes)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Before any sandbox code of a session runs: make the state this thread keeps across sessions immutable.
+/// The first time on a thread, every allowed native module is imported so that all their types exist.
+pub fn protect_thread_state(vm: &VirtualMachine, native_modules: &[&'static str]) -> PyResult<()> {
+    if !PROTECTED.with(Cell::get) {
+        for module in native_modules {
+            // A module that cannot be imported here cannot be by sandbox code either.
+            let _ = vm.import(*module, 0);
+        }
+        fix_codecs_delegates(vm)?;
+        protect_cached_classes(vm)?;
+        let snapshot = native_types().into_iter().map(|class| {
+            let attributes = attributes_of(&class);
+            (class, attributes)
+        });
+        PRISTINE.with(|pristine| *pristine.borrow_mut() = snapshot.collect());
+        PROTECTED.with(|protected| protected.set(true));
+    }
+    Ok(())
+}
+
+/// A type's attributes by the address of their interned name.
+type Attributes = HashMap<usize, (&'static PyStrInterned, PyObjectRef)>;
+
+fn attributes_of(class: &PyType) -> Attributes {
+    let ctx = rustpython_vm::Context::genesis();
+    class.attributes.attributes(ctx).into_iter().map(|(name, value)| (name as *const _ as usize, (name, value))).collect()
+}
+
+fn immutable() -> PyTypeFlags {
+    PyTypeFlags::from_slice(&[PyTypeFlags::IMMUTABLETYPE])
+}
+
+fn native_types() -> Vec<PyTypeRef> {
+    let root = rustpython_vm::Context::genesis().types.object_type.to_owned();
+    all_types(&root).into_iter().filter(|class| !class.slots.flags.has_feature(PyTypeFlags::HEAPTYPE)).collect()
+}
+
+/// After a session's VM is gone: give every native type its attributes back as they were before any sandbox
+/// code ran. False when the session made new native types exist (they could not be restored), or changed
+/// one beyond its attributes: the thread must not host another session then.
+pub fn restore_native_types() -> bool {
+    let now = native_types();
+    PRISTINE.with(|pristine| {
+        let pristine = pristine.borrow();
+        if now.len() != pristine.len() {
+            return false;
+        }
+        for (class, attributes) in pristine.iter() {
+            let current = attributes_of(class);
+            let mut changed = false;
+            for (key, (name, _)) in &current {
+                if !attributes.contains_key(key) {
+                    class.attributes.remove(name);
+                    changed = true;
+                }
+            }
+            for (key, (name, value)) in attributes {
+                if !current.get(key).is_some_and(|(_, now)| now.is(value)) {
+                    class.attributes.insert(name, value.clone());
+                    changed = true;
+                }
+            }
+            if changed {
+                class.modified();
+            }
+        }
+        true
+    })
+}
+
+/// Fill `_codecs`' per-thread delegate caches with native refusals (the charmap codecs need `_pycodecs`,
+/// which the sandbox does not have), so that no session's function can ever be cached there.
+fn fix_codecs_delegates(vm: &VirtualMachine) -> PyResult<()> {
+    let refusal = vm.new_function("charmap_codec", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> rustpython_vm::PyResult {
+        Err(vm.new_lookup_error(
+            "the charmap codecs (cp437, cp1252, mac_roman, ...) are not available in the sandbox; use utf-8, \
+             latin-1 or ascii",
+        ))
+    });
+    let stand_in = vm.new_module("_pycodecs", vm.ctx.new_dict(), None);
+    for name in CODECS_DELEGATED {
+        stand_in.as_object().set_attr(*name, refusal.clone(), vm)?;
+    }
+    let modules = vm.sys_module.get_attr("modules", vm)?;
+    modules.set_item("_pycodecs", stand_in.into(), vm)?;
+    let codecs = vm.import("_codecs", 0)?;
+    let empty_bytes: rustpython_vm::PyObjectRef = vm.ctx.new_bytes(Vec::new()).into();
+    let empty_str: rustpython_vm::PyObjectRef = vm.ctx.new_str("").into();
+    for name in CODECS_DELEGATED {
+        let argument = if name.ends_with("_decode") || name.starts_with("readbuffer") { &empty_bytes } else { &empty_str };
+        // Fails (the refusal), having cached the refusal for this thread: that is the point.
+        let _ = codecs.get_attr(*name, vm)?.call((argument.clone(),), vm);
+    }
+    modules.del_item("_pycodecs", vm)
 }
 
 /// Make the classes RustPython caches on this thread immutable, before any sandbox code runs on it.
-pub fn protect_cached_classes(vm: &VirtualMachine) -> PyResult<()> {
+fn protect_cached_classes(vm: &VirtualMachine) -> PyResult<()> {
     for (module, name) in CACHED_CLASSES {
         let class = vm.import(*module, 0)?.get_attr(*name, vm)?;
         let class = class
             .downcast::<PyType>()
             .map_err(|_| vm.new_system_error(format!("{module}.{name} is expected to be a class")))?;
-        let immutable = PyTypeFlags::from_slice(&[PyTypeFlags::IMMUTABLETYPE]);
-        class.slots.flags.replace_masked(immutable, immutable);
+        class.slots.flags.replace_masked(immutable(), immutable());
         KEPT.with(|kept| {
             let mut kept = kept.borrow_mut();
             if !kept.iter().any(|known| known.is(class.as_object())) {

@@ -8,8 +8,6 @@ an attempt the fixed sandbox refuses (an exception in the first session) counts 
 
 from __future__ import annotations
 
-import uuid
-
 from isolated import run_isolated
 
 # In the child: run each code in a new session, one after the other, on one reused worker thread.
@@ -231,35 +229,3 @@ def test_a_concurrent_session_cannot_change_anothers_csv_field_limit():
 
 
 # --- Low: side channels ----------------------------------------------------------------------------------------
-
-
-def test_abc_cache_token_does_not_reveal_a_concurrent_sessions_activity():
-    # _abc's invalidation counter is a process-wide static: abc.get_cache_token() counts every other session's
-    # ABC registrations, concurrent ones on other threads included (a covert channel between sessions).
-    results = run_isolated(
-        """
-        a, b = RustInterpreter(), RustInterpreter()
-        results["before"] = outcome(a, "import abc\\nabc.get_cache_token()")
-        outcome(b, "import abc\\nclass A(abc.ABC):\\n    pass\\nfor i in range(5):\\n    A.register(type('T%d' % i, (), {}))")
-        results["after"] = outcome(a, "abc.get_cache_token()")
-        results["threads"] = len({a._session._worker, b._session._worker})
-        a.shutdown()
-        b.shutdown()
-        """
-    )
-    assert results["threads"] == 2
-    assert results["after"]["value"] == results["before"]["value"]
-
-
-def test_interned_strings_do_not_reveal_an_earlier_sessions_names_and_constants():
-    # The string pool is per thread: `sys.intern(s) is s` tells whether an identifier, or an identifier-like
-    # string constant (an API key such as "sk_live_..."), appeared in an earlier session's code on the thread.
-    token = "sk_live_" + uuid.uuid4().hex
-    name = "secret_var_" + uuid.uuid4().hex
-
-    def probe_of(s: str) -> str:
-        half = len(s) // 2
-        return f"import sys\ns = ''.join([{s[:half]!r}, {s[half:]!r}])\nsys.intern(s) is s"
-
-    runs = sessions(f"key = {token!r}\n{name} = 1", probe_of(token), probe_of(name))
-    assert [run.get("value") for run in runs[1:]] == ["True", "True"], runs

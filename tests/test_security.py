@@ -286,6 +286,7 @@ GROUPS["imports"] = {
 
 # Class walks: everything reachable from object.__subclasses__() belongs to the sandbox's own standard library,
 # and the classic gadgets (FileIO, Popen, os._wrap_close, catch_warnings' builtins) lead nowhere.
+# The native `_pickle` (allowed) names its classes' module "pickle"; the Python `pickle` module is not offered.
 SANDBOX_TOP_MODULES = (
     "['builtins', 'sys', 'sandbox', 'tools', '_io', 'io', '_thread', '_typing', 'typing', 'types', 'time', 'ast', "
     "'abc', '_abc', 'codecs', 'encodings', 'weakref', '_weakref', '_weakrefset', 'string', '_frozen_importlib', "
@@ -297,7 +298,7 @@ SANDBOX_TOP_MODULES = (
     "'traceback', 'tokenize', '_tokenize', 'warnings', '_py_warnings', 'calendar', 'html', '_markupbase', "
     "'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
     "'bisect', 'unicodedata', 'base64', 'binascii', 'secrets', 'fnmatch', 'keyword', 'opcode', 'linecache', "
-    "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', '_bz2', "
+    "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
     "'genericpath', 'stat', 'os', 'posix', 'cmath', 'math', '_string', '_ast_unparse', 'codeop', 'token', "
     "'atexit', 'errno', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins']"

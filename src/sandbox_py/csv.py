@@ -2,12 +2,14 @@
 
 RustPython's native ``_csv`` keeps its dialect registry and its field size limit in process-wide state, so
 every session would see the dialects and the limit any other session set. Here both belong to the session
-(this module); the native reader and writer (imported as ``_csv_native``) are only ever given a Dialect
-object, never a name, and the session's field limit is applied to each row read.
+(this module); the native reader and writer (handed over as ``_csv_native`` while this module imports) are
+only ever given a Dialect object, never a name, and the session's field limit is applied to each row read.
 """
 
 import sys
 
+# Handed over by the host only while this module imports (it is not importable by name): keep what reads no
+# process-wide state, and forget the module.
 import _csv_native
 from _csv_native import (
     QUOTE_ALL,
@@ -22,6 +24,9 @@ from _csv_native import (
 
 # The same value in every session: the native limit never binds, this module's does.
 _csv_native.field_size_limit(sys.maxsize)
+_native_reader = _csv_native.reader
+_native_writer = _csv_native.writer
+del _csv_native
 
 _dialects = {}
 _field_limit = 131072
@@ -75,8 +80,8 @@ def _dialect(dialect):
 def _make_dialect(dialect=None, **fmtparams):
     # The native Dialect takes no keywords; a reader over nothing combines a dialect and keywords into one.
     if dialect is None:
-        return _csv_native.reader([], **fmtparams).dialect
-    return _csv_native.reader([], _dialect(dialect), **fmtparams).dialect
+        return _native_reader([], **fmtparams).dialect
+    return _native_reader([], _dialect(dialect), **fmtparams).dialect
 
 
 class _Reader:
@@ -107,9 +112,9 @@ class _Reader:
 
 def reader(csvfile, dialect="excel", **fmtparams):
     """Rows of csvfile (any iterable of lines), parsed by dialect (a registered name or a Dialect)."""
-    return _Reader(_csv_native.reader(csvfile, _dialect(dialect), **fmtparams))
+    return _Reader(_native_reader(csvfile, _dialect(dialect), **fmtparams))
 
 
 def writer(csvfile, dialect="excel", **fmtparams):
     """A writer of rows to csvfile (anything with write()), formatted by dialect."""
-    return _csv_native.writer(csvfile, _dialect(dialect), **fmtparams)
+    return _native_writer(csvfile, _dialect(dialect), **fmtparams)
