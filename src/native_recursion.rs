@@ -123,7 +123,8 @@ slot_guard!(vectorcall, VectorCallFunc, (args: Vec<PyObjectRef>, nargs: usize, k
 slot_guard!(repr, StringifyFunc, () -> PyResult<PyRef<PyStr>>, within_recursion_limit, "while getting the repr of an object (nested too deep)");
 
 /// Modules whose native types include iterators; imported first so that their types exist to be guarded.
-const ITERATOR_MODULES: &[&str] = &["itertools", "_collections", "_csv", "array", "_struct", "_tokenize"];
+/// (`_csv`'s reader exists already: `sandbox::install_csv` builds that module first.)
+const ITERATOR_MODULES: &[&str] = &["itertools", "_collections", "array", "_struct", "_tokenize"];
 
 /// Guard the `__next__`, call, vectorcall and repr slots of every native type of this VM's context. The built-in types belong to the
 /// worker thread, so this runs for each VM; types already guarded are left as they are. Python subclasses
