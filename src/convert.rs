@@ -6,8 +6,6 @@
 //! GIL held, straight from one object graph to the other. Errors record where in the value they happened,
 //! built while unwinding so that successful conversions pay nothing for it.
 
-use std::time::{Duration, Instant};
-
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 use rustpython_vm::builtins::{
@@ -79,17 +77,10 @@ type Result<T> = std::result::Result<T, ConvertError>;
 thread_local! {
     /// Values converted so far in the current top-level conversion (see `MAX_VALUES`).
     static VALUES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// When the current conversion last let the GIL go.
-    static GIL_TAKEN: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
 }
 
-/// How long a conversion holds the GIL at a stretch. Letting it go costs a hand-over to whichever host
-/// thread wants it (up to CPython's switch interval to get it back): after every few hundred values, that
-/// made a million-value conversion take seconds.
-const GIL_STRETCH: Duration = Duration::from_millis(5);
-
-/// Count one value leaving the sandbox, refusing past the budget or the depth limit. Every `GIL_STRETCH`
-/// the GIL is let go for a moment, so a large conversion does not stall the host's other threads.
+/// Count one value leaving the sandbox, refusing past the budget or the depth limit. Every few hundred
+/// values the GIL is let go for a moment, so a large conversion does not stall the host's other threads.
 fn enter_value(depth: usize, py: Python<'_>) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(ConvertError::new(ConvertErrorKind::TooDeep));
@@ -102,11 +93,7 @@ fn enter_value(depth: usize, py: Python<'_>) -> Result<()> {
         return Err(ConvertError::new(ConvertErrorKind::TooLarge));
     }
     if seen % 256 == 0 {
-        let now = Instant::now();
-        if GIL_TAKEN.with(|taken| now.duration_since(*taken.get().get_or_insert(now)) >= GIL_STRETCH) {
-            py.detach(std::thread::yield_now);
-            GIL_TAKEN.with(|taken| taken.set(Some(Instant::now())));
-        }
+        py.detach(std::thread::yield_now);
     }
     Ok(())
 }
@@ -233,7 +220,6 @@ fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExcep
 
 pub fn to_host(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>) -> Result<Py<PyAny>> {
     VALUES.with(|v| v.set(0));
-    GIL_TAKEN.with(|taken| taken.set(Some(Instant::now())));
     // A conversion builds trees, never cycles, yet each container it makes counts towards CPython's next
     // collection, which walks the whole host heap: with the collector on, a million-value conversion spent
     // seconds in it.
