@@ -122,17 +122,11 @@ slot_guard!(call, CallFunc, (args: FuncArgs) -> PyResult, within_native_stack, "
 slot_guard!(vectorcall, VectorCallFunc, (args: Vec<PyObjectRef>, nargs: usize, kwnames: Option<&[PyObjectRef]>) -> PyResult, within_native_stack, "while calling (a chain of callables nested too deep)");
 slot_guard!(repr, StringifyFunc, () -> PyResult<PyRef<PyStr>>, within_recursion_limit, "while getting the repr of an object (nested too deep)");
 
-/// Modules whose native types include iterators; imported first so that their types exist to be guarded.
-/// (`_csv`'s reader exists already: `sandbox::install_csv` builds that module first.)
-const ITERATOR_MODULES: &[&str] = &["itertools", "_collections", "array", "_struct", "_tokenize"];
-
-/// Guard the `__next__`, call, vectorcall and repr slots of every native type of this VM's context. The built-in types belong to the
-/// worker thread, so this runs for each VM; types already guarded are left as they are. Python subclasses
-/// created later inherit the guarded slot.
+/// Guard the `__next__`, call, vectorcall and repr slots of every native type that exists on this thread
+/// (the caller imports the modules whose types it wants guarded first). Native types belong to the worker
+/// thread, so once per thread is enough (see `thread_context`); types already guarded are left as they are.
+/// Python subclasses created later inherit the guarded slot.
 pub fn guard_native_iterators(vm: &VirtualMachine) -> PyResult<usize> {
-    for module in ITERATOR_MODULES {
-        vm.import(*module, 0)?;
-    }
     let mut guarded = 0;
     for typ in crate::sandbox::all_types(&vm.ctx.types.object_type.to_owned()) {
         if !typ.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {

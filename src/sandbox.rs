@@ -163,7 +163,6 @@ pub struct Namespace {
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
     install_csv(vm)?;
-    crate::native_recursion::guard_native_iterators(vm)?;
     crate::thread_context::protect_thread_state(vm, NATIVE_MODULES)?;
     refuse_open(vm)?;
     refuse_weakref_listing(vm)?;
@@ -232,27 +231,31 @@ fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
 /// keeps from one session to the next (see `thread_context`), that would include references an earlier
 /// session left in a cycle the collector cannot free, and through their callbacks that session's data.
 fn refuse_weakref_listing(vm: &VirtualMachine) -> PyResult<()> {
-    let refusal = vm.new_function("getweakrefs", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
-        Err(vm.new_exception_msg(
-            vm.ctx.exceptions.permission_error.to_owned(),
-            "weakref.getweakrefs() is not available in the sandbox; keep your own references (a list, a \
-             weakref.WeakSet) to the objects you need to find again"
-                .into(),
-        ))
-    });
+    let refusal = permission_refusal(
+        vm,
+        "getweakrefs",
+        "weakref.getweakrefs() is not available in the sandbox; keep your own references (a list, a \
+         weakref.WeakSet) to the objects you need to find again",
+    );
     vm.import("_weakref", 0)?.set_attr("getweakrefs", refusal, vm)
+}
+
+/// A native function named `name` that raises PermissionError with `message`, whatever it is called with.
+fn permission_refusal(vm: &VirtualMachine, name: &'static str, message: &'static str) -> PyObjectRef {
+    vm.new_function(name, move |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+        Err(vm.new_exception_msg(vm.ctx.exceptions.permission_error.to_owned(), message.into()))
+    })
+    .into()
 }
 
 /// `open()` without `host_env` fails with an obscure "Couldn't get FileIO"; say what the sandbox offers.
 fn refuse_open(vm: &VirtualMachine) -> PyResult<()> {
-    let refusal = vm.new_function("open", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
-        Err(vm.new_exception_msg(
-            vm.ctx.exceptions.permission_error.to_owned(),
-            "open() is not available in the sandbox: there is no filesystem. Your data is in the variables you \
-             were given; use io.StringIO/io.BytesIO for file-like objects and the tools to reach the outside"
-                .into(),
-        ))
-    });
+    let refusal = permission_refusal(
+        vm,
+        "open",
+        "open() is not available in the sandbox: there is no filesystem. Your data is in the variables you were \
+         given; use io.StringIO/io.BytesIO for file-like objects and the tools to reach the outside",
+    );
     vm.builtins.set_attr("open", refusal.clone(), vm)?;
     vm.import("_io", 0)?.set_attr("open", refusal.clone(), vm)?;
     if let Some(io) = vm.sys_module.get_attr("modules", vm)?.get_item("io", vm).ok() {

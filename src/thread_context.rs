@@ -14,6 +14,8 @@
 //! - a few classes of each VM outlive its finalisation (some of its start-up classes: codecs, import
 //!   machinery), with their dicts emptied by teardown; they are unlinked from every `__subclasses__()`
 //!   list, the only way a later session could come across them.
+//! All of it is set up once per thread (`protect_thread_state`) and checked after each session
+//! (`clean_up_after_session`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -52,14 +54,17 @@ thread_local! {
     static PRISTINE: RefCell<Vec<(PyTypeRef, Attributes)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Before any sandbox code of a session runs: make the state this thread keeps across sessions immutable.
-/// The first time on a thread, every allowed native module is imported so that all their types exist.
+/// Before any sandbox code of a session runs. The first time on a thread: import every allowed native module
+/// so that all native types exist, guard their slots (`native_recursion`), and set up what the thread keeps
+/// across sessions. A thread whose native types change never hosts another session (see
+/// `clean_up_after_session`), so this stays true for all its sessions.
 pub fn protect_thread_state(vm: &VirtualMachine, native_modules: &[&'static str]) -> PyResult<()> {
     if !PROTECTED.with(Cell::get) {
         for module in native_modules {
             // A module that cannot be imported here cannot be by sandbox code either.
             let _ = vm.import(*module, 0);
         }
+        crate::native_recursion::guard_native_iterators(vm)?;
         fix_codecs_delegates(vm)?;
         protect_cached_classes(vm)?;
         let snapshot = native_types().into_iter().map(|class| {
@@ -89,37 +94,53 @@ fn native_types() -> Vec<PyTypeRef> {
     all_types(&root).into_iter().filter(|class| !class.slots.flags.has_feature(PyTypeFlags::HEAPTYPE)).collect()
 }
 
-/// After a session's VM is gone: give every native type its attributes back as they were before any sandbox
-/// code ran. False when the session made new native types exist (they could not be restored), or changed
-/// one beyond its attributes: the thread must not host another session then.
-pub fn restore_native_types() -> bool {
-    let now = native_types();
+/// After a session's VM is gone: take every class it left behind out of every `__subclasses__()` list, and
+/// give every native type its attributes back as they were before any sandbox code ran. False when the
+/// session made new native types exist (they could not be restored): the thread must not host another
+/// session then.
+pub fn clean_up_after_session() -> bool {
+    let root = rustpython_vm::Context::genesis().types.object_type.to_owned();
+    let mut native = Vec::new();
+    for class in all_types(&root) {
+        class.subclasses.write().retain(|weak| {
+            weak.upgrade().and_then(|sub| sub.downcast::<PyType>().ok()).is_some_and(|sub| {
+                !sub.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) || is_kept(&sub)
+            })
+        });
+        if !class.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+            native.push(class);
+        }
+    }
     PRISTINE.with(|pristine| {
         let pristine = pristine.borrow();
-        if now.len() != pristine.len() {
+        if native.len() != pristine.len() {
             return false;
         }
         for (class, attributes) in pristine.iter() {
-            let current = attributes_of(class);
-            let mut changed = false;
-            for (key, (name, _)) in &current {
-                if !attributes.contains_key(key) {
-                    class.attributes.remove(name);
-                    changed = true;
-                }
-            }
-            for (key, (name, value)) in attributes {
-                if !current.get(key).is_some_and(|(_, now)| now.is(value)) {
-                    class.attributes.insert(name, value.clone());
-                    changed = true;
-                }
-            }
-            if changed {
-                class.modified();
-            }
+            restore_attributes(class, attributes);
         }
         true
     })
+}
+
+fn restore_attributes(class: &PyType, attributes: &Attributes) {
+    let current = attributes_of(class);
+    let mut changed = false;
+    for (key, (name, _)) in &current {
+        if !attributes.contains_key(key) {
+            class.attributes.remove(name);
+            changed = true;
+        }
+    }
+    for (key, (name, value)) in attributes {
+        if !current.get(key).is_some_and(|(_, now)| now.is(value)) {
+            class.attributes.insert(name, value.clone());
+            changed = true;
+        }
+    }
+    if changed {
+        class.modified();
+    }
 }
 
 /// Fill `_codecs`' per-thread delegate caches with native refusals (the charmap codecs need `_pycodecs`,
@@ -169,16 +190,4 @@ fn protect_cached_classes(vm: &VirtualMachine) -> PyResult<()> {
 /// A class that outlives every session on this thread (its dict must stay as it is).
 pub fn is_kept(class: &PyType) -> bool {
     KEPT.with(|kept| kept.borrow().iter().any(|known| std::ptr::eq(&***known, class)))
-}
-
-/// After a session's VM is gone: take every class it left behind out of every `__subclasses__()` list.
-pub fn unlink_leftovers() {
-    let root = rustpython_vm::Context::genesis().types.object_type.to_owned();
-    for class in all_types(&root) {
-        class.subclasses.write().retain(|weak| {
-            weak.upgrade().and_then(|sub| sub.downcast::<PyType>().ok()).is_some_and(|sub| {
-                !sub.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) || is_kept(&sub)
-            })
-        });
-    }
 }

@@ -226,9 +226,7 @@ fn run_session(
     interpreter.enter(|_vm| namespace.globals.clear());
     drop(namespace);
     let torn_down = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter))).is_ok();
-    torn_down
-        && catch_unwind(crate::thread_context::unlink_leftovers).is_ok()
-        && crate::thread_context::restore_native_types()
+    torn_down && catch_unwind(crate::thread_context::clean_up_after_session).unwrap_or(false)
 }
 
 /// Finalise a session's VM, leaving as little behind as RustPython allows. Unlike
