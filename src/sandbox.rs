@@ -3,12 +3,12 @@
 
 use std::sync::OnceLock;
 
-use rustpython_vm::builtins::{PyDictRef, PyType};
+use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyModuleSlots, PyType};
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
-use rustpython_vm::{Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
+use rustpython_vm::{AsObject, Interpreter, Py, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
 
 use crate::state::with_state;
 use crate::{finish, output, tools};
@@ -110,6 +110,9 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
             if let Some(csv) = state.module_defs.remove("_csv") {
                 NATIVE_CSV.with(|native| native.set(Some(csv)));
             }
+            if let Some(weakref) = state.module_defs.get_mut("_weakref") {
+                *weakref = weakref_without_listing(weakref);
+            }
             state.frozen.retain(|name, _| frozen_allowed(name));
             state.frozen.extend(stand_ins().iter().copied());
             vm.set_user_signal_channel(signals);
@@ -165,7 +168,6 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     install_csv(vm)?;
     crate::thread_context::protect_thread_state(vm, NATIVE_MODULES)?;
     refuse_open(vm)?;
-    refuse_weakref_listing(vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
@@ -204,14 +206,13 @@ pub fn preload(vm: &VirtualMachine, modules: &[String]) -> Result<(), String> {
 thread_local! {
     /// RustPython's native `_csv`, kept out of the importable modules: its dialect registry and field size
     /// limit are process-wide. Set by the init hook of the VM being built on this thread.
-    static NATIVE_CSV: std::cell::Cell<Option<&'static rustpython_vm::builtins::PyModuleDef>> =
+    static NATIVE_CSV: std::cell::Cell<Option<&'static PyModuleDef>> =
         const { std::cell::Cell::new(None) };
 }
 
 /// Import the `_csv` stand-in (per-session state), handing it the native module under `_csv_native` only
 /// while it imports: it keeps the reader, writer and types, and nothing that reaches the process-wide state.
 fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
-    use rustpython_vm::builtins::PyModule;
     use rustpython_vm::PyPayload;
     let Some(def) = NATIVE_CSV.with(std::cell::Cell::get) else { return Ok(()) };
     let native = PyModule::from_def(def).into_ref(&vm.ctx);
@@ -230,14 +231,45 @@ fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
 /// `weakref.getweakrefs(x)` lists every weak reference to `x`. For the built-in types, which a worker thread
 /// keeps from one session to the next (see `thread_context`), that would include references an earlier
 /// session left in a cycle the collector cannot free, and through their callbacks that session's data.
-fn refuse_weakref_listing(vm: &VirtualMachine) -> PyResult<()> {
+/// The refusal is part of the module's definition, not an attribute set once: every `_weakref` module the
+/// VM creates has it, also one imported again after sandbox code removed the first from `sys.modules`.
+fn weakref_without_listing(native: &'static PyModuleDef) -> &'static PyModuleDef {
+    WEAKREF_DEFS.with(|defs| match defs.get() {
+        Some((known, without_listing)) if std::ptr::eq(known, native) => without_listing,
+        _ => {
+            let without_listing: &'static PyModuleDef = Box::leak(Box::new(PyModuleDef {
+                name: native.name,
+                doc: native.doc,
+                methods: native.methods,
+                slots: PyModuleSlots { create: native.slots.create, exec: Some(exec_weakref_without_listing) },
+            }));
+            defs.set(Some((native, without_listing)));
+            without_listing
+        }
+    })
+}
+
+thread_local! {
+    /// RustPython's `_weakref` definition and the sandbox's, made from it once per thread: module definitions
+    /// hold the thread's interned names, so each worker thread has its own (and keeps them across sessions).
+    static WEAKREF_DEFS: std::cell::Cell<Option<(&'static PyModuleDef, &'static PyModuleDef)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+fn exec_weakref_without_listing(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<()> {
+    let Some((native, _)) = WEAKREF_DEFS.with(std::cell::Cell::get) else {
+        return Err(vm.new_runtime_error("_weakref: the native definition is not known on this thread"));
+    };
+    if let Some(exec) = native.slots.exec {
+        exec(vm, module)?;
+    }
     let refusal = permission_refusal(
         vm,
         "getweakrefs",
         "weakref.getweakrefs() is not available in the sandbox; keep your own references (a list, a \
          weakref.WeakSet) to the objects you need to find again",
     );
-    vm.import("_weakref", 0)?.set_attr("getweakrefs", refusal, vm)
+    module.as_object().set_attr("getweakrefs", refusal, vm)
 }
 
 /// A native function named `name` that raises PermissionError with `message`, whatever it is called with.
