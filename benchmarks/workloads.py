@@ -15,6 +15,7 @@ import argparse
 import gc
 import os
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -54,6 +55,8 @@ WORKLOADS: list[Workload] = [
     Workload("scaling_1t_per_s", "scaling", "CPU loop throughput, 1 thread", "runs/s"),
     Workload("scaling_2t_per_s", "scaling", "CPU loop throughput, 2 threads, one session each", "runs/s"),
     Workload("scaling_ratio", "scaling", "2-thread / 1-thread throughput", "x"),
+    Workload("scaling_process_ratio", "scaling", "control: 2 processes / 1 process, one session each", "x"),
+    Workload("scaling_threads_vs_processes", "scaling", "2 threads in one process / 2 processes", "x"),
     Workload("leak_total_mb", "leak", "RSS growth over K create->import->shutdown cycles", "MB"),
     Workload("leak_kb_per_cycle", "leak", "RSS growth per create->import->shutdown cycle", "KB"),
 ]
@@ -72,18 +75,18 @@ class Settings:
     tool_repeats: int
     inject_sessions: int
     reinject_repeats: int
-    scaling_runs_per_thread: int
-    scaling_rounds: int  # 1-thread and 2-thread runs alternate this many times; medians are reported
+    scaling_window_s: float  # each throughput counts the runs completed in this many seconds
+    scaling_rounds: int  # rounds of 1 thread, 2 threads, 1 process, 2 processes; medians are reported
     leak_cycles: int
     leak_warmup: int
     extra_interpreters: int = 10
 
 
 FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, compute_repeats=5, tool_calls=10_000,
-                tool_repeats=3, inject_sessions=3, reinject_repeats=5, scaling_runs_per_thread=12, scaling_rounds=3,
+                tool_repeats=3, inject_sessions=3, reinject_repeats=5, scaling_window_s=1.5, scaling_rounds=16,
                 leak_cycles=10_000, leak_warmup=20)
 QUICK = Settings(startup_sessions=2, warm_iterations=300, warm_warmup=30, compute_repeats=1, tool_calls=10_000,
-                 tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_runs_per_thread=5, scaling_rounds=1,
+                 tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_window_s=0.5, scaling_rounds=2,
                  leak_cycles=200, leak_warmup=5)
 
 WORDS = "the quick brown fox jumps over a lazy dog while seven sandboxes count every word twice".split()
@@ -363,47 +366,131 @@ def group_memory(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
 SCALING_CODE = "s = sum(i*i for i in range(3*10**5))"
 
 
+def runs_in_window(adapter: Adapter, session: Any, start: float, window_s: float) -> float:
+    """Runs of SCALING_CODE completed between ``start`` and ``start + window_s`` (perf_counter seconds), the run
+    in progress at the end counted by the part of it inside the window. A fixed time rather than a fixed number
+    of runs: a thread that gets a slower core must not leave the other finishing alone at the end."""
+    deadline = start + window_s
+    time.sleep(max(0.0, start - time.perf_counter()))
+    done = 0.0
+    while True:
+        began = time.perf_counter()
+        adapter.execute(session, SCALING_CODE)
+        ended = time.perf_counter()
+        if ended <= deadline:
+            done += 1
+        else:
+            return done + max(0.0, deadline - began) / (ended - began)
+
+
+class ScalingProcesses:
+    """The control: sessions of the same implementation in separate processes (``--scaling-worker``), which
+    share nothing in memory. Two of them against one show how far this machine lets the workload scale."""
+
+    def __init__(self, impl: str, count: int) -> None:
+        command = [sys.executable, os.path.abspath(__file__), "--impl", impl, "--scaling-worker"]
+        self.children = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                          bufsize=1) for _ in range(count)]
+        for child in self.children:
+            if child.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"a --scaling-worker child did not start (status {child.wait()})")
+
+    def throughput(self, processes: int, window_s: float) -> float:
+        start = time.perf_counter() + 0.05  # CLOCK_MONOTONIC: the same clock in every process
+        chosen = self.children[:processes]
+        for child in chosen:
+            child.stdin.write(f"{start!r} {window_s!r}\n")
+        return sum(float(child.stdout.readline()) for child in chosen) / window_s
+
+    def close(self) -> None:
+        for child in self.children:
+            child.stdin.close()
+        for child in self.children:
+            child.wait(timeout=60)
+
+
+def scaling_worker(impl: str) -> None:
+    """``--scaling-worker``: one warmed session; for each line ``start window`` on stdin, the runs it completed."""
+    adapter = ADAPTERS[impl]()
+    reason = adapter.probe()
+    if reason:
+        raise SystemExit(reason)
+    session = adapter.create()
+    adapter.execute(session, SCALING_CODE)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        start, window_s = map(float, line.split())
+        print(runs_in_window(adapter, session, start, window_s), flush=True)
+    adapter.shutdown(session)
+
+
 def group_scaling(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
-    def throughput(threads: int) -> float:
-        sessions = [adapter.create() for _ in range(threads)]
-        for session in sessions:
-            adapter.execute(session, SCALING_CODE)  # warm-up
-        runs = settings.scaling_runs_per_thread
-        barrier = threading.Barrier(threads + 1)
+    def threads_throughput(sessions: list[Any], threads: int, window_s: float) -> float:
+        start = time.perf_counter() + 0.05
+        done = [0.0] * threads
         errors: list[BaseException] = []
 
-        def worker(session: Any) -> None:
-            barrier.wait()
+        def worker(index: int) -> None:
             try:
-                for _ in range(runs):
-                    adapter.execute(session, SCALING_CODE)
+                done[index] = runs_in_window(adapter, sessions[index], start, window_s)
             except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
                 errors.append(exc)
 
-        pool = [threading.Thread(target=worker, args=(s,)) for s in sessions]
+        pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
         for thread in pool:
             thread.start()
-        barrier.wait()
-        start = time.perf_counter_ns()
         for thread in pool:
             thread.join()
-        elapsed = time.perf_counter_ns() - start
-        for session in sessions:
-            adapter.shutdown(session)
         if errors:
             raise errors[0]
-        return threads * runs / (elapsed / 1e9)
+        return sum(done) / window_s
 
     def scaling() -> dict[str, float]:
-        # Alternating rounds, so a burst of load from elsewhere on the machine hits both sides alike.
-        ones, twos = [], []
-        for _ in range(settings.scaling_rounds):
-            ones.append(throughput(1))
-            twos.append(throughput(2))
-        one, two = statistics.median(ones), statistics.median(twos)
-        return {"scaling_1t_per_s": one, "scaling_2t_per_s": two, "scaling_ratio": two / one}
+        # This VM's cores are shared with other tenants: the speed of one core moves by up to 2x from one
+        # second to the next. So the four measurements of a round follow each other within seconds (their
+        # order rotating), each figure is the median over rounds of the ratio within a round, and the same
+        # implementation in two processes, which share nothing, says how much scaling the machine allowed.
+        sessions = [adapter.create() for _ in range(2)]
+        processes = ScalingProcesses(adapter.name, 2)
+        try:
+            for session in sessions:
+                adapter.execute(session, SCALING_CODE)  # warm-up
+            window = settings.scaling_window_s
+            measure = {
+                "1t": lambda: threads_throughput(sessions, 1, window),
+                "2t": lambda: threads_throughput(sessions, 2, window),
+                "1p": lambda: processes.throughput(1, window),
+                "2p": lambda: processes.throughput(2, window),
+            }
+            rounds: list[dict[str, float]] = []
+            order = list(measure)
+            for index in range(settings.scaling_rounds):
+                shift = index % len(order)
+                rounds.append({key: measure[key]() for key in order[shift:] + order[:shift]})
+        finally:
+            processes.close()
+            for session in sessions:
+                adapter.shutdown(session)
 
-    rec.record(["scaling_1t_per_s", "scaling_2t_per_s", "scaling_ratio"], scaling)
+        def median(of: Callable[[dict[str, float]], float]) -> float:
+            return statistics.median(of(r) for r in rounds)
+
+        def spread(numerator: str, denominator: str) -> str:
+            ratios = [r[numerator] / r[denominator] for r in rounds]
+            return f"{min(ratios):.2f}-{max(ratios):.2f}"
+
+        return {
+            "note": f"{len(rounds)} rounds of {settings.scaling_window_s} s windows; per round, 2 threads / 1 thread "
+                    f"{spread('2t', '1t')}, 2 processes / 1 process {spread('2p', '1p')}",
+            "scaling_1t_per_s": median(lambda r: r["1t"]),
+            "scaling_2t_per_s": median(lambda r: r["2t"]),
+            "scaling_ratio": median(lambda r: r["2t"] / r["1t"]),
+            "scaling_process_ratio": median(lambda r: r["2p"] / r["1p"]),
+            "scaling_threads_vs_processes": median(lambda r: r["2t"] / r["2p"]),
+        }
+
+    rec.record(["scaling_1t_per_s", "scaling_2t_per_s", "scaling_ratio", "scaling_process_ratio",
+                "scaling_threads_vs_processes"], scaling)
 
 
 # The leak workload stops early once the process has grown this much: on a shared machine an unbounded leak
@@ -470,9 +557,15 @@ def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--impl", required=True, choices=sorted(ADAPTERS))
-    parser.add_argument("--group", required=True, choices=GROUPS)
+    parser.add_argument("--group", choices=GROUPS)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--scaling-worker", action="store_true", help="serve the scaling group's process control")
     args = parser.parse_args()
+    if args.scaling_worker:
+        scaling_worker(args.impl)
+        return
+    if args.group is None:
+        parser.error("--group is required")
     # Only the JSON goes to the real stdout; whatever an implementation prints goes to stderr.
     real_stdout = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
