@@ -116,15 +116,24 @@ fn format_traceback(frames: Vec<String>) -> String {
     text.trim_end().to_owned()
 }
 
-/// The sandbox's builtin exception type called `name`, if there is one (tools' errors keep their type).
-pub fn builtin_exception_type(vm: &VirtualMachine, name: &str) -> Option<PyTypeRef> {
-    let candidate = vm.builtins.get_attr(&vm.ctx.new_str(name), vm).ok()?;
-    let cls = candidate.downcast::<rustpython_vm::builtins::PyType>().ok()?;
-    if cls.fast_issubclass(vm.ctx.exceptions.exception_type) {
-        Some(cls)
-    } else {
-        None
-    }
+/// Exception types a host error cannot become: they are not built from a message alone.
+const NOT_FROM_A_MESSAGE: &[&str] =
+    &["UnicodeDecodeError", "UnicodeEncodeError", "UnicodeTranslateError", "BaseExceptionGroup", "ExceptionGroup"];
+
+/// The VM's built-in exception types that a message alone makes, by name; taken from a fresh VM's
+/// `builtins`, before sandbox code can rebind a name there.
+pub fn builtin_exception_types(vm: &VirtualMachine) -> std::collections::HashMap<String, PyTypeRef> {
+    let base = vm.ctx.exceptions.base_exception_type;
+    vm.builtins
+        .dict()
+        .into_iter()
+        .filter_map(|(name, value)| {
+            let name = name.downcast_ref::<rustpython_vm::builtins::PyStr>()?.to_string();
+            let cls = value.downcast::<rustpython_vm::builtins::PyType>().ok()?;
+            let native = !cls.slots.flags.has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE);
+            (native && cls.fast_issubclass(base) && !NOT_FROM_A_MESSAGE.contains(&name.as_str())).then_some((name, cls))
+        })
+        .collect()
 }
 
 /// Whether the submitted code ends in an expression statement, whose value `execute()` reports.
@@ -202,9 +211,11 @@ mod tests {
     #[test]
     fn builtin_exception_types_are_found_by_name_and_nothing_else() {
         with_test_vm(|vm| {
-            assert!(builtin_exception_type(vm, "KeyError").is_some_and(|t| t.name().to_string() == "KeyError"));
-            assert!(builtin_exception_type(vm, "len").is_none());
-            assert!(builtin_exception_type(vm, "NoSuchError").is_none());
+            let types = builtin_exception_types(vm);
+            assert!(types.get("KeyError").is_some_and(|t| t.name().to_string() == "KeyError"));
+            assert!(types.contains_key("OSError") && types.contains_key("TimeoutError"));
+            assert!(!types.contains_key("len"));
+            assert!(!types.contains_key("UnicodeDecodeError"));
         });
     }
 }

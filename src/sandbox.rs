@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyModuleSlots, PyType};
+use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyModuleSlots, PyStrRef, PyType};
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
 use rustpython_vm::common::rc::PyRc;
@@ -160,6 +160,47 @@ pub fn all_types(root: &PyRef<PyType>) -> Vec<PyRef<PyType>> {
 pub struct Namespace {
     pub globals: PyDictRef,
     pub streams: (PyObjectRef, PyObjectRef),
+    /// The VM's own `sys.modules`, and the `sys.__getattr__` that finds it (see `restore_import_state`).
+    pub modules: PyDictRef,
+    sys_getattr: PyObjectRef,
+}
+
+/// A module attribute miss makes RustPython look up `sys.modules` as an attribute of `sys` (to word its
+/// error), and a miss on that one does the same again: after `del sys.modules`, the next miss on any module
+/// recursed until the worker's stack overflowed, before any limit could act. `sys.__getattr__` (consulted on
+/// a miss before that lookup) answers `modules` with the VM's own, as CPython's import keeps using it.
+/// `restore_import_state` puts the attribute back between runs.
+///
+/// The function holds no reference (a native closure is opaque to the collector: a captured `sys.modules`
+/// would keep every module alive); it finds the dict in the session's state.
+fn sys_getattr_fallback(vm: &VirtualMachine) -> PyObjectRef {
+    vm.new_function("__getattr__", |name: PyStrRef, vm: &VirtualMachine| -> PyResult {
+        match with_state(|s| s.modules.clone()) {
+            Some(modules) if name.as_bytes() == b"modules" => Ok(modules.into()),
+            _ => Err(vm.new_attribute_error(format!("module 'sys' has no attribute '{}'", name.to_string_lossy()))),
+        }
+    })
+    .into()
+}
+
+/// Put back what code removed or replaced of the import system's own references, which CPython's import
+/// does not depend on: the `sys.modules` attribute and its fallback (see `sys_getattr_fallback`), and the
+/// `sys` and `builtins` entries in it (without them no import worked). Before each run, and before the VM
+/// is finalised.
+pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyResult<()> {
+    let Namespace { modules, sys_getattr, .. } = namespace;
+    let sys_dict = vm.sys_module.dict();
+    for (name, value) in [("modules", modules.as_object()), ("__getattr__", sys_getattr.as_object())] {
+        if !sys_dict.get_item_opt(name, vm)?.is_some_and(|current| current.is(value)) {
+            sys_dict.set_item(name, value.to_owned(), vm)?;
+        }
+    }
+    for (name, module) in [("sys", &vm.sys_module), ("builtins", &vm.builtins)] {
+        if !modules.get_item_opt(name, vm)?.is_some_and(|current| current.is(module)) {
+            modules.set_item(name, module.clone().into(), vm)?;
+        }
+    }
+    Ok(())
 }
 
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
@@ -180,12 +221,21 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     let streams = output::new_streams(vm)?;
     let factory = tools::new_stand_in_factory(vm)?;
     let stop_type = finish::new_stop_exception_type(vm);
+    let builtin_exceptions = crate::errors::builtin_exception_types(vm);
     with_state(|s| {
         s.globals = Some(globals.clone());
+        s.builtin_exceptions = builtin_exceptions;
         s.tool_factory = Some(factory);
         s.stop_exception_type = Some(stop_type);
     });
-    Ok(Namespace { globals, streams })
+    let modules = vm.sys_module.get_attr("modules", vm)?.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| {
+        vm.new_system_error("sys.modules is not a dict")
+    })?;
+    with_state(|s| s.modules = Some(modules.clone()));
+    let sys_getattr = sys_getattr_fallback(vm);
+    let namespace = Namespace { globals, streams, modules, sys_getattr };
+    restore_import_state(vm, &namespace)?;
+    Ok(namespace)
 }
 
 /// Import `modules` ahead of the session's first run, so that importing them then is a lookup. Refused

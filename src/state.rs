@@ -57,6 +57,10 @@ pub struct SessionState {
     pub output_dropped: usize,
     /// Set by a test's injected fault: the next tool call panics.
     pub panic_in_next_tool: bool,
+    /// The built-in exception types by name, as the VM made them (sandbox code can rebind the names).
+    pub builtin_exceptions: HashMap<String, PyTypeRef>,
+    /// The VM's own `sys.modules`, for `sys.__getattr__` (see `sandbox::sys_getattr_fallback`).
+    pub modules: Option<PyDictRef>,
 }
 
 thread_local! {

@@ -11,6 +11,9 @@
 //!   type exist does not hand its thread on; the cached classes are made immutable;
 //! - RustPython's `_codecs` keeps, per thread, the functions it delegates the charmap codecs to, looked up in
 //!   `sys.modules`: they are fixed to native refusals before any sandbox code runs;
+//! - RustPython's `_json` keeps, per thread, the `_json` module it last found in `sys.modules` and two of its
+//!   attributes: it is refilled with a `_json` no sandbox code has seen before each VM is finalised
+//!   (`refill_json_cache`);
 //! - a few classes of each VM outlive its finalisation (some of its start-up classes: codecs, import
 //!   machinery), with their dicts emptied by teardown; they are unlinked from every `__subclasses__()`
 //!   list, the only way a later session could come across them.
@@ -20,7 +23,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use rustpython_vm::builtins::{PyStrInterned, PyType, PyTypeRef};
+use rustpython_vm::builtins::{PyDictRef, PyStrInterned, PyType, PyTypeRef};
 use rustpython_vm::PyObjectRef;
 use rustpython_vm::types::PyTypeFlags;
 use rustpython_vm::{AsObject, PyResult, VirtualMachine};
@@ -92,6 +95,34 @@ fn immutable() -> PyTypeFlags {
 fn native_types() -> Vec<PyTypeRef> {
     let root = rustpython_vm::Context::genesis().types.object_type.to_owned();
     all_types(&root).into_iter().filter(|class| !class.slots.flags.has_feature(PyTypeFlags::HEAPTYPE)).collect()
+}
+
+/// RustPython's `_json` keeps, per thread, the `_json` module `json.dumps` last found in `sys.modules` (which
+/// sandbox code controls) and two of its attributes. Whatever a session left there would be dropped inside the
+/// next session's VM the first time it encoded JSON, running any finalizer or weakref callback it carries in
+/// that VM, with that session's frames up the stack. So before a session's VM is finalised (under the
+/// shutdown stop, so the drop runs nothing), the cache gets a `_json` made from its definition, which no
+/// sandbox code has seen. False if that failed: the thread must not host another session then.
+pub fn refill_json_cache(vm: &VirtualMachine, modules: &PyDictRef) -> bool {
+    let Some(def) = vm.state.module_defs.get("_json").copied() else { return true };
+    let refill = || -> PyResult<()> {
+        let module = def.create_module(vm)?;
+        def.exec_module(vm, &module)?;
+        // The import `json.dumps` makes takes the module from `sys.modules` only with the VM's `__import__`.
+        vm.builtins.set_attr("__import__", vm.import_func.clone(), vm)?;
+        modules.set_item("_json", module.clone().into(), vm)?;
+        let dict = module.dict();
+        let make_encoder = dict.get_item("make_encoder", vm)?;
+        let escape = dict.get_item("encode_basestring_ascii", vm)?;
+        let none = || vm.ctx.none();
+        let text = |s: &str| -> PyObjectRef { vm.ctx.new_str(s).into() };
+        let flag = |b: bool| -> PyObjectRef { vm.ctx.new_bool(b).into() };
+        // markers, default, encoder, indent, key separator, item separator, sort_keys, skipkeys, allow_nan
+        let args = vec![none(), none(), escape, none(), text(":"), text(","), flag(false), flag(false), flag(true)];
+        make_encoder.call(rustpython_vm::function::FuncArgs::from(args), vm)?;
+        Ok(())
+    };
+    refill().is_ok()
 }
 
 /// After a session's VM is gone: take every class it left behind out of every `__subclasses__()` list, and

@@ -7,12 +7,11 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use rustpython_vm::builtins::{PyDictRef, PyStrRef, PyTupleRef};
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRef};
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::convert;
-use crate::errors::builtin_exception_type;
 use crate::limits::StopReason;
 use crate::state::{release_with_gil, with_state, ToolEntry};
 
@@ -160,7 +159,7 @@ pub fn call_host_tool(
             available_tools()
         )));
     };
-    Python::attach(|py| {
+    let called = Python::attach(|py| -> Result<PyObjectRef, Failure> {
         let context = with_state(|s| s.caller_context.as_ref().map(|c| c.clone_ref(py)));
         let mut positional_items: Vec<Py<PyAny>> = Vec::new();
         let keyword = PyDict::new(py);
@@ -178,11 +177,12 @@ pub fn call_host_tool(
                         if names.len() == 1 { "" } else { "s" },
                         names.join(", "),
                         args.len()
-                    )));
+                    ))
+                    .into());
                 }
                 for (param, value) in names.iter().zip(&args) {
                     let converted = to_host(value, &format!("argument '{param}'"))?;
-                    keyword.set_item(param, converted).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+                    keyword.set_item(param, converted).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
                 }
             }
             None => {
@@ -193,10 +193,10 @@ pub fn call_host_tool(
         }
         for (key, value) in &kwargs {
             if keyword.contains(key).unwrap_or(false) {
-                return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")));
+                return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")).into());
             }
             let converted = to_host(value, &format!("argument '{key}'"))?;
-            keyword.set_item(key, converted).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+            keyword.set_item(key, converted).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
         }
         let callable = entry.callable.bind(py);
         let shared = with_state(|s| s.shared.clone());
@@ -211,11 +211,11 @@ pub fn call_host_tool(
                 let mut run_args: Vec<Py<PyAny>> = Vec::with_capacity(positional_items.len() + 1);
                 run_args.push(callable.clone().unbind());
                 run_args.extend(positional_items);
-                let run_args = PyTuple::new(py, run_args).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+                let run_args = PyTuple::new(py, run_args).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
                 context.bind(py).call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword))
             }
             None => {
-                let call_args = PyTuple::new(py, positional_items).map_err(|e| host_error_in_sandbox(py, vm, name, e))?;
+                let call_args = PyTuple::new(py, positional_items).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
                 callable.call(call_args, Some(&keyword))
             }
         };
@@ -224,57 +224,75 @@ pub fn call_host_tool(
         }
         match result {
             Ok(value) => convert::to_sandbox(&value, vm).map_err(|e| {
-                vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
+                vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())).into()
             }),
-            Err(err) => Err(host_error_in_sandbox(py, vm, name, err)),
+            Err(err) => Err(Failure::Host(HostFailure::capture(py, err))),
         }
+    });
+    called.map_err(|failure| match failure {
+        Failure::Sandbox(exc) => exc,
+        Failure::Host(host) => host.into_sandbox(vm, name),
     })
 }
 
-/// A host exception raised inside the sandbox: same builtin type when there is one, else RuntimeError;
-/// either way carrying `tool` (the tool's name), `host_type` (the host exception's qualified type name) and
-/// `host_traceback` (the host's traceback text, for code that wants it; never printed by default).
-fn host_error_in_sandbox(
-    py: Python<'_>,
-    vm: &VirtualMachine,
-    tool: &str,
-    err: PyErr,
-) -> rustpython_vm::builtins::PyBaseExceptionRef {
-    let host_type = {
-        let ty = err.get_type(py);
-        let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
-        let name = ty.qualname().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
-        if module.is_empty() || module == "builtins" { name } else { format!("{module}.{name}") }
-    };
-    let traceback = err
-        .traceback(py)
-        .and_then(|tb| tb.format().ok())
-        .map(|tb| format!("{tb}{host_type}: {}", err.value(py)))
-        .unwrap_or_default();
-    let exc = sandbox_exception(py, vm, tool, err);
-    for (attr, value) in [("tool", tool.to_owned()), ("host_type", host_type), ("host_traceback", traceback)] {
-        let _ = exc.as_object().set_attr(attr, vm.ctx.new_str(value), vm);
-    }
-    exc
+/// A tool call that failed: an error built in the sandbox, or the host's exception as host-side text only.
+enum Failure {
+    Sandbox(PyBaseExceptionRef),
+    Host(HostFailure),
 }
 
-fn sandbox_exception(
-    py: Python<'_>,
-    vm: &VirtualMachine,
-    tool: &str,
-    err: PyErr,
-) -> rustpython_vm::builtins::PyBaseExceptionRef {
-    let ty = err.get_type(py);
-    let type_name = ty.name().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
-    let is_builtin = ty.module().map(|m| m.to_string() == "builtins").unwrap_or(false);
-    let message = err.value(py).to_string();
-    // Same builtin type when it can be built from a message alone (UnicodeDecodeError, e.g., cannot).
-    let same_type = is_builtin
-        .then(|| builtin_exception_type(vm, &type_name))
-        .flatten()
-        .and_then(|sandbox_type| {
-            let text = vm.ctx.new_str(format!("tool '{tool}' failed: {message}"));
-            sandbox_type.as_object().call((text,), vm).ok()?.downcast::<rustpython_vm::builtins::PyBaseException>().ok()
-        });
-    same_type.unwrap_or_else(|| vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")))
+impl From<PyBaseExceptionRef> for Failure {
+    fn from(exc: PyBaseExceptionRef) -> Self {
+        Self::Sandbox(exc)
+    }
+}
+
+/// A host exception, read while the GIL is held; it becomes a sandbox exception only after the GIL is
+/// released. Building it there by calling the sandbox's class could run sandbox code (a class or `__init__`
+/// rebound by that code), which must never run while the host's GIL is held: no limit could stop it, and
+/// every host thread would wait.
+struct HostFailure {
+    type_name: String,
+    is_builtin: bool,
+    message: String,
+    host_type: String,
+    traceback: String,
+}
+
+impl HostFailure {
+    fn capture(py: Python<'_>, err: PyErr) -> Self {
+        let ty = err.get_type(py);
+        let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+        let type_name = ty.name().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
+        let qualname = ty.qualname().map(|n| n.to_string()).unwrap_or_else(|_| type_name.clone());
+        let is_builtin = module == "builtins";
+        let host_type = if module.is_empty() || is_builtin { qualname } else { format!("{module}.{qualname}") };
+        let message = err.value(py).to_string();
+        let traceback = err
+            .traceback(py)
+            .and_then(|tb| tb.format().ok())
+            .map(|tb| format!("{tb}{host_type}: {message}"))
+            .unwrap_or_default();
+        Self { type_name, is_builtin, message, host_type, traceback }
+    }
+
+    /// The host exception raised inside the sandbox: the same built-in type when there is one (the VM's own,
+    /// made without calling it), else RuntimeError; either way carrying `tool` (the tool's name), `host_type`
+    /// (the host exception's qualified type name) and `host_traceback` (the host's traceback text, for code
+    /// that wants it; never printed by default).
+    fn into_sandbox(self, vm: &VirtualMachine, tool: &str) -> PyBaseExceptionRef {
+        let Self { type_name, is_builtin, message, host_type, traceback } = self;
+        let same_type = is_builtin.then(|| with_state(|s| s.builtin_exceptions.get(&type_name).cloned())).flatten();
+        let exc = match same_type {
+            Some(cls) => vm.new_exception_msg(cls, format!("tool '{tool}' failed: {message}").into()),
+            None => vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")),
+        };
+        // Into the instance's dict directly: `setattr` would run a `__setattr__` sandbox code gave the type.
+        let dict = exc.as_object().dict().unwrap_or_else(|| vm.ctx.new_dict());
+        for (attr, value) in [("tool", tool.to_owned()), ("host_type", host_type), ("host_traceback", traceback)] {
+            let _ = dict.set_item(attr, vm.ctx.new_str(value).into(), vm);
+        }
+        let _ = exc.as_object().set_dict(Some(dict));
+        exc
+    }
 }

@@ -224,9 +224,16 @@ fn run_session(
     // Emptied, not just dropped: a function the session left in a cycle the collector cannot free keeps
     // these globals alive (see `thread_context`), and must not keep the session's data with them.
     interpreter.enter(|_vm| namespace.globals.clear());
+    let json_cache_refilled = catch_unwind(AssertUnwindSafe(|| {
+        interpreter.enter(|vm| {
+            sandbox::restore_import_state(vm, &namespace).is_ok()
+                && crate::thread_context::refill_json_cache(vm, &namespace.modules)
+        })
+    }))
+    .unwrap_or(false);
     drop(namespace);
     let torn_down = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter))).is_ok();
-    torn_down && catch_unwind(crate::thread_context::clean_up_after_session).unwrap_or(false)
+    torn_down && json_cache_refilled && catch_unwind(crate::thread_context::clean_up_after_session).unwrap_or(false)
 }
 
 /// Finalise a session's VM, leaving as little behind as RustPython allows. Unlike
@@ -376,6 +383,9 @@ fn execute(
     }
     let _end_budget = EndBudget(&shared);
     limits::enforce_clamps(vm);
+    if let Err(exc) = sandbox::restore_import_state(vm, namespace) {
+        return error_outcome(vm, &exc, cells, String::new());
+    }
     let old_context = with_state(|s| {
         s.fields = fields;
         s.output.clear();
