@@ -261,6 +261,12 @@ def test_csv_state_belongs_to_each_session(make_interp):
     assert first.execute("list(csv.reader(['a;b'], 'semi'))") == [["a", "b"]]
 
 
+def test_csv_removed_from_sys_modules_says_how_to_get_it_back(interp):
+    with pytest.raises(CodeExecutionError, match=r"ImportError: _csv can be imported once per session"):
+        interp.execute("import sys, _csv\nkept = sys.modules.pop('_csv')\nimport _csv")
+    assert interp.execute("sys.modules['_csv'] = kept\nimport csv\nlist(csv.reader(['a,b']))") == [["a", "b"]]
+
+
 def test_csv_field_size_limit_is_enforced(interp):
     interp.execute("import csv\nprevious = csv.field_size_limit(5)")
     with pytest.raises(CodeExecutionError, match=r"Error: field larger than field limit \(5\)"):

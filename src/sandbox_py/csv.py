@@ -10,7 +10,13 @@ import sys
 
 # Handed over by the host only while this module imports (it is not importable by name): keep what reads no
 # process-wide state, and forget the module.
-import _csv_native
+try:
+    import _csv_native
+except ModuleNotFoundError:
+    raise ImportError(
+        "_csv can be imported once per session, when the sandbox is built (it keeps the csv module's state for "
+        "this session); it was removed from sys.modules: use the csv module, or put back the _csv you removed"
+    ) from None
 from _csv_native import (
     QUOTE_ALL,
     QUOTE_MINIMAL,
