@@ -120,10 +120,12 @@ fn format_traceback(frames: Vec<String>) -> String {
 const NOT_FROM_A_MESSAGE: &[&str] =
     &["UnicodeDecodeError", "UnicodeEncodeError", "UnicodeTranslateError", "BaseExceptionGroup", "ExceptionGroup"];
 
-/// The VM's built-in exception types that a message alone makes, by name; taken from a fresh VM's
-/// `builtins`, before sandbox code can rebind a name there.
+/// The VM's built-in `Exception` types that a message alone makes, by name; taken from a fresh VM's
+/// `builtins`, before sandbox code can rebind a name there. Not `SystemExit`, `KeyboardInterrupt` and the
+/// other `BaseException`s outside `Exception`: a host's arrives as `RuntimeError`, which `except Exception`
+/// catches.
 pub fn builtin_exception_types(vm: &VirtualMachine) -> std::collections::HashMap<String, PyTypeRef> {
-    let base = vm.ctx.exceptions.base_exception_type;
+    let base = vm.ctx.exceptions.exception_type;
     vm.builtins
         .dict()
         .into_iter()
@@ -216,6 +218,7 @@ mod tests {
             assert!(types.contains_key("OSError") && types.contains_key("TimeoutError"));
             assert!(!types.contains_key("len"));
             assert!(!types.contains_key("UnicodeDecodeError"));
+            assert!(!types.contains_key("SystemExit") && !types.contains_key("KeyboardInterrupt"));
         });
     }
 }

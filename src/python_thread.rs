@@ -34,3 +34,21 @@ impl Drop for PythonThread {
         }
     }
 }
+
+/// Take the host's GIL for `f` with the VM's automatic collector paused. This build collects inline, on an
+/// allocation: converting values (which allocates VM objects) would otherwise run whatever finalizers
+/// (`__del__`, weakref callbacks) the collection found, while the host waits on the GIL, out of reach of
+/// every limit. Garbage waits for the next allocation after.
+pub fn with_host_gil<R>(vm: &rustpython_vm::VirtualMachine, f: impl for<'py> FnOnce(pyo3::Python<'py>) -> R) -> R {
+    struct Resume<'a>(&'a rustpython_vm::VirtualMachine, bool);
+    impl Drop for Resume<'_> {
+        fn drop(&mut self) {
+            if self.1 {
+                self.0.state.gc.enable();
+            }
+        }
+    }
+    let _resume = Resume(vm, vm.state.gc.is_enabled());
+    vm.state.gc.disable();
+    pyo3::Python::attach(f)
+}

@@ -67,19 +67,23 @@ impl Session {
                 self.abandoned.store(true, Ordering::SeqCst);
                 return (Outcome::Dead(crate::rescue::crash_message(signal)), interrupt);
             }
-            if interrupt.is_none() {
-                interrupt = Python::attach(|py| py.check_signals().err());
-            }
-            let reason = if interrupt.is_some() {
-                StopReason::Interrupt
-            } else if self.shared.over_memory_limit() {
-                StopReason::Memory
+            // The limits first: they need no GIL, which some other host thread may hold for a while.
+            let limit = if self.shared.over_memory_limit() {
+                Some(StopReason::Memory)
             } else if self.shared.limits.timeout.is_some_and(|limit| {
                 started.elapsed().saturating_sub(self.shared.tool_time()) > limit
             }) {
-                StopReason::Timeout
+                Some(StopReason::Timeout)
             } else {
-                continue;
+                None
+            };
+            if interrupt.is_none() && limit.is_none() {
+                interrupt = Python::attach(|py| py.check_signals().err());
+            }
+            let reason = match (&interrupt, limit) {
+                (Some(_), _) => StopReason::Interrupt,
+                (None, Some(limit)) => limit,
+                (None, None) => continue,
             };
             let since = *stop_requested.get_or_insert_with(Instant::now);
             if since.elapsed() > self.shared.limits.grace {
@@ -235,6 +239,9 @@ impl Session {
             py.detach(|| {
                 while !self.shared.finished.load(Ordering::SeqCst) && Instant::now() < deadline {
                     std::thread::sleep(Duration::from_micros(200));
+                    // The worker asks for the stop once; the eval loop's wake-up flag is process-wide, and
+                    // another busy VM can take it first, so a finalizer would run on unstopped. Ask again.
+                    self.shared.request_stop(StopReason::Shutdown);
                 }
             });
         }

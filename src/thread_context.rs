@@ -12,7 +12,7 @@
 //! - RustPython's `_codecs` keeps, per thread, the functions it delegates the charmap codecs to, looked up in
 //!   `sys.modules`: they are fixed to native refusals before any sandbox code runs;
 //! - RustPython's `_json` keeps, per thread, the `_json` module it last found in `sys.modules` and two of its
-//!   attributes: it is refilled with a `_json` no sandbox code has seen before each VM is finalised
+//!   attributes: the last thing each VM does is to refill it with a `_json` no sandbox code has seen
 //!   (`refill_json_cache`);
 //! - a few classes of each VM outlive its finalisation (some of its start-up classes: codecs, import
 //!   machinery), with their dicts emptied by teardown; they are unlinked from every `__subclasses__()`
@@ -23,7 +23,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use rustpython_vm::builtins::{PyDictRef, PyStrInterned, PyType, PyTypeRef};
+use rustpython_vm::builtins::{PyStrInterned, PyType, PyTypeRef};
 use rustpython_vm::PyObjectRef;
 use rustpython_vm::types::PyTypeFlags;
 use rustpython_vm::{AsObject, PyResult, VirtualMachine};
@@ -100,17 +100,28 @@ fn native_types() -> Vec<PyTypeRef> {
 /// RustPython's `_json` keeps, per thread, the `_json` module `json.dumps` last found in `sys.modules` (which
 /// sandbox code controls) and two of its attributes. Whatever a session left there would be dropped inside the
 /// next session's VM the first time it encoded JSON, running any finalizer or weakref callback it carries in
-/// that VM, with that session's frames up the stack. So before a session's VM is finalised (under the
-/// shutdown stop, so the drop runs nothing), the cache gets a `_json` made from its definition, which no
-/// sandbox code has seen. False if that failed: the thread must not host another session then.
-pub fn refill_json_cache(vm: &VirtualMachine, modules: &PyDictRef) -> bool {
+/// that VM, with that session's frames up the stack. So the very last thing a session's VM does, once its
+/// modules are finalised and its garbage collected, is to give the cache a `_json` made from its definition,
+/// found through a `sys.modules` of its own. Nothing of the session runs after that: finalizers need an
+/// entered VM, and this is the VM's last entry. A finalizer the replaced entry runs meanwhile cannot fill the
+/// cache again (the cache is borrowed then: RustPython panics, and the thread is retired).
+///
+/// The import looks `sys.modules` and `builtins.__import__` up through `ModuleType` and `object`, whose
+/// attributes the session could have changed (a data descriptor would answer instead of the dicts): the
+/// thread is not reused then. False whenever the refill did not happen.
+pub fn refill_json_cache(vm: &VirtualMachine) -> bool {
+    let types = &vm.ctx.types;
+    if !is_pristine(types.module_type) || !is_pristine(types.object_type) {
+        return false;
+    }
     let Some(def) = vm.state.module_defs.get("_json").copied() else { return true };
     let refill = || -> PyResult<()> {
         let module = def.create_module(vm)?;
         def.exec_module(vm, &module)?;
-        // The import `json.dumps` makes takes the module from `sys.modules` only with the VM's `__import__`.
-        vm.builtins.set_attr("__import__", vm.import_func.clone(), vm)?;
+        let modules = vm.ctx.new_dict();
         modules.set_item("_json", module.clone().into(), vm)?;
+        vm.sys_module.dict().set_item("modules", modules.into(), vm)?;
+        vm.builtins.dict().set_item("__import__", vm.import_func.clone(), vm)?;
         let dict = module.dict();
         let make_encoder = dict.get_item("make_encoder", vm)?;
         let escape = dict.get_item("encode_basestring_ascii", vm)?;
@@ -123,6 +134,19 @@ pub fn refill_json_cache(vm: &VirtualMachine, modules: &PyDictRef) -> bool {
         Ok(())
     };
     refill().is_ok()
+}
+
+/// Whether `class` has exactly the attributes it had before any sandbox code ran on this thread.
+fn is_pristine(class: &rustpython_vm::Py<PyType>) -> bool {
+    PRISTINE.with(|pristine| {
+        let pristine = pristine.borrow();
+        let Some((_, attributes)) = pristine.iter().find(|(known, _)| known.as_object().is(class.as_object())) else {
+            return false;
+        };
+        let current = attributes_of(class);
+        current.len() == attributes.len()
+            && attributes.iter().all(|(key, (_, value))| current.get(key).is_some_and(|(_, now)| now.is(value)))
+    })
 }
 
 /// After a session's VM is gone: take every class it left behind out of every `__subclasses__()` list, and

@@ -159,7 +159,7 @@ pub fn call_host_tool(
             available_tools()
         )));
     };
-    let called = Python::attach(|py| -> Result<PyObjectRef, Failure> {
+    let called = crate::python_thread::with_host_gil(vm, |py| -> Result<PyObjectRef, Failure> {
         let context = with_state(|s| s.caller_context.as_ref().map(|c| c.clone_ref(py)));
         let mut positional_items: Vec<Py<PyAny>> = Vec::new();
         let keyword = PyDict::new(py);

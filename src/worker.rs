@@ -224,22 +224,21 @@ fn run_session(
     // Emptied, not just dropped: a function the session left in a cycle the collector cannot free keeps
     // these globals alive (see `thread_context`), and must not keep the session's data with them.
     interpreter.enter(|_vm| namespace.globals.clear());
-    let json_cache_refilled = catch_unwind(AssertUnwindSafe(|| {
-        interpreter.enter(|vm| {
-            sandbox::restore_import_state(vm, &namespace).is_ok()
-                && crate::thread_context::refill_json_cache(vm, &namespace.modules)
-        })
+    // Finalising the modules looks `sys.modules` up: without it RustPython recursed until the stack overflowed.
+    let import_state = catch_unwind(AssertUnwindSafe(|| {
+        interpreter.enter(|vm| sandbox::restore_import_state(vm, &namespace).is_ok())
     }))
     .unwrap_or(false);
     drop(namespace);
-    let torn_down = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter))).is_ok();
-    torn_down && json_cache_refilled && catch_unwind(crate::thread_context::clean_up_after_session).unwrap_or(false)
+    let torn_down = catch_unwind(AssertUnwindSafe(move || tear_down(interpreter))).unwrap_or(false);
+    import_state && torn_down && catch_unwind(crate::thread_context::clean_up_after_session).unwrap_or(false)
 }
 
 /// Finalise a session's VM, leaving as little behind as RustPython allows. Unlike
 /// `Interpreter::finalize`, no `atexit` callback runs (sandbox code gets no last word after shutdown), and
-/// cycles are collected again after the modules are cleared.
-fn tear_down(interpreter: rustpython_vm::Interpreter) {
+/// cycles are collected again after the modules are cleared. False when the thread must not host another
+/// session (see `thread_context::refill_json_cache`).
+fn tear_down(interpreter: rustpython_vm::Interpreter) -> bool {
     interpreter.enter(|vm| {
         vm.state.finalizing.store(true, Ordering::Release);
         vm.state.gc.collect_force(2);
@@ -261,7 +260,9 @@ fn tear_down(interpreter: rustpython_vm::Interpreter) {
                 break;
             }
         }
-    });
+        // The VM's last act: nothing of the session can run after it.
+        crate::thread_context::refill_json_cache(vm)
+    })
 }
 
 
@@ -356,7 +357,7 @@ fn execute(
     // Convert every variable before binding any, so a bad one leaves the session untouched.
     let bindings = match variables {
         None => Vec::new(),
-        Some(variables) => match Python::attach(|py| injections.convert(variables.bind(py), vm)) {
+        Some(variables) => match crate::python_thread::with_host_gil(vm, |py| injections.convert(variables.bind(py), vm)) {
             Ok(bindings) => bindings,
             Err(message) => return Outcome::BadInput(message),
         },
@@ -427,7 +428,7 @@ fn execute(
         release_with_gil(context);
     }
     if let Some((kind, fields)) = finish {
-        return Python::attach(|py| match convert::to_host(&fields, vm, py) {
+        return crate::python_thread::with_host_gil(vm, |py| match convert::to_host(&fields, vm, py) {
             Ok(fields) => Outcome::Finish(kind, fields),
             Err(e) => Outcome::Error {
                 report: ExceptionReport {
@@ -486,7 +487,7 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
         return Outcome::Value(host_str(printed.trim_end_matches('\n')));
     }
     let Some(value) = value else { return Outcome::Value(Python::attach(|py| py.None())) };
-    match Python::attach(|py| convert::to_host(&value, vm, py)) {
+    match crate::python_thread::with_host_gil(vm, |py| convert::to_host(&value, vm, py)) {
         Ok(host) => Outcome::Value(host),
         Err(e) if e.kind.is_size() => Outcome::Value(host_str(&format!("<{} object>", value.class().name()))),
         Err(_) => Outcome::Value(host_str(&repr(&value))),

@@ -44,7 +44,119 @@ def test_an_object_a_session_leaves_in_the_json_cache_does_not_run_in_the_next()
     assert runs[1] == {**runs[1], "kind": "value", "value": "'victim'"}, runs[1]
 
 
+PLANTED_CALLBACK = """
+import sys, weakref, functools, _json
+class T: pass
+target = T()
+def planted(ref, ZE=ZeroDivisionError):
+    try:
+        1 / 0
+    except ZE as e:
+        frame = e.__traceback__.tb_frame
+    while frame is not None:
+        g = frame.f_globals
+        if g.get('__name__') == '__main__' and 'SUBMIT' in g:
+            g['secret'] = 'overwritten by the previous session'
+            break
+        frame = frame.f_back
+holder = [target, weakref.ref(target, planted)]
+class FakeJson: pass
+fake = FakeJson()
+fake.encode_basestring_ascii, fake.encode_basestring = holder, None
+FakeJson.__del__ = functools.partial(sys.modules.__setitem__, '_json')
+"""
+
+# A fake `_json` that puts itself back into sys.modules when replaced.
+PUT_BACK = PLANTED_CALLBACK + "sys.modules['_json'] = fake\ndel target, holder, fake\n"
+# An object whose finalizer calls make_encoder once the modules are being finalised.
+LATE_ENCODER = PLANTED_CALLBACK + (
+    "class Encode: pass\n"
+    "Encode.__del__ = functools.partial(_json.make_encoder, None, None, None, None, ':', ',', False, False)\n"
+    "sys.ps1 = [fake, Encode()]\ndel target, holder, fake\n"
+)
+
+
+def test_native_finalizers_cannot_put_a_session_object_back_in_the_json_cache():
+    # Native callables as finalizers run to completion even under the shutdown stop; the cache used to be
+    # refilled before the modules were finalised, so such finalizers could fill it again after.
+    victim = "secret = 'victim'\nimport json\njson.dumps({'a': 1})\nsecret"
+    for plant in (PUT_BACK, LATE_ENCODER):
+        runs = sessions(plant, victim)
+        assert runs[1]["value"] == "'victim'", runs[1]
+
+
 # --- Sandbox code run while the worker holds the host's GIL ----------------------------------------------------
+
+HEARTBEAT = '''
+import threading
+gaps = []
+def heartbeat():
+    last = time.perf_counter()
+    while True:
+        time.sleep(0.01)
+        now = time.perf_counter()
+        gaps.append(now - last)
+        last = now
+threading.Thread(target=heartbeat, daemon=True).start()
+SLOW_GARBAGE = """
+import time
+class Slow:
+    def __del__(self, time=time):
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            pass
+s = Slow(); s.me = s; del s
+"""
+'''
+
+
+def test_a_finalizer_the_collector_runs_during_a_conversion_does_not_hold_the_host():
+    # RustPython collects inline, on an allocation; converting values allocates, with the host's GIL held: a
+    # finalizer collected then looped while every host thread waited, and no limit could act.
+    results = run_isolated(
+        HEARTBEAT
+        + """
+data = [{"row": i} for i in range(3000)]
+make = lambda: RustInterpreter(timeout=2.0, abandon_after=2.0, tools={"rows": lambda: data})
+interp = make()
+results["runs"], results["longest_gap"] = [], []
+for code, variables in [("len(data)", {"data": data}), ("len(rows())", None), ("rows()", None)]:
+    interp.execute(SLOW_GARBAGE)
+    gaps.clear()
+    results["runs"].append(outcome(interp, code, variables=variables))
+    results["longest_gap"].append(max(gaps, default=0.0))
+    if interp._session is None:
+        interp = make()
+""",
+        timeout=150,
+    )
+    # The finalizer now runs in the sandbox, where the time limit stops it; the host never waits on it.
+    assert all(gap < 1.0 for gap in results["longest_gap"]), results
+    assert all(run["seconds"] < 6 for run in results["runs"]), results["runs"]
+
+
+def test_shutdown_stops_a_finalizer_while_another_session_keeps_the_vm_busy():
+    # The shutdown stop was sent once; RustPython's wake-up flag is process-wide, and a busy VM on another thread
+    # could take it first: the finalizer then ran unstopped.
+    results = run_isolated(
+        """
+import threading
+busy = RustInterpreter(timeout=60)
+threading.Thread(target=lambda: outcome(busy, "while True: pass"), daemon=True).start()
+time.sleep(0.5)
+took = []
+for _ in range(5):
+    interp = RustInterpreter(timeout=5, abandon_after=5)
+    interp.execute("class Slow:\\n    def __del__(self):\\n        while True:\\n            pass\\ns = Slow(); s.me = s; del s")
+    started = time.perf_counter()
+    interp.shutdown()
+    took.append(time.perf_counter() - started)
+results["took"] = took
+""",
+        timeout=150,
+    )
+    assert max(results["took"]) < 2.5, results["took"]
+
 
 TOOL_ADD = """
 def add(a, b):

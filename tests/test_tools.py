@@ -288,6 +288,17 @@ def test_tool_custom_host_exception_arrives_as_runtime_error_naming_type(make_in
     assert interp.execute(code) == "tool 'fails' failed with QuotaExceeded: limit hit"
 
 
+@pytest.mark.parametrize("raised", [SystemExit, KeyboardInterrupt, GeneratorExit, BaseException])
+def test_tool_base_exception_outside_exception_arrives_as_runtime_error(make_interp, raised):
+    # `except Exception` in sandbox code must still catch what a tool raised.
+    def fails():
+        raise raised("stop")
+
+    interp = make_interp(tools={"fails": fails})
+    code = "try:\n    fails()\nexcept Exception as e:\n    r = (type(e).__name__, str(e))\nr"
+    assert interp.execute(code) == ("RuntimeError", f"tool 'fails' failed with {raised.__name__}: stop")
+
+
 def test_tool_returning_non_data_object_raises_type_error_naming_tool(make_interp):
     interp = make_interp(tools={"weird": lambda: object()})
     with pytest.raises(CodeExecutionError) as info:
