@@ -163,6 +163,9 @@ pub struct Namespace {
     /// The VM's own `sys.modules`, and the `sys.__getattr__` that finds it (see `restore_import_state`).
     pub modules: PyDictRef,
     sys_getattr: PyObjectRef,
+    /// `sys.modules['__main__']`, whose dict is the globals (as in CPython: `dataclasses` and `typing` look
+    /// the module of a class up there).
+    main: PyRef<PyModule>,
 }
 
 /// A module attribute miss makes RustPython look up `sys.modules` as an attribute of `sys` (to word its
@@ -185,17 +188,17 @@ fn sys_getattr_fallback(vm: &VirtualMachine) -> PyObjectRef {
 
 /// Put back what code removed or replaced of the import system's own references, which CPython's import
 /// does not depend on: the `sys.modules` attribute and its fallback (see `sys_getattr_fallback`), and the
-/// `sys` and `builtins` entries in it (without them no import worked). Before each run, and before the VM
-/// is finalised.
+/// `sys`, `builtins` (without them no import worked) and `__main__` entries in it. Before each run, and
+/// before the VM is finalised.
 pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyResult<()> {
-    let Namespace { modules, sys_getattr, .. } = namespace;
+    let Namespace { modules, sys_getattr, main, .. } = namespace;
     let sys_dict = vm.sys_module.dict();
     for (name, value) in [("modules", modules.as_object()), ("__getattr__", sys_getattr.as_object())] {
         if !sys_dict.get_item_opt(name, vm)?.is_some_and(|current| current.is(value)) {
             sys_dict.set_item(name, value.to_owned(), vm)?;
         }
     }
-    for (name, module) in [("sys", &vm.sys_module), ("builtins", &vm.builtins)] {
+    for (name, module) in [("sys", &vm.sys_module), ("builtins", &vm.builtins), ("__main__", main)] {
         if !modules.get_item_opt(name, vm)?.is_some_and(|current| current.is(module)) {
             modules.set_item(name, module.clone().into(), vm)?;
         }
@@ -233,7 +236,8 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     })?;
     with_state(|s| s.modules = Some(modules.clone()));
     let sys_getattr = sys_getattr_fallback(vm);
-    let namespace = Namespace { globals, streams, modules, sys_getattr };
+    let main = vm.new_module("__main__", globals.clone(), None);
+    let namespace = Namespace { globals, streams, modules, sys_getattr, main };
     restore_import_state(vm, &namespace)?;
     Ok(namespace)
 }

@@ -130,8 +130,13 @@ pub fn refill_json_cache(vm: &VirtualMachine) -> bool {
         let flag = |b: bool| -> PyObjectRef { vm.ctx.new_bool(b).into() };
         // markers, default, encoder, indent, key separator, item separator, sort_keys, skipkeys, allow_nan
         let args = vec![none(), none(), escape, none(), text(":"), text(","), flag(false), flag(false), flag(true)];
-        make_encoder.call(rustpython_vm::function::FuncArgs::from(args), vm)?;
-        Ok(())
+        let encoded = make_encoder.call(rustpython_vm::function::FuncArgs::from(args), vm);
+        // The cache holds the module only for its identity. Emptied, it holds nothing (its functions point
+        // back at it: a cycle nothing would collect once this VM is gone); nor do the finalised VM's dicts.
+        dict.clear();
+        vm.sys_module.dict().del_item("modules", vm)?;
+        vm.builtins.dict().del_item("__import__", vm)?;
+        encoded.map(drop)
     };
     refill().is_ok()
 }

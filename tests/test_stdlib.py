@@ -232,6 +232,24 @@ def test_dataclass_ordering_and_defaults(interp):
     assert interp.execute(code) == ("V(major=1, minor=2, tags=())", True)
 
 
+def test_main_module_is_the_session_namespace(interp):
+    # dataclasses and typing look a class's module up in sys.modules; with postponed annotations a dataclass
+    # failed ('NoneType' object has no attribute '__dict__') while `__main__` was missing there.
+    code = (
+        "from __future__ import annotations\n"
+        "import dataclasses, sys, typing\n"
+        "@dataclasses.dataclass\n"
+        "class P:\n"
+        "    a: int\n"
+        "    b: typing.ClassVar[int] = 3\n"
+        "[f.name for f in dataclasses.fields(P)], typing.get_type_hints(P)['a'] is int, "
+        "sys.modules['__main__'].__dict__ is globals()"
+    )
+    assert interp.execute(code) == (["a"], True, True)
+    interp.execute("import sys\ndel sys.modules['__main__']")
+    assert interp.execute("import sys\nsys.modules['__main__'].P is P") is True
+
+
 def test_async_coroutine_driven_by_send(interp):
     code = (
         "async def inner(x):\n"
