@@ -12,8 +12,9 @@ from test_audit_thread_reuse import sessions
 
 # --- A session's code run inside the next one, through RustPython's per-thread `_json` cache -------------------
 
-PLANT_IN_JSON_CACHE = """
-import sys, types, weakref, json
+# `planted` runs when `target` dies: it walks up to the running session's globals and overwrites its secret.
+PLANTED_CALLBACK = """
+import sys, types, weakref, functools, json, _json
 class T: pass
 target = T()
 def planted(ref, ZE=ZeroDivisionError):
@@ -28,6 +29,10 @@ def planted(ref, ZE=ZeroDivisionError):
             break
         frame = frame.f_back
 holder = [target, weakref.ref(target, planted)]
+"""
+
+# A fake `_json` that json.dumps caches, its escaper holding the callback.
+PLANT_IN_JSON_CACHE = PLANTED_CALLBACK + """
 fake = types.ModuleType('_json')
 fake.encode_basestring_ascii, fake.encode_basestring = holder, None
 real, sys.modules['_json'] = sys.modules['_json'], fake
@@ -44,22 +49,8 @@ def test_an_object_a_session_leaves_in_the_json_cache_does_not_run_in_the_next()
     assert runs[1] == {**runs[1], "kind": "value", "value": "'victim'"}, runs[1]
 
 
-PLANTED_CALLBACK = """
-import sys, weakref, functools, _json
-class T: pass
-target = T()
-def planted(ref, ZE=ZeroDivisionError):
-    try:
-        1 / 0
-    except ZE as e:
-        frame = e.__traceback__.tb_frame
-    while frame is not None:
-        g = frame.f_globals
-        if g.get('__name__') == '__main__' and 'SUBMIT' in g:
-            g['secret'] = 'overwritten by the previous session'
-            break
-        frame = frame.f_back
-holder = [target, weakref.ref(target, planted)]
+# A fake `_json` whose (native) finalizer puts it back into sys.modules.
+FAKE_THAT_COMES_BACK = PLANTED_CALLBACK + """
 class FakeJson: pass
 fake = FakeJson()
 fake.encode_basestring_ascii, fake.encode_basestring = holder, None
@@ -67,9 +58,9 @@ FakeJson.__del__ = functools.partial(sys.modules.__setitem__, '_json')
 """
 
 # A fake `_json` that puts itself back into sys.modules when replaced.
-PUT_BACK = PLANTED_CALLBACK + "sys.modules['_json'] = fake\ndel target, holder, fake\n"
+PUT_BACK = FAKE_THAT_COMES_BACK + "sys.modules['_json'] = fake\ndel target, holder, fake\n"
 # An object whose finalizer calls make_encoder once the modules are being finalised.
-LATE_ENCODER = PLANTED_CALLBACK + (
+LATE_ENCODER = FAKE_THAT_COMES_BACK + (
     "class Encode: pass\n"
     "Encode.__del__ = functools.partial(_json.make_encoder, None, None, None, None, ':', ',', False, False)\n"
     "sys.ps1 = [fake, Encode()]\ndel target, holder, fake\n"
