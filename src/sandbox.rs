@@ -225,16 +225,16 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     let factory = tools::new_stand_in_factory(vm)?;
     let stop_type = finish::new_stop_exception_type(vm);
     let builtin_exceptions = crate::errors::builtin_exception_types(vm);
-    with_state(|s| {
-        s.globals = Some(globals.clone());
-        s.builtin_exceptions = builtin_exceptions;
-        s.tool_factory = Some(factory);
-        s.stop_exception_type = Some(stop_type);
-    });
     let modules = vm.sys_module.get_attr("modules", vm)?.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| {
         vm.new_system_error("sys.modules is not a dict")
     })?;
-    with_state(|s| s.modules = Some(modules.clone()));
+    with_state(|s| {
+        s.globals = Some(globals.clone());
+        s.builtin_exceptions = builtin_exceptions;
+        s.modules = Some(modules.clone());
+        s.tool_factory = Some(factory);
+        s.stop_exception_type = Some(stop_type);
+    });
     let sys_getattr = sys_getattr_fallback(vm);
     let main = vm.new_module("__main__", globals.clone(), None);
     let namespace = Namespace { globals, streams, modules, sys_getattr, main };
@@ -267,14 +267,9 @@ thread_local! {
 /// Import the `_csv` stand-in (per-session state), handing it the native module under `_csv_native` only
 /// while it imports: it keeps the reader, writer and types, and nothing that reaches the process-wide state.
 fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
-    use rustpython_vm::PyPayload;
     let Some(def) = NATIVE_CSV.with(std::cell::Cell::get) else { return Ok(()) };
-    let native = PyModule::from_def(def).into_ref(&vm.ctx);
-    PyModule::__init_dict_from_def(vm, &native);
-    native.__init_methods(vm)?;
-    if let Some(exec) = def.slots.exec {
-        exec(vm, &native)?;
-    }
+    let native = def.create_module(vm)?;
+    def.exec_module(vm, &native)?;
     let modules = vm.sys_module.get_attr("modules", vm)?;
     modules.set_item("_csv_native", native.into(), vm)?;
     let imported = vm.import("_csv", 0);

@@ -160,6 +160,7 @@ pub fn call_host_tool(
         )));
     };
     let called = crate::python_thread::with_host_gil(vm, |py| -> Result<PyObjectRef, Failure> {
+        let host_failure = |err: PyErr| Failure::Host(HostFailure::capture(py, err));
         let context = with_state(|s| s.caller_context.as_ref().map(|c| c.clone_ref(py)));
         let mut positional_items: Vec<Py<PyAny>> = Vec::new();
         let keyword = PyDict::new(py);
@@ -182,7 +183,7 @@ pub fn call_host_tool(
                 }
                 for (param, value) in names.iter().zip(&args) {
                     let converted = to_host(value, &format!("argument '{param}'"))?;
-                    keyword.set_item(param, converted).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
+                    keyword.set_item(param, converted).map_err(host_failure)?;
                 }
             }
             None => {
@@ -196,7 +197,7 @@ pub fn call_host_tool(
                 return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")).into());
             }
             let converted = to_host(value, &format!("argument '{key}'"))?;
-            keyword.set_item(key, converted).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
+            keyword.set_item(key, converted).map_err(host_failure)?;
         }
         let callable = entry.callable.bind(py);
         let shared = with_state(|s| s.shared.clone());
@@ -211,11 +212,11 @@ pub fn call_host_tool(
                 let mut run_args: Vec<Py<PyAny>> = Vec::with_capacity(positional_items.len() + 1);
                 run_args.push(callable.clone().unbind());
                 run_args.extend(positional_items);
-                let run_args = PyTuple::new(py, run_args).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
+                let run_args = PyTuple::new(py, run_args).map_err(host_failure)?;
                 context.bind(py).call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword))
             }
             None => {
-                let call_args = PyTuple::new(py, positional_items).map_err(|e| Failure::Host(HostFailure::capture(py, e)))?;
+                let call_args = PyTuple::new(py, positional_items).map_err(host_failure)?;
                 callable.call(call_args, Some(&keyword))
             }
         };
@@ -226,7 +227,7 @@ pub fn call_host_tool(
             Ok(value) => convert::to_sandbox(&value, vm).map_err(|e| {
                 vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())).into()
             }),
-            Err(err) => Err(Failure::Host(HostFailure::capture(py, err))),
+            Err(err) => Err(host_failure(err)),
         }
     });
     called.map_err(|failure| match failure {
