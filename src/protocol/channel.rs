@@ -1,0 +1,267 @@
+//! Framed messages over a Unix stream socket: an 8-byte little-endian length, then the frame. File
+//! descriptors (a session's socket, a pidfd) travel as `SCM_RIGHTS` on the frame's first byte. Large frames
+//! go out in one `sendmsg` of header and body, with no copy into a staging buffer.
+//!
+//! The receiving side decides the largest frame it accepts and never allocates for a length it has not
+//! seen data for: a hostile peer announcing a huge frame costs nothing until it sends the bytes.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+/// At most this many descriptors come with one frame; more are closed and the frame is refused.
+const MAX_FDS: usize = 4;
+/// Bytes read at a time into a growing frame.
+const CHUNK: usize = 1 << 20;
+
+pub struct Channel {
+    fd: OwnedFd,
+}
+
+impl Channel {
+    /// Two connected ends, close-on-exec.
+    pub fn pair() -> io::Result<(Channel, Channel)> {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors socketpair writes.
+        if unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, fds.as_mut_ptr()) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: both descriptors were just created and are owned by nobody else.
+        Ok(unsafe { (Channel::from_raw(fds[0]), Channel::from_raw(fds[1])) })
+    }
+
+    /// # Safety
+    /// `fd` must be an open socket descriptor that nothing else owns.
+    pub unsafe fn from_raw(fd: RawFd) -> Self {
+        Self { fd: unsafe { OwnedFd::from_raw_fd(fd) } }
+    }
+
+    pub fn from_owned(fd: OwnedFd) -> Self {
+        Self { fd }
+    }
+
+    pub fn into_owned(self) -> OwnedFd {
+        self.fd
+    }
+
+    /// Send one frame, with `fds` attached to its first byte.
+    pub fn send(&self, frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
+        assert!(fds.len() <= MAX_FDS, "at most {MAX_FDS} descriptors per frame");
+        let header = (frame.len() as u64).to_le_bytes();
+        let mut iov = [
+            libc::iovec { iov_base: header.as_ptr() as *mut _, iov_len: header.len() },
+            libc::iovec { iov_base: frame.as_ptr() as *mut _, iov_len: frame.len() },
+        ];
+        let mut control = ControlBuffer::new();
+        // SAFETY: msghdr is plain data; every pointer set below outlives the sendmsg call.
+        let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+        msg.msg_iov = iov.as_mut_ptr();
+        msg.msg_iovlen = 2;
+        if !fds.is_empty() {
+            let fd_bytes = std::mem::size_of_val(fds) as u32;
+            // SAFETY: the control buffer is sized and aligned for MAX_FDS descriptors (see ControlBuffer).
+            unsafe {
+                msg.msg_control = control.bytes.as_mut_ptr() as *mut _;
+                msg.msg_controllen = libc::CMSG_SPACE(fd_bytes) as _;
+                let cmsg = libc::CMSG_FIRSTHDR(&msg);
+                (*cmsg).cmsg_level = libc::SOL_SOCKET;
+                (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+                (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes) as _;
+                std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg) as *mut RawFd, fds.len());
+            }
+        }
+        let total = header.len() + frame.len();
+        // SAFETY: msg points at live buffers; MSG_NOSIGNAL turns a closed peer into EPIPE, not SIGPIPE.
+        let mut sent = retry_interrupted(|| unsafe { libc::sendmsg(self.fd.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) })?;
+        while sent < total {
+            // The descriptors went with the first byte; the rest is plain data.
+            let (buf, offset) = if sent < header.len() { (&header[..], sent) } else { (frame, sent - header.len()) };
+            let rest = &buf[offset..];
+            // SAFETY: `rest` is a live slice.
+            sent += retry_interrupted(|| unsafe {
+                libc::send(self.fd.as_raw_fd(), rest.as_ptr() as *const _, rest.len(), libc::MSG_NOSIGNAL)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Receive one frame of at most `max_frame` bytes and the descriptors sent with it. A peer that closed
+    /// its end gives `UnexpectedEof`; a frame over the limit, `InvalidData` (the channel is then unusable).
+    pub fn recv(&self, max_frame: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
+        let mut header = [0u8; 8];
+        let mut got = 0;
+        let mut fds = Vec::new();
+        while got < header.len() {
+            let mut iov = libc::iovec { iov_base: header[got..].as_mut_ptr() as *mut _, iov_len: header.len() - got };
+            let mut control = ControlBuffer::new();
+            // SAFETY: as in `send`: plain data pointing at buffers that outlive the call.
+            let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control.bytes.as_mut_ptr() as *mut _;
+            msg.msg_controllen = control.bytes.len() as _;
+            // SAFETY: msg is valid for the call; received descriptors are close-on-exec.
+            let n = retry_interrupted(|| unsafe { libc::recvmsg(self.fd.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) })?;
+            // SAFETY: the kernel filled the control buffer as msg describes.
+            unsafe { take_fds(&msg, &mut fds) };
+            if msg.msg_flags & libc::MSG_CTRUNC != 0 {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, "too many descriptors with one frame"));
+            }
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            got += n;
+        }
+        let len = u64::from_le_bytes(header);
+        if len > max_frame as u64 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("a frame of {len} bytes is over the limit of {max_frame}"),
+            ));
+        }
+        let len = len as usize;
+        let mut frame: Vec<u8> = Vec::with_capacity(len.min(CHUNK));
+        while frame.len() < len {
+            if frame.capacity() == frame.len() {
+                frame.reserve((len - frame.len()).min(frame.len().max(CHUNK)));
+            }
+            let room = (frame.capacity() - frame.len()).min(len - frame.len());
+            // SAFETY: reads into the spare capacity, then exposes only the bytes the kernel wrote.
+            let n = retry_interrupted(|| unsafe {
+                libc::recv(self.fd.as_raw_fd(), frame.as_mut_ptr().add(frame.len()) as *mut _, room, 0)
+            })?;
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            // SAFETY: `n` bytes past the old length were just written.
+            unsafe { frame.set_len(frame.len() + n) };
+        }
+        Ok((frame, fds))
+    }
+
+    /// Wait up to `timeout` for something to read (or the peer's hang-up); true when there is.
+    pub fn readable_within(&self, timeout: std::time::Duration) -> io::Result<bool> {
+        let mut poll = libc::pollfd { fd: self.fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        let millis = timeout.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd.
+        let n = retry_interrupted(|| unsafe { libc::poll(&mut poll, 1, millis) as isize })?;
+        Ok(n > 0)
+    }
+}
+
+impl AsRawFd for Channel {
+    fn as_raw_fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+}
+
+/// Room for one SCM_RIGHTS message of MAX_FDS descriptors, aligned for `cmsghdr`.
+#[repr(C)]
+struct ControlBuffer {
+    _align: [libc::cmsghdr; 0],
+    bytes: [u8; 64],
+}
+
+impl ControlBuffer {
+    fn new() -> Self {
+        // SAFETY: CMSG_SPACE is a pure computation.
+        debug_assert!(unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize <= 64);
+        Self { _align: [], bytes: [0; 64] }
+    }
+}
+
+/// Move every descriptor of the message's SCM_RIGHTS parts into `fds` (owned, so closed if dropped).
+///
+/// # Safety
+/// `msg` must have been filled by a successful `recvmsg`.
+unsafe fn take_fds(msg: &libc::msghdr, fds: &mut Vec<OwnedFd>) {
+    let mut cmsg = unsafe { libc::CMSG_FIRSTHDR(msg) };
+    while !cmsg.is_null() {
+        let header = unsafe { &*cmsg };
+        if header.cmsg_level == libc::SOL_SOCKET && header.cmsg_type == libc::SCM_RIGHTS {
+            let data = unsafe { libc::CMSG_DATA(cmsg) } as *const RawFd;
+            let bytes = header.cmsg_len as usize - unsafe { libc::CMSG_LEN(0) } as usize;
+            for i in 0..bytes / std::mem::size_of::<RawFd>() {
+                let fd = unsafe { std::ptr::read_unaligned(data.add(i)) };
+                fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+            }
+        }
+        cmsg = unsafe { libc::CMSG_NXTHDR(msg, cmsg) };
+    }
+}
+
+fn retry_interrupted(mut call: impl FnMut() -> isize) -> io::Result<usize> {
+    loop {
+        let n = call();
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    #[test]
+    fn frames_of_any_size_arrive_whole_and_in_order() {
+        let (a, b) = Channel::pair().unwrap();
+        let big: Vec<u8> = (0..(10 << 20)).map(|i| (i % 251) as u8).collect();
+        let expected = big.clone();
+        let sender = std::thread::spawn(move || {
+            a.send(b"first", &[]).unwrap();
+            a.send(&big, &[]).unwrap();
+            a.send(b"", &[]).unwrap();
+        });
+        assert_eq!(b.recv(1 << 30).unwrap().0, b"first");
+        assert_eq!(b.recv(1 << 30).unwrap().0, expected);
+        assert_eq!(b.recv(1 << 30).unwrap().0, b"");
+        sender.join().unwrap();
+    }
+
+    #[test]
+    fn descriptors_travel_with_a_frame() {
+        let (a, b) = Channel::pair().unwrap();
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        a.send(b"here", &[writer.as_raw_fd()]).unwrap();
+        drop(writer);
+        let (frame, fds) = b.recv(64).unwrap();
+        assert_eq!(frame, b"here");
+        assert_eq!(fds.len(), 1);
+        let mut received = std::fs::File::from(fds.into_iter().next().unwrap());
+        received.write_all(b"through the passed pipe").unwrap();
+        drop(received);
+        let mut text = String::new();
+        reader.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "through the passed pipe");
+    }
+
+    #[test]
+    fn an_announced_frame_over_the_limit_is_refused_without_allocating_it() {
+        let (a, b) = Channel::pair().unwrap();
+        // A hostile peer announces 2**60 bytes and sends none.
+        let header = (1u64 << 60).to_le_bytes();
+        // SAFETY: a live buffer on an open socket.
+        assert_eq!(unsafe { libc::send(a.as_raw_fd(), header.as_ptr() as *const _, 8, 0) }, 8);
+        let error = b.recv(1 << 30).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn a_closed_peer_is_end_of_file_even_mid_frame() {
+        let (a, b) = Channel::pair().unwrap();
+        let header = 100u64.to_le_bytes();
+        // SAFETY: as above.
+        unsafe { libc::send(a.as_raw_fd(), header.as_ptr() as *const _, 8, 0) };
+        drop(a);
+        assert_eq!(b.recv(1 << 20).unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
+        let (c, d) = Channel::pair().unwrap();
+        drop(c);
+        assert_eq!(d.recv(1 << 20).unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
+        assert!(d.readable_within(std::time::Duration::from_millis(10)).unwrap(), "a hang-up is readable");
+    }
+}

@@ -1,0 +1,428 @@
+//! Requests (host -> session process) and replies (session process -> host).
+//!
+//! One exchange per `execute()`: the host sends `Execute`, the session answers with any number of
+//! `ToolCall`s (each answered by a `ToolResult` before the session goes on) and then `Done`. Between
+//! runs the session sends `Checkpoint` with the socket of a frozen copy of itself; `Fork` asks for a live
+//! copy. A process that takes over a session (new, resumed checkpoint, fork) first says `Ready`.
+
+use super::value::Value;
+use super::wire::{Reader, WireError, WireResult, Writer};
+
+/// A declared output field: name and, for the simple types dspy declares, the expected type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub declared_type: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinishKind {
+    /// dspy 3.4's `SUBMIT(...)` -> `FinalOutput`.
+    Submit,
+    /// The seed protocol's `FINAL(...)` / `FINAL_VAR(...)` -> `FinalAnswerResult`.
+    Final,
+}
+
+/// A tool as the session sees it: its name, the parameter names positional arguments bind to (when the host
+/// callable must be called with keywords), and the source of its stand-in (a `def` with the tool's own
+/// signature and docstring), if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDecl {
+    pub name: String,
+    pub positional_names: Option<Vec<String>>,
+    pub source: Option<String>,
+}
+
+/// The session's limits, sent once when it starts (a fork or checkpoint keeps its parent's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionOptions {
+    pub timeout_seconds: Option<f64>,
+    pub max_output_chars: u64,
+    pub memory_limit: Option<u64>,
+    pub preload: Vec<String>,
+}
+
+/// A host exception from a tool, as text: the session makes its own exception from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostError {
+    pub type_name: String,
+    pub is_builtin: bool,
+    pub message: String,
+    pub host_type: String,
+    pub traceback: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolResult {
+    Return(Value),
+    Raise(HostError),
+    /// The host could not use the call or its result; the message becomes a TypeError in the sandbox.
+    Refused(String),
+}
+
+#[derive(Debug, PartialEq)]
+pub struct Execute {
+    pub code: String,
+    pub variables: Vec<(String, Value)>,
+    /// A new tool table, or None to keep the current one.
+    pub tools: Option<Vec<ToolDecl>>,
+    pub fields: Option<Vec<Field>>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Request {
+    /// To the zygote: start a session with these options on the socket passed with the message.
+    Spawn(SessionOptions),
+    Execute(Box<Execute>),
+    ToolResult(ToolResult),
+    /// Make a live, independent copy of the session; it answers `Ready` on the socket sent back with `Forked`.
+    Fork,
+    /// To a checkpoint: become the live session.
+    Resume,
+    /// End the session: the process exits.
+    Shutdown,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// What `execute()` returns when no finish call was accepted: printed text or a value.
+    Value(Value),
+    Finish(FinishKind, Value),
+    Syntax { message: String, lineno: Option<u64>, offset: Option<u64>, text: Option<String> },
+    Error { type_name: String, message: String, traceback: String, output: String },
+    /// The host's input could not be used (e.g. a variable of an unsupported type); nothing was changed.
+    BadInput(String),
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Reply {
+    /// The process serving the session from now on (its pidfd travels with the message).
+    Ready { pid: u32 },
+    /// The session could not be built (e.g. a preload module the sandbox does not offer).
+    Failed(String),
+    ToolCall { name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
+    Done(Outcome),
+    /// A frozen copy of the session as of the last completed run (its socket travels with the message).
+    Checkpoint,
+    /// The live copy asked for by `Fork` (its socket travels with the message).
+    Forked,
+    /// The process is dying of this signal; `out_of_memory` when an allocation failed first.
+    Fault { signal: i32, out_of_memory: bool },
+}
+
+fn write_opt_u64(w: &mut Writer, value: Option<u64>) {
+    w.bool(value.is_some());
+    if let Some(value) = value {
+        w.u64(value);
+    }
+}
+
+fn read_opt_u64(r: &mut Reader<'_>) -> WireResult<Option<u64>> {
+    Ok(if r.bool()? { Some(r.u64()?) } else { None })
+}
+
+fn write_values(w: &mut Writer, values: &[Value]) {
+    w.len(values.len());
+    for value in values {
+        value.write(w);
+    }
+}
+
+fn read_values(r: &mut Reader<'_>) -> WireResult<Vec<Value>> {
+    let n = r.count(1)?;
+    (0..n).map(|_| Value::read(r)).collect()
+}
+
+fn write_named(w: &mut Writer, values: &[(String, Value)]) {
+    w.len(values.len());
+    for (name, value) in values {
+        w.str(name);
+        value.write(w);
+    }
+}
+
+fn read_named(r: &mut Reader<'_>) -> WireResult<Vec<(String, Value)>> {
+    let n = r.count(9)?;
+    (0..n).map(|_| Ok((r.string()?, Value::read(r)?))).collect()
+}
+
+impl Request {
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        match self {
+            Request::Spawn(options) => {
+                w.u8(0);
+                w.bool(options.timeout_seconds.is_some());
+                w.f64(options.timeout_seconds.unwrap_or_default());
+                w.u64(options.max_output_chars);
+                write_opt_u64(&mut w, options.memory_limit);
+                w.strs(&options.preload);
+            }
+            Request::Execute(execute) => {
+                w.u8(1);
+                w.str(&execute.code);
+                write_named(&mut w, &execute.variables);
+                w.bool(execute.tools.is_some());
+                if let Some(tools) = &execute.tools {
+                    w.len(tools.len());
+                    for tool in tools {
+                        w.str(&tool.name);
+                        w.bool(tool.positional_names.is_some());
+                        if let Some(names) = &tool.positional_names {
+                            w.strs(names);
+                        }
+                        w.opt_str(tool.source.as_deref());
+                    }
+                }
+                w.bool(execute.fields.is_some());
+                if let Some(fields) = &execute.fields {
+                    w.len(fields.len());
+                    for field in fields {
+                        w.str(&field.name);
+                        w.opt_str(field.declared_type.as_deref());
+                    }
+                }
+            }
+            Request::ToolResult(result) => {
+                w.u8(2);
+                match result {
+                    ToolResult::Return(value) => {
+                        w.u8(0);
+                        value.write(&mut w);
+                    }
+                    ToolResult::Raise(error) => {
+                        w.u8(1);
+                        w.str(&error.type_name);
+                        w.bool(error.is_builtin);
+                        w.str(&error.message);
+                        w.str(&error.host_type);
+                        w.str(&error.traceback);
+                    }
+                    ToolResult::Refused(message) => {
+                        w.u8(2);
+                        w.str(message);
+                    }
+                }
+            }
+            Request::Fork => w.u8(3),
+            Request::Resume => w.u8(4),
+            Request::Shutdown => w.u8(5),
+        }
+        w.buf
+    }
+
+    pub fn decode(frame: &[u8]) -> WireResult<Self> {
+        let mut r = Reader::new(frame);
+        let request = match r.u8()? {
+            0 => {
+                let has_timeout = r.bool()?;
+                let timeout = r.f64()?;
+                Request::Spawn(SessionOptions {
+                    timeout_seconds: has_timeout.then_some(timeout),
+                    max_output_chars: r.u64()?,
+                    memory_limit: read_opt_u64(&mut r)?,
+                    preload: r.strings()?,
+                })
+            }
+            1 => {
+                let code = r.string()?;
+                let variables = read_named(&mut r)?;
+                let tools = if r.bool()? {
+                    let n = r.count(10)?;
+                    let mut tools = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        let name = r.string()?;
+                        let positional_names = if r.bool()? { Some(r.strings()?) } else { None };
+                        tools.push(ToolDecl { name, positional_names, source: r.opt_string()? });
+                    }
+                    Some(tools)
+                } else {
+                    None
+                };
+                let fields = if r.bool()? {
+                    let n = r.count(9)?;
+                    Some((0..n).map(|_| Ok(Field { name: r.string()?, declared_type: r.opt_string()? })).collect::<WireResult<_>>()?)
+                } else {
+                    None
+                };
+                Request::Execute(Box::new(Execute { code, variables, tools, fields }))
+            }
+            2 => Request::ToolResult(match r.u8()? {
+                0 => ToolResult::Return(Value::read(&mut r)?),
+                1 => ToolResult::Raise(HostError {
+                    type_name: r.string()?,
+                    is_builtin: r.bool()?,
+                    message: r.string()?,
+                    host_type: r.string()?,
+                    traceback: r.string()?,
+                }),
+                2 => ToolResult::Refused(r.string()?),
+                other => return Err(WireError::BadTag(other)),
+            }),
+            3 => Request::Fork,
+            4 => Request::Resume,
+            5 => Request::Shutdown,
+            other => return Err(WireError::BadTag(other)),
+        };
+        r.finish()?;
+        Ok(request)
+    }
+}
+
+impl Reply {
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        match self {
+            Reply::Ready { pid } => {
+                w.u8(0);
+                w.u32(*pid);
+            }
+            Reply::Failed(message) => {
+                w.u8(1);
+                w.str(message);
+            }
+            Reply::ToolCall { name, args, kwargs } => {
+                w.u8(2);
+                w.str(name);
+                write_values(&mut w, args);
+                write_named(&mut w, kwargs);
+            }
+            Reply::Done(outcome) => {
+                w.u8(3);
+                match outcome {
+                    Outcome::Value(value) => {
+                        w.u8(0);
+                        value.write(&mut w);
+                    }
+                    Outcome::Finish(kind, fields) => {
+                        w.u8(1);
+                        w.bool(*kind == FinishKind::Submit);
+                        fields.write(&mut w);
+                    }
+                    Outcome::Syntax { message, lineno, offset, text } => {
+                        w.u8(2);
+                        w.str(message);
+                        write_opt_u64(&mut w, *lineno);
+                        write_opt_u64(&mut w, *offset);
+                        w.opt_str(text.as_deref());
+                    }
+                    Outcome::Error { type_name, message, traceback, output } => {
+                        w.u8(3);
+                        w.str(type_name);
+                        w.str(message);
+                        w.str(traceback);
+                        w.str(output);
+                    }
+                    Outcome::BadInput(message) => {
+                        w.u8(4);
+                        w.str(message);
+                    }
+                }
+            }
+            Reply::Checkpoint => w.u8(4),
+            Reply::Forked => w.u8(5),
+            Reply::Fault { signal, out_of_memory } => {
+                w.u8(6);
+                w.u32(*signal as u32);
+                w.bool(*out_of_memory);
+            }
+        }
+        w.buf
+    }
+
+    pub fn decode(frame: &[u8]) -> WireResult<Self> {
+        let mut r = Reader::new(frame);
+        let reply = match r.u8()? {
+            0 => Reply::Ready { pid: r.u32()? },
+            1 => Reply::Failed(r.string()?),
+            2 => Reply::ToolCall { name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
+            3 => Reply::Done(match r.u8()? {
+                0 => Outcome::Value(Value::read(&mut r)?),
+                1 => {
+                    let kind = if r.bool()? { FinishKind::Submit } else { FinishKind::Final };
+                    Outcome::Finish(kind, Value::read(&mut r)?)
+                }
+                2 => Outcome::Syntax {
+                    message: r.string()?,
+                    lineno: read_opt_u64(&mut r)?,
+                    offset: read_opt_u64(&mut r)?,
+                    text: r.opt_string()?,
+                },
+                3 => Outcome::Error {
+                    type_name: r.string()?,
+                    message: r.string()?,
+                    traceback: r.string()?,
+                    output: r.string()?,
+                },
+                4 => Outcome::BadInput(r.string()?),
+                other => return Err(WireError::BadTag(other)),
+            }),
+            4 => Reply::Checkpoint,
+            5 => Reply::Forked,
+            6 => Reply::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
+            other => return Err(WireError::BadTag(other)),
+        };
+        r.finish()?;
+        Ok(reply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_round_trip() {
+        let requests = vec![
+            Request::Spawn(SessionOptions { timeout_seconds: Some(1.5), max_output_chars: 9, memory_limit: None, preload: vec!["json".into()] }),
+            Request::Execute(Box::new(Execute {
+                code: "x = 1".into(),
+                variables: vec![("v".into(), Value::Int(3))],
+                tools: Some(vec![
+                    ToolDecl { name: "t".into(), positional_names: Some(vec!["a".into()]), source: None },
+                    ToolDecl { name: "u".into(), positional_names: None, source: Some("def u(): pass".into()) },
+                ]),
+                fields: Some(vec![Field { name: "answer".into(), declared_type: Some("str".into()) }]),
+            })),
+            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: Some(vec![]), fields: None })),
+            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: None, fields: None })),
+            Request::ToolResult(ToolResult::Raise(HostError {
+                type_name: "ValueError".into(),
+                is_builtin: true,
+                message: "m".into(),
+                host_type: "ValueError".into(),
+                traceback: "tb".into(),
+            })),
+            Request::ToolResult(ToolResult::Refused("no".into())),
+            Request::Fork,
+            Request::Resume,
+            Request::Shutdown,
+        ];
+        for request in requests {
+            assert_eq!(Request::decode(&request.encode()).unwrap(), request);
+        }
+    }
+
+    #[test]
+    fn replies_round_trip() {
+        let replies = vec![
+            Reply::Ready { pid: 42 },
+            Reply::ToolCall { name: "t".into(), args: vec![Value::None], kwargs: vec![("k".into(), Value::Bool(false))] },
+            Reply::Done(Outcome::Syntax { message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
+            Reply::Done(Outcome::Finish(FinishKind::Submit, Value::Dict(vec![]))),
+            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into() }),
+            Reply::Checkpoint,
+            Reply::Fault { signal: 6, out_of_memory: true },
+        ];
+        for reply in replies {
+            assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);
+        }
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        for frame in [&b""[..], b"\xff", b"\x03\x09", b"\x02\x01\x00\x00\x00\x00\x00\x00\x00\xff"] {
+            assert!(Reply::decode(frame).is_err());
+        }
+    }
+}
