@@ -14,11 +14,7 @@ use rustpython_vm::builtins::{
 };
 use rustpython_vm::{AsObject, PyObjectRef, PyPayload, VirtualMachine};
 
-/// Deeper nesting than this is refused (it is also how a value that contains itself is caught).
-pub const MAX_DEPTH: usize = 256;
-/// More values than this in one conversion out of the sandbox are refused: shared sub-lists would otherwise
-/// be expanded again and again (`a = [a, a]` a hundred times is 2**100 values), holding the GIL all the while.
-pub const MAX_VALUES: usize = 1_000_000;
+pub use crate::protocol::value::{MAX_DEPTH, MAX_VALUES};
 
 const SUPPORTED: &str = "None, bool, int, float, str, bytes, list, tuple, dict, set or frozenset";
 
@@ -56,11 +52,11 @@ pub struct ConvertError {
 }
 
 impl ConvertError {
-    fn new(kind: ConvertErrorKind) -> Self {
+    pub(crate) fn new(kind: ConvertErrorKind) -> Self {
         Self { segments: Vec::new(), kind }
     }
 
-    fn within(mut self, segment: String) -> Self {
+    pub(crate) fn within(mut self, segment: String) -> Self {
         self.segments.push(segment);
         self
     }
@@ -98,7 +94,7 @@ fn enter_value(depth: usize, py: Python<'_>) -> Result<()> {
     Ok(())
 }
 
-fn index_segment(i: usize) -> String {
+pub(crate) fn index_segment(i: usize) -> String {
     format!("[{i}]")
 }
 
@@ -186,7 +182,7 @@ fn items_to_sandbox<'py>(
 }
 
 /// The dict form of a pydantic model or dataclass instance, if `obj` is one.
-fn plain_form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+pub(crate) fn plain_form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = obj.py();
     if obj.is_instance_of::<pyo3::types::PyType>() {
         return Ok(None);
@@ -202,15 +198,15 @@ fn plain_form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>
     Ok(None)
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-fn failed(py: Python<'_>, err: PyErr) -> ConvertError {
+pub(crate) fn failed(py: Python<'_>, err: PyErr) -> ConvertError {
     ConvertError::new(ConvertErrorKind::Failed(err.value(py).to_string()))
 }
 
-fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExceptionRef) -> ConvertError {
+pub(crate) fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExceptionRef) -> ConvertError {
     let message = exc.as_object().str(vm).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     ConvertError::new(ConvertErrorKind::Failed(format!("{}: {message}", exc.class().name())))
 }
@@ -293,7 +289,7 @@ fn to_host_at(obj: &PyObjectRef, vm: &VirtualMachine, py: Python<'_>, depth: usi
 
 /// A dict key for an error path, without running sandbox code (a user `__repr__` could loop while the GIL
 /// is held): strings and numbers as themselves, anything else by its type.
-fn describe_sandbox_key(key: &PyObjectRef, vm: &VirtualMachine) -> String {
+pub(crate) fn describe_sandbox_key(key: &PyObjectRef, vm: &VirtualMachine) -> String {
     if let Some(s) = key.downcast_ref::<VmStr>() {
         let text = s.to_string_lossy();
         format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"))

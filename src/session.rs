@@ -16,7 +16,7 @@ use crate::limits::{Limits, Shared, StopReason};
 use crate::memory::counted_on;
 use crate::state::{Field, FinishKind};
 use crate::tools::ToolSpec;
-use crate::worker::{self, ExecuteJob, Fault, Job, Outcome};
+use crate::worker_thread::{self as worker, ExecuteJob, Fault, Job, Outcome};
 
 #[pyclass(frozen, weakref, module = "dspy_rust_interpreter._native")]
 pub struct Session {
