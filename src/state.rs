@@ -19,20 +19,7 @@ pub struct ToolEntry {
     pub source: Option<String>,
 }
 
-/// A declared output field: name and, for the simple types dspy declares, the expected type.
-#[derive(Clone, Debug)]
-pub struct Field {
-    pub name: String,
-    pub declared_type: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FinishKind {
-    /// dspy 3.4's `SUBMIT(...)` -> `FinalOutput`.
-    Submit,
-    /// The seed protocol's `FINAL(...)` / `FINAL_VAR(...)` -> `FinalAnswerResult`.
-    Final,
-}
+pub use crate::protocol::message::{Field, FinishKind};
 
 /// Everything a session keeps between and during runs, on its worker thread.
 #[derive(Default)]
