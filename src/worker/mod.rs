@@ -1,4 +1,5 @@
-//! The session-process end: what runs inside the process that holds a session's VM. `convert` turns
-//! protocol values into sandbox objects and back.
+//! The session-process end: what runs inside the process that holds a session's VM. `confine` limits what
+//! that process can do, `convert` turns protocol values into sandbox objects and back.
 
+pub mod confine;
 pub mod convert;
