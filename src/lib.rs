@@ -2,13 +2,13 @@
 //! worker thread, driven from CPython through the private extension module `dspy_rust_interpreter._native`.
 //!
 //! One module per concern: `sandbox` builds a VM and its module allow-list, `worker_thread` owns the
-//! thread and its job loop, `session` is the handle CPython holds, `handoff` passes jobs and outcomes between the two,
-//! `python_thread` keeps the worker registered with CPython, `thread_context` makes reusing a worker thread
-//! safe, `convert` moves values across, `injection` remembers large inputs between runs, `tools` and
-//! `finish` are the sandbox's host-facing functions, `output` captures printing, `limits` stops runaway
-//! code, `memory` counts and bounds what each VM allocates, `native_recursion` bounds native iterator
-//! chains, `rescue` keeps a fatal signal on a worker thread from ending the process, `errors` reports
-//! failures.
+//! thread and its job loop, `session` is the handle CPython holds, `handoff` passes jobs and outcomes
+//! between the two, `python_thread` keeps the worker registered with CPython, `thread_context` makes
+//! reusing a worker thread safe, `convert` moves values across, `injection` remembers large inputs
+//! between runs, `tools` and `finish` are the sandbox's host-facing functions, `output` captures printing,
+//! `limits` stops runaway code, `memory` counts and bounds what each VM allocates, `native_recursion`
+//! bounds native iterator chains, `rescue` keeps a fatal signal on a worker thread from ending the
+//! process, `errors` reports failures.
 //!
 //! Being built (issue 12, docs/process-isolation.md): `protocol` (the wire between host and session
 //! process), `host` (its host end), `worker` (the session-process end). They replace the worker threads.

@@ -110,17 +110,6 @@ pub enum Reply {
     Fault { signal: i32, out_of_memory: bool },
 }
 
-fn write_opt_u64(w: &mut Writer, value: Option<u64>) {
-    w.bool(value.is_some());
-    if let Some(value) = value {
-        w.u64(value);
-    }
-}
-
-fn read_opt_u64(r: &mut Reader<'_>) -> WireResult<Option<u64>> {
-    Ok(if r.bool()? { Some(r.u64()?) } else { None })
-}
-
 fn write_values(w: &mut Writer, values: &[Value]) {
     w.len(values.len());
     for value in values {
@@ -152,10 +141,9 @@ impl Request {
         match self {
             Request::Spawn(options) => {
                 w.u8(0);
-                w.bool(options.timeout_seconds.is_some());
-                w.f64(options.timeout_seconds.unwrap_or_default());
+                w.opt_f64(options.timeout_seconds);
                 w.u64(options.max_output_chars);
-                write_opt_u64(&mut w, options.memory_limit);
+                w.opt_u64(options.memory_limit);
                 w.strs(&options.preload);
             }
             Request::Execute(execute) => {
@@ -214,16 +202,12 @@ impl Request {
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
         let mut r = Reader::new(frame);
         let request = match r.u8()? {
-            0 => {
-                let has_timeout = r.bool()?;
-                let timeout = r.f64()?;
-                Request::Spawn(SessionOptions {
-                    timeout_seconds: has_timeout.then_some(timeout),
-                    max_output_chars: r.u64()?,
-                    memory_limit: read_opt_u64(&mut r)?,
-                    preload: r.strings()?,
-                })
-            }
+            0 => Request::Spawn(SessionOptions {
+                timeout_seconds: r.opt_f64()?,
+                max_output_chars: r.u64()?,
+                memory_limit: r.opt_u64()?,
+                preload: r.strings()?,
+            }),
             1 => {
                 let code = r.string()?;
                 let variables = read_named(&mut r)?;
@@ -302,8 +286,8 @@ impl Reply {
                     Outcome::Syntax { message, lineno, offset, text } => {
                         w.u8(2);
                         w.str(message);
-                        write_opt_u64(&mut w, *lineno);
-                        write_opt_u64(&mut w, *offset);
+                        w.opt_u64(*lineno);
+                        w.opt_u64(*offset);
                         w.opt_str(text.as_deref());
                     }
                     Outcome::Error { type_name, message, traceback, output } => {
@@ -344,8 +328,8 @@ impl Reply {
                 }
                 2 => Outcome::Syntax {
                     message: r.string()?,
-                    lineno: read_opt_u64(&mut r)?,
-                    offset: read_opt_u64(&mut r)?,
+                    lineno: r.opt_u64()?,
+                    offset: r.opt_u64()?,
                     text: r.opt_string()?,
                 },
                 3 => Outcome::Error {

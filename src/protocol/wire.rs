@@ -67,6 +67,20 @@ impl Writer {
         }
     }
 
+    pub fn opt_u64(&mut self, value: Option<u64>) {
+        self.bool(value.is_some());
+        if let Some(value) = value {
+            self.u64(value);
+        }
+    }
+
+    pub fn opt_f64(&mut self, value: Option<f64>) {
+        self.bool(value.is_some());
+        if let Some(value) = value {
+            self.f64(value);
+        }
+    }
+
     pub fn strs(&mut self, values: &[String]) {
         self.len(values.len());
         for value in values {
@@ -152,6 +166,14 @@ impl<'a> Reader<'a> {
 
     pub fn opt_string(&mut self) -> WireResult<Option<String>> {
         Ok(if self.bool()? { Some(self.string()?) } else { None })
+    }
+
+    pub fn opt_u64(&mut self) -> WireResult<Option<u64>> {
+        Ok(if self.bool()? { Some(self.u64()?) } else { None })
+    }
+
+    pub fn opt_f64(&mut self) -> WireResult<Option<f64>> {
+        Ok(if self.bool()? { Some(self.f64()?) } else { None })
     }
 
     pub fn strings(&mut self) -> WireResult<Vec<String>> {

@@ -29,11 +29,15 @@ impl KeptValues {
         let mut bindings = Vec::with_capacity(variables.len());
         for (name, value) in variables {
             let object = match value {
-                Value::Kept(key) => self
-                    .previous
-                    .get(&key)
-                    .cloned()
-                    .ok_or_else(|| format!("variable '{name}': the kept value {key} is not known to this session"))?,
+                Value::Kept(key) => {
+                    let object = self
+                        .previous
+                        .get(&key)
+                        .cloned()
+                        .ok_or_else(|| format!("variable '{name}': the kept value {key} is not known to this session"))?;
+                    kept.insert(key, object.clone());
+                    object
+                }
                 Value::Keep(key, inner) => {
                     let object = to_sandbox(&inner, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
                     kept.insert(key, object.clone());
@@ -41,9 +45,6 @@ impl KeptValues {
                 }
                 value => to_sandbox(&value, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?,
             };
-            if let Some((key, object)) = self.previous.iter().find(|(_, o)| o.is(&object)) {
-                kept.insert(*key, object.clone());
-            }
             bindings.push((name, object));
         }
         self.previous = kept;
@@ -211,6 +212,8 @@ mod tests {
             let first = kept.bind(vec![("doc".into(), Value::Keep(7, Box::new(Value::Str("x".repeat(5000)))))], vm).unwrap();
             let again = kept.bind(vec![("doc".into(), Value::Kept(7))], vm).unwrap();
             assert!(first[0].1.is(&again[0].1));
+            let third = kept.bind(vec![("doc".into(), Value::Kept(7))], vm).unwrap();
+            assert!(first[0].1.is(&third[0].1), "a value used again stays kept");
             kept.bind(vec![], vm).unwrap();
             let gone = kept.bind(vec![("doc".into(), Value::Kept(7))], vm).unwrap_err();
             assert!(gone.contains("not known"), "{gone}");
