@@ -10,9 +10,10 @@ import time
 import weakref
 from typing import Any, Callable, ClassVar
 
-from . import _native
+from . import _native, _zygote
 from ._callbacks import active_callbacks, reported
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
+from ._locking import SessionLock
 from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
 from ._tools import ToolSpec, build_tool_specs, check_global_name
 
@@ -110,9 +111,8 @@ def _normalise_output_fields(fields: Any) -> OutputFields | None:
     return normalised
 
 
-# Every native session not yet collected. At interpreter exit the open ones are shut down, each waiting for
-# its VM to be finalised, while CPython is still whole: a worker thread must never reach a finalised CPython
-# (it would take the process down with it).
+# Every native session not yet collected: at interpreter exit their processes are ended (they would end
+# anyway with the zygote, which ends when this process does).
 _LIVE_SESSIONS: weakref.WeakSet[_native.Session] = weakref.WeakSet()
 
 
@@ -125,14 +125,14 @@ def _shut_down_live_sessions() -> None:
 def new_session(options: dict[str, Any]) -> _native.Session:
     """A native session with the VM limits among checked ``options`` (see ``_check_options``)."""
     try:
-        session = _native.Session(
+        session = _zygote.spawn(
             timeout=options["timeout"],
             grace=options["abandon_after"],
             max_output_chars=options["max_output_chars"],
             memory_limit=options["memory_limit"],
             preload=list(options["preload"]),
         )
-    except (RuntimeError, _native.PanicException) as error:
+    except (RuntimeError, ConnectionError, _native.PanicException) as error:
         raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
     _LIVE_SESSIONS.add(session)
     return session
@@ -141,16 +141,17 @@ def new_session(options: dict[str, Any]) -> _native.Session:
 class RustInterpreter:
     """A sandboxed Python session for DSPy's ``CodeInterpreter`` protocol.
 
-    Code runs in a RustPython VM inside this process, on a worker thread owned by this instance: full Python
+    Code runs in a RustPython VM in a confined process of its own, forked from a prepared zygote: full Python
     semantics and a curated standard library, no access to the host's files, environment, network or
-    processes. Host functions in ``tools`` are callable as globals; ``SUBMIT``/``FINAL``/``FINAL_VAR`` end a
+    processes. When that process dies (a crash, an allocation that cannot fail, a native operation that
+    ignores the time limit) the session goes on from its state before the failed cell. Host functions in ``tools`` are callable as globals; ``SUBMIT``/``FINAL``/``FINAL_VAR`` end a
     run with the output fields. Globals persist across ``execute()`` calls until ``shutdown()``.
 
     Use it wherever dspy takes an interpreter: ``dspy.RLM(..., interpreter_factory=RustInterpreter)``.
     """
 
     execution_instructions: ClassVar[str] = (
-        "Code runs in a sandboxed Python 3 interpreter (RustPython) inside the host process. Globals, imports, "
+        "Code runs in a sandboxed Python 3 interpreter (RustPython) in a process of its own. Globals, imports, "
         "functions and classes persist across executions. The standard library's pure modules are available "
         "(json, re, math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, "
         "decimal, fractions, difflib, textwrap, hashlib, base64, csv, io, ...); there is no access to files, "
@@ -189,7 +190,7 @@ class RustInterpreter:
         self._on_shutdown = _on_shutdown
         self._closed = False
         self._failure: str | None = None
-        self._lock = threading.Lock()
+        self._lock = SessionLock("this RustInterpreter")
 
     # -- protocol surface -------------------------------------------------------------------------------------
 
@@ -273,6 +274,12 @@ class RustInterpreter:
         try:
             # asyncio.to_thread runs execute in a copy of this context (CALLER_LOOP included).
             return await asyncio.to_thread(self.execute, code, variables)
+        except asyncio.CancelledError:
+            # The thread cannot be cancelled, its run can: stop the code, so the session is free again.
+            session = self._session
+            if session is not None:
+                session.interrupt()
+            raise
         finally:
             CALLER_LOOP.reset(token)
 
@@ -292,17 +299,45 @@ class RustInterpreter:
 
     @reported
     def shutdown(self) -> None:
-        """End the session and release its VM and thread. Idempotent; the instance cannot be used again."""
+        """End the session: its process is killed at once, whatever its code is doing (a run in progress on
+        another thread returns). Idempotent; the instance cannot be used again."""
         self._refuse_reentry("shutdown")
-        with self._lock:
-            self._closed = True
-            session, self._session = self._session, None
-            on_shutdown, self._on_shutdown = self._on_shutdown, None
+        self._closed = True
+        session = self._session
         if session is not None:
+            # Not under the lock, which a run in progress holds: this ends that run.
             session.shutdown()
+        # A run still finishing a host tool call lets go of the session itself when it returns.
+        if self._lock.acquire(timeout=self._options["abandon_after"]):
+            try:
+                self._session = None
+            finally:
+                self._lock.release()
+        on_shutdown, self._on_shutdown = self._on_shutdown, None
         self._runtime.close_streams()
         if on_shutdown is not None:
             on_shutdown()
+
+    @reported
+    def fork(self) -> RustInterpreter:
+        """A new interpreter holding an identical, independent copy of this session (variables, functions,
+        classes, imports), with the same tools, output fields, callbacks and options: for branching agents and
+        best-of-N. The copy is made by forking the session's process, so it costs little whatever its size."""
+        self._refuse_reentry("fork")
+        with self._lock:
+            session = self._ensure_session()
+            try:
+                copy = session.fork()
+            except RuntimeError as error:
+                raise CodeInterpreterError(str(error)) from None
+        _LIVE_SESSIONS.add(copy)
+        return RustInterpreter(
+            tools=dict(self._tools),
+            output_fields=self._output_fields,
+            callbacks=list(self.callbacks),
+            _session=copy,
+            **self._options,
+        )
 
     def __enter__(self) -> RustInterpreter:
         self.start()

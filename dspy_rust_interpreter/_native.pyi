@@ -1,9 +1,10 @@
-"""Type stubs for the private extension module (see src/session.rs). Users never touch it directly."""
+"""Type stubs for the private extension module (see src/host/session.rs). Users never touch it directly."""
 
 from contextvars import Context
 from typing import Any, Callable
 
-# (name, callable, parameter names positional arguments bind to, or None to pass them through)
+# (name, callable, parameter names positional arguments bind to, or None to pass them through,
+#  source of the sandbox stand-in with the tool's signature, or None)
 ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None, str | None]
 # (name, declared simple type or None)
 FieldSpec = tuple[str, str | None]
@@ -12,17 +13,19 @@ class PanicException(BaseException):
     """PyO3's report of a Rust panic behind a method call."""
 
 class Session:
-    """One sandboxed VM on its own worker thread."""
+    """One sandboxed session, served by a confined process forked from the zygote."""
 
     def __init__(
         self,
+        control_fd: int,
         timeout: float | None = None,
         grace: float = 5.0,
         max_output_chars: int = 10_000_000,
         memory_limit: int | None = None,
         preload: list[str] | tuple[str, ...] = ...,
     ) -> None:
-        """Raises ValueError when a module in ``preload`` cannot be imported in the sandbox."""
+        """Start a session process from the zygote on ``control_fd``. Raises ConnectionError when the zygote
+        is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox."""
     def execute(
         self,
         code: str,
@@ -36,11 +39,17 @@ class Session:
         ("value", result) | ("submit", fields) | ("final", fields)
         | ("syntax", msg, lineno, offset, text) | ("error", type_name, message, traceback, output)
         | ("dead", reason). Raises TypeError when a variable cannot enter the sandbox (nothing is bound).
+        A run whose process died is rolled back and reported as an "error" naming the cause.
         """
-    def shutdown(self) -> None: ...
+    def fork(self) -> Session:
+        """A new session with an identical, independent copy of this one's state and tools."""
+    def interrupt(self) -> None:
+        """Stop the code running now, from any thread (KeyboardInterrupt in the sandbox)."""
+    def shutdown(self) -> None:
+        """Kill the session's processes at once; from any thread, also during a run. Idempotent."""
     def _inject_fault(self, place: str) -> None:
-        """Tests only: the next execute panics in Rust ("vm", "tool", "handle") or its VM thread dies of a
-        fatal signal ("stack_overflow", "abort")."""
+        """Tests only: the next execute fails: the session process panics ("vm"), aborts ("abort") or
+        overflows its native stack ("stack_overflow"), or this handle panics ("handle", "tool")."""
     def would_wait_on_itself(self) -> bool:
         """True when called from a tool this session is waiting for (directly or through other sessions)."""
     @property
@@ -48,5 +57,8 @@ class Session:
     @property
     def death_reason(self) -> str: ...
     @property
-    def _worker(self) -> int:
-        """Tests only: the serial number of the worker thread hosting this session (threads are reused)."""
+    def pid(self) -> int:
+        """The pid of the process serving the session now (a rollback or fork changes it)."""
+
+def serve_zygote(control_fd: int) -> None:
+    """The zygote's entry point (run by ``_zygote.py``'s loader in a separate process)."""

@@ -22,8 +22,9 @@ from ._interpreter import RustInterpreter, _check_options, new_session
 
 
 # Imported while each pooled sandbox is built (ahead of time, in the background), so the first `import` of
-# these in a checked-out interpreter is a lookup. Override with preload=(...) (or () for none).
-DEFAULT_POOL_PRELOAD = ("re", "json", "math", "collections")
+# these in a checked-out interpreter is a lookup. None by default: every session comes with json, re, math
+# and collections imported already (from the zygote). Set preload=(...) for more.
+DEFAULT_POOL_PRELOAD: tuple[str, ...] = ()
 
 
 # How long close() waits for sandboxes still being built (one takes tens of milliseconds).

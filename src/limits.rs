@@ -8,7 +8,7 @@
 //! instruction all the same. The flag that makes the eval loop look at its queue is process-global and any
 //! VM may clear it, so the waiting caller re-sends the request every tick until the run ends.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -66,7 +66,7 @@ impl StopReason {
     }
 }
 
-/// What the waiting caller and the worker share about the running job.
+/// What the VM thread and the monitor thread share about the running job.
 pub struct Shared {
     pub limits: Limits,
     stop: AtomicU8,
@@ -76,20 +76,14 @@ pub struct Shared {
     tool_started: AtomicU64,
     /// Time spent in tools during the current job, in nanoseconds.
     tool_nanos: AtomicU64,
-    /// Bytes the session's VM holds, and the ceiling for large requests (see `memory`).
-    pub memory: Budget,
+    /// Bytes the session process holds, and the ceiling for large requests (see `memory`).
+    pub memory: &'static Budget,
     /// Bytes past which the running job is stopped with MemoryError (usize::MAX between jobs).
     memory_threshold: AtomicUsize,
-    /// The fatal signal that stopped the worker thread, 0 if none (see `rescue`).
-    pub crashed: AtomicI32,
-    /// Set by the worker once the session's VM is finalised.
-    pub finished: AtomicBool,
-    /// The serial number of the worker thread hosting the session (threads are reused; for the tests).
-    pub worker: AtomicU64,
 }
 
 impl Shared {
-    pub fn new(limits: Limits, signals: UserSignalSender) -> Arc<Self> {
+    pub fn new(limits: Limits, signals: UserSignalSender, memory: &'static Budget) -> Arc<Self> {
         Arc::new(Self {
             limits,
             stop: AtomicU8::new(0),
@@ -97,11 +91,8 @@ impl Shared {
             epoch: Instant::now(),
             tool_started: AtomicU64::new(0),
             tool_nanos: AtomicU64::new(0),
-            memory: Budget::new(),
+            memory,
             memory_threshold: AtomicUsize::new(usize::MAX),
-            crashed: AtomicI32::new(0),
-            finished: AtomicBool::new(false),
-            worker: AtomicU64::new(0),
         })
     }
 
@@ -162,6 +153,12 @@ impl Shared {
     /// Whether the running job grew the VM past its threshold.
     pub fn over_memory_limit(&self) -> bool {
         self.memory_used() > self.memory_threshold.load(Ordering::SeqCst)
+    }
+
+    /// How long the host tool now running has taken, None when no tool is running.
+    pub fn tool_time_running(&self) -> Option<Duration> {
+        let started = self.tool_started.load(Ordering::SeqCst);
+        (started != 0).then(|| Duration::from_nanos(self.now_nanos().saturating_sub(started)))
     }
 
     /// Time spent in host tools so far in this job, including a call still running.

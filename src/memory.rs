@@ -1,18 +1,15 @@
 //! Memory accounting and the hard edge of the memory limit. RustPython has none of its own, and growth to
-//! exhaustion would end in the allocator's abort path, taking the host process with it.
+//! exhaustion would end in the allocator's abort path.
 //!
-//! This crate's global allocator (it sees the Rust allocations of this extension module only, i.e. the
-//! sandbox VMs, never CPython's) adds every allocation's size to the budget of the thread's session, if the
-//! thread has one. A session's worker thread points at its session's budget for its whole life, so the
-//! budget holds the bytes its VM has live; the waiting caller polls it and stops the code with MemoryError
-//! when it passes the limit.
-//!
-//! Polling cannot stop a single native operation (`[None] * 10**9`, a growing `list(range(...))`), so while a
-//! job runs the budget also has a ceiling above the limit: a large request that would pass it is refused.
+//! A session process's VM thread counts every allocation it makes on `SESSION` (from the zygote on, so the
+//! count includes the prepared VM); the monitor thread polls it and stops the code with MemoryError when
+//! it passes the limit. Polling cannot stop a single native operation (`[None] * 10**9`), so while a run
+//! goes on the budget also has a ceiling above the limit: a large request that would pass it is refused.
 //! The VM makes its big allocations fallibly and turns a refusal into MemoryError; a refusal on a path that
-//! cannot fail aborts, which `rescue` turns into the loss of that session only. Small requests are never
-//! refused (they are the polled limit's job), nor are requests made while holding the GIL (host data being
-//! converted, where an abort could not be contained).
+//! cannot fail aborts, which ends the session process, and the host rolls the session back. Either way the
+//! failure is noted first, so the report of an abort that follows says it was memory.
+//!
+//! In the host process nothing is counted (no thread points at a budget).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -20,6 +17,9 @@ use std::ptr;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 pub struct CountingAllocator;
+
+/// The budget of the session process's VM thread (unused in the host process).
+pub static SESSION: Budget = Budget::new();
 
 /// What a session's VM holds, and the ceiling no large request may pass while a job runs.
 pub struct Budget {
@@ -48,8 +48,6 @@ impl Budget {
         let ceiling = self.ceiling.load(Ordering::Relaxed);
         ceiling != isize::MAX
             && self.used.load(Ordering::Relaxed).saturating_add(extra.min(isize::MAX as usize) as isize) > ceiling
-            // SAFETY: only reads the thread's own thread state; never allocates.
-            && unsafe { pyo3::ffi::PyGILState_Check() } == 0
     }
 }
 
@@ -77,7 +75,19 @@ fn account(delta: isize) {
 
 #[inline]
 fn refused(extra: usize) -> bool {
-    extra >= REFUSE_FROM && with_budget(|budget| budget.refuses(extra)).unwrap_or(false)
+    let refused = extra >= REFUSE_FROM && with_budget(|budget| budget.refuses(extra)).unwrap_or(false);
+    if refused {
+        crate::worker::fault::note_allocation_failure();
+    }
+    refused
+}
+
+#[inline]
+fn checked(block: *mut u8) -> *mut u8 {
+    if block.is_null() {
+        crate::worker::fault::note_allocation_failure();
+    }
+    block
 }
 
 // SAFETY: every call is forwarded to `System` unchanged, or refused with null as the trait allows.
@@ -86,7 +96,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if refused(layout.size()) {
             return ptr::null_mut();
         }
-        let block = unsafe { System.alloc(layout) };
+        let block = checked(unsafe { System.alloc(layout) });
         if !block.is_null() {
             account(layout.size() as isize);
         }
@@ -97,7 +107,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if refused(layout.size()) {
             return ptr::null_mut();
         }
-        let block = unsafe { System.alloc_zeroed(layout) };
+        let block = checked(unsafe { System.alloc_zeroed(layout) });
         if !block.is_null() {
             account(layout.size() as isize);
         }
@@ -113,7 +123,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if refused(new_size.saturating_sub(layout.size())) {
             return ptr::null_mut();
         }
-        let moved = unsafe { System.realloc(block, layout, new_size) };
+        let moved = checked(unsafe { System.realloc(block, layout, new_size) });
         if !moved.is_null() {
             account(new_size as isize - layout.size() as isize);
         }
@@ -121,11 +131,9 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 }
 
-/// Run `f` with this thread's allocations counted on `budget`, then restore what was counted before (the
-/// thread may be another session's worker, calling `execute()` from a tool). A worker runs its whole life
-/// this way; other threads use it for data that crosses to or from a worker, so that its allocation and its
-/// release land on the same counter. The previous counter comes back even if `f` panics, so the allocator
-/// never keeps a pointer to a counter it was not given.
+/// Run `f` with this thread's allocations counted on `budget`, then restore what was counted before. The
+/// previous counter comes back even if `f` panics, so the allocator never keeps a pointer to a counter it
+/// was not given.
 pub fn counted_on<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
     struct Restore(*const Budget);
     impl Drop for Restore {
@@ -159,7 +167,6 @@ mod tests {
 
     #[test]
     fn a_large_request_past_the_ceiling_is_refused_and_small_ones_are_not() {
-        pyo3::Python::initialize(); // refusals look at the GIL, so the thread state must exist
         let budget = Budget::new();
         budget.set_ceiling(Some(8 << 20));
         counted_on(&budget, || {

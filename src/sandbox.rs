@@ -157,6 +157,7 @@ pub fn all_types(root: &PyRef<PyType>) -> Vec<PyRef<PyType>> {
 }
 
 /// What one session's VM keeps for running code.
+#[derive(Clone)]
 pub struct Namespace {
     pub globals: PyDictRef,
     pub streams: (PyObjectRef, PyObjectRef),
@@ -210,7 +211,12 @@ pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyRes
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
     install_csv(vm)?;
-    crate::thread_context::protect_thread_state(vm, NATIVE_MODULES)?;
+    // Every native type exists before sandbox code runs, so that each gets its slots guarded.
+    for module in NATIVE_MODULES {
+        // A module that cannot be imported here cannot be by sandbox code either.
+        let _ = vm.import(*module, 0);
+    }
+    crate::native_recursion::guard_native_iterators(vm)?;
     refuse_open(vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;

@@ -5,15 +5,15 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRef};
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use crate::convert;
 use crate::limits::StopReason;
-use crate::state::{release_with_gil, with_state, ToolEntry};
+use crate::protocol::message::{HostError, ToolDecl, ToolResult};
+use crate::protocol::value::Value;
+use crate::state::{with_state, ToolEntry};
+use crate::worker::convert;
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
 /// found by identity among the globals (dspy's facade looks tools up that way).
@@ -32,12 +32,6 @@ def make_tool(name, invoke, source=None):
     return tool
 ";
 
-/// A tool as the host layer hands it over: name, callable, the parameter names positional arguments bind
-/// to, and optionally the source of its stand-in: a `def <name>(...)` with the tool's own signature and
-/// docstring whose body calls `__invoke(name, args, kwargs)`, so `help()`, `inspect.signature` and the
-/// VM's own argument binding see the host function's shape.
-pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>, Option<String>);
-
 pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let scope = vm.new_scope_with_builtins();
     let code = vm
@@ -53,10 +47,13 @@ pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<(
 
 /// Make the sandbox's tools exactly `specs`: new names get a stand-in global, removed names lose theirs
 /// (if the global still is the stand-in), and every name forwards to its new callable.
-pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSpec>) -> PyResult<()> {
-    let mut table: HashMap<String, Arc<ToolEntry>> = HashMap::with_capacity(specs.len());
-    for (name, callable, positional_names, source) in specs {
-        table.insert(name, Arc::new(ToolEntry { callable, positional_names, source }));
+/// A stand-in's source, when given, is a `def <name>(...)` with the tool's own signature and docstring whose
+/// body calls `__invoke(name, args, kwargs)`, so `help()`, `inspect.signature` and the VM's own argument
+/// binding see the host function's shape.
+pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, decls: Vec<ToolDecl>) -> PyResult<()> {
+    let mut table: HashMap<String, Arc<ToolEntry>> = HashMap::with_capacity(decls.len());
+    for ToolDecl { name, positional_names, source } in decls {
+        table.insert(name, Arc::new(ToolEntry { positional_names, source }));
     }
     let (old, factory) = with_state(|s| (std::mem::replace(&mut s.tools, table), s.tool_factory.clone()));
     let factory = factory.expect("set at start-up");
@@ -86,7 +83,6 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, specs: Vec<ToolSp
         };
         globals.set_item(name.as_str(), stand_in, vm)?;
     }
-    release_with_gil(old);
     Ok(())
 }
 
@@ -139,7 +135,8 @@ fn available_tools() -> String {
     }
 }
 
-/// Call the host tool registered as `name` with sandbox arguments and bring its result back.
+/// Call the host tool registered as `name` with sandbox arguments and bring its result back. Arguments
+/// are bound to the tool's positional names here, so binding errors are the sandbox's own TypeErrors.
 pub fn call_host_tool(
     name: &str,
     args: Vec<PyObjectRef>,
@@ -148,7 +145,8 @@ pub fn call_host_tool(
 ) -> PyResult {
     // After an accepted finish call, past a limit, or while the session shuts down, whatever still runs
     // (a finalizer, a `finally`) gets no tool: the host has its answer, or has let the session go.
-    if let Some(shared) = with_state(|s| s.shared.clone()) {
+    let shared = with_state(|s| s.shared.clone());
+    if let Some(shared) = &shared {
         if shared.stop_reason() != StopReason::None {
             return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
         }
@@ -159,141 +157,70 @@ pub fn call_host_tool(
             available_tools()
         )));
     };
-    let called = crate::python_thread::with_host_gil(vm, |py| -> Result<PyObjectRef, Failure> {
-        let host_failure = |err: PyErr| Failure::Host(HostFailure::capture(py, err));
-        let context = with_state(|s| s.caller_context.as_ref().map(|c| c.clone_ref(py)));
-        let mut positional_items: Vec<Py<PyAny>> = Vec::new();
-        let keyword = PyDict::new(py);
-        let to_host = |value: &PyObjectRef, what: &str| {
-            convert::to_host(value, vm, py).map_err(|e| {
-                vm.new_type_error(format!("tool '{name}': {}", e.describe(what)))
-            })
-        };
-        match &entry.positional_names {
-            Some(names) => {
-                if args.len() > names.len() {
-                    return Err(vm.new_type_error(format!(
-                        "tool '{name}' takes {} positional argument{} ({}) but {} were given",
-                        names.len(),
-                        if names.len() == 1 { "" } else { "s" },
-                        names.join(", "),
-                        args.len()
-                    ))
-                    .into());
-                }
-                for (param, value) in names.iter().zip(&args) {
-                    let converted = to_host(value, &format!("argument '{param}'"))?;
-                    keyword.set_item(param, converted).map_err(host_failure)?;
-                }
+    let to_value = |value: &PyObjectRef, what: &str| {
+        convert::to_value(value, vm).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
+    };
+    let mut positional = Vec::new();
+    let mut keyword: Vec<(String, Value)> = Vec::with_capacity(kwargs.len());
+    match &entry.positional_names {
+        Some(names) => {
+            if args.len() > names.len() {
+                return Err(vm.new_type_error(format!(
+                    "tool '{name}' takes {} positional argument{} ({}) but {} were given",
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", "),
+                    args.len()
+                )));
             }
-            None => {
-                for (i, value) in args.iter().enumerate() {
-                    positional_items.push(to_host(value, &format!("positional argument {i}"))?);
-                }
+            for (param, value) in names.iter().zip(&args) {
+                keyword.push((param.clone(), to_value(value, &format!("argument '{param}'"))?));
             }
         }
-        for (key, value) in &kwargs {
-            if keyword.contains(key).unwrap_or(false) {
-                return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")).into());
+        None => {
+            for (i, value) in args.iter().enumerate() {
+                positional.push(to_value(value, &format!("positional argument {i}"))?);
             }
-            let converted = to_host(value, &format!("argument '{key}'"))?;
-            keyword.set_item(key, converted).map_err(host_failure)?;
         }
-        let callable = entry.callable.bind(py);
-        let shared = with_state(|s| s.shared.clone());
-        if let Some(shared) = &shared {
-            shared.tool_call_started();
+    }
+    for (key, value) in &kwargs {
+        if keyword.iter().any(|(bound, _)| bound == key) {
+            return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")));
         }
-        if with_state(|s| std::mem::take(&mut s.panic_in_next_tool)) {
-            panic!("fault injected in a tool call");
-        }
-        let result = match &context {
-            Some(context) => {
-                let mut run_args: Vec<Py<PyAny>> = Vec::with_capacity(positional_items.len() + 1);
-                run_args.push(callable.clone().unbind());
-                run_args.extend(positional_items);
-                let run_args = PyTuple::new(py, run_args).map_err(host_failure)?;
-                context.bind(py).call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword))
-            }
-            None => {
-                let call_args = PyTuple::new(py, positional_items).map_err(host_failure)?;
-                callable.call(call_args, Some(&keyword))
-            }
-        };
-        if let Some(shared) = &shared {
-            shared.tool_call_ended();
-        }
-        match result {
-            Ok(value) => convert::to_sandbox(&value, vm).map_err(|e| {
-                vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())).into()
-            }),
-            Err(err) => Err(host_failure(err)),
-        }
-    });
-    called.map_err(|failure| match failure {
-        Failure::Sandbox(exc) => exc,
-        Failure::Host(host) => host.into_sandbox(vm, name),
-    })
-}
-
-/// A tool call that failed: an error built in the sandbox, or the host's exception as host-side text only.
-enum Failure {
-    Sandbox(PyBaseExceptionRef),
-    Host(HostFailure),
-}
-
-impl From<PyBaseExceptionRef> for Failure {
-    fn from(exc: PyBaseExceptionRef) -> Self {
-        Self::Sandbox(exc)
+        keyword.push((key.clone(), to_value(value, &format!("argument '{key}'"))?));
+    }
+    if let Some(shared) = &shared {
+        shared.tool_call_started();
+    }
+    let result = crate::worker::session::call_host(name, positional, keyword);
+    if let Some(shared) = &shared {
+        shared.tool_call_ended();
+    }
+    match result {
+        ToolResult::Return(value) => convert::to_sandbox(&value, vm).map_err(|e| {
+            vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
+        }),
+        ToolResult::Raise(error) => Err(host_error_in_sandbox(error, vm, name)),
+        ToolResult::Refused(message) => Err(vm.new_type_error(message)),
     }
 }
 
-/// A host exception, read while the GIL is held; it becomes a sandbox exception only after the GIL is
-/// released. Building it there by calling the sandbox's class could run sandbox code (a class or `__init__`
-/// rebound by that code), which must never run while the host's GIL is held: no limit could stop it, and
-/// every host thread would wait.
-struct HostFailure {
-    type_name: String,
-    is_builtin: bool,
-    message: String,
-    host_type: String,
-    traceback: String,
-}
-
-impl HostFailure {
-    fn capture(py: Python<'_>, err: PyErr) -> Self {
-        let ty = err.get_type(py);
-        let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
-        let type_name = ty.name().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());
-        let qualname = ty.qualname().map(|n| n.to_string()).unwrap_or_else(|_| type_name.clone());
-        let is_builtin = module == "builtins";
-        let host_type = if module.is_empty() || is_builtin { qualname } else { format!("{module}.{qualname}") };
-        let message = err.value(py).to_string();
-        let traceback = err
-            .traceback(py)
-            .and_then(|tb| tb.format().ok())
-            .map(|tb| format!("{tb}{host_type}: {message}"))
-            .unwrap_or_default();
-        Self { type_name, is_builtin, message, host_type, traceback }
+/// The host's exception raised inside the sandbox: the same built-in type when there is one (the VM's own,
+/// made without calling it, so no sandbox code runs), else RuntimeError; either way carrying `tool` (the
+/// tool's name), `host_type` (the host exception's qualified type name) and `host_traceback` (the host's
+/// traceback text, for code that wants it; never printed by default).
+fn host_error_in_sandbox(error: HostError, vm: &VirtualMachine, tool: &str) -> PyBaseExceptionRef {
+    let HostError { type_name, is_builtin, message, host_type, traceback } = error;
+    let same_type = is_builtin.then(|| with_state(|s| s.builtin_exceptions.get(&type_name).cloned())).flatten();
+    let exc = match same_type {
+        Some(cls) => vm.new_exception_msg(cls, format!("tool '{tool}' failed: {message}").into()),
+        None => vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")),
+    };
+    // Into the instance's dict directly: `setattr` would run a `__setattr__` sandbox code gave the type.
+    let dict = exc.as_object().dict().unwrap_or_else(|| vm.ctx.new_dict());
+    for (attr, value) in [("tool", tool.to_owned()), ("host_type", host_type), ("host_traceback", traceback)] {
+        let _ = dict.set_item(attr, vm.ctx.new_str(value).into(), vm);
     }
-
-    /// The host exception raised inside the sandbox: the same built-in type when there is one (the VM's own,
-    /// made without calling it), else RuntimeError; either way carrying `tool` (the tool's name), `host_type`
-    /// (the host exception's qualified type name) and `host_traceback` (the host's traceback text, for code
-    /// that wants it; never printed by default).
-    fn into_sandbox(self, vm: &VirtualMachine, tool: &str) -> PyBaseExceptionRef {
-        let Self { type_name, is_builtin, message, host_type, traceback } = self;
-        let same_type = is_builtin.then(|| with_state(|s| s.builtin_exceptions.get(&type_name).cloned())).flatten();
-        let exc = match same_type {
-            Some(cls) => vm.new_exception_msg(cls, format!("tool '{tool}' failed: {message}").into()),
-            None => vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")),
-        };
-        // Into the instance's dict directly: `setattr` would run a `__setattr__` sandbox code gave the type.
-        let dict = exc.as_object().dict().unwrap_or_else(|| vm.ctx.new_dict());
-        for (attr, value) in [("tool", tool.to_owned()), ("host_type", host_type), ("host_traceback", traceback)] {
-            let _ = dict.set_item(attr, vm.ctx.new_str(value).into(), vm);
-        }
-        let _ = exc.as_object().set_dict(Some(dict));
-        exc
-    }
+    let _ = exc.as_object().set_dict(Some(dict));
+    exc
 }

@@ -8,12 +8,16 @@ from dspy_rust_interpreter import RustInterpreter
 
 
 def test_preloaded_module_is_imported_before_the_first_execute(make_interp):
-    interp = make_interp(preload=["json"])
-    assert interp.execute("import sys\n'json' in sys.modules") is True
+    interp = make_interp(preload=["difflib"])
+    assert interp.execute("import sys\n'difflib' in sys.modules") is True
 
 
 def test_without_preload_the_module_is_not_imported(interp):
-    assert interp.execute("import sys\n'json' in sys.modules") is False
+    assert interp.execute("import sys\n'difflib' in sys.modules") is False
+
+
+def test_common_modules_come_imported_from_the_zygote(interp):
+    assert interp.execute("import sys\n[m in sys.modules for m in ('json', 're', 'math', 'collections')]") == [True] * 4
 
 
 def test_preloaded_module_is_not_shared_between_sessions(make_interp):

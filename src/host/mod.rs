@@ -1,4 +1,10 @@
-//! The host end of a session process: what runs in the user's CPython process. `convert` turns host values
-//! into protocol values and back.
+//! The host end of the session processes: what runs in the user's CPython process. `session` is the
+//! handle Python holds, `process` its hold on one session process (spawn, take over, kill), `tools` calls
+//! the host's tools for a session, `outcome` turns results into what Python gets, `convert` turns host
+//! values into protocol values and back.
 
 pub mod convert;
+pub mod outcome;
+pub mod process;
+pub mod session;
+pub mod tools;

@@ -39,10 +39,6 @@ impl Channel {
         Self { fd }
     }
 
-    pub fn into_owned(self) -> OwnedFd {
-        self.fd
-    }
-
     /// Send one frame, with `fds` attached to its first byte.
     pub fn send(&self, frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
         assert!(fds.len() <= MAX_FDS, "at most {MAX_FDS} descriptors per frame");

@@ -37,6 +37,8 @@ pub struct ToolDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SessionOptions {
     pub timeout_seconds: Option<f64>,
+    /// How long a run that ignores a stop request (a long native operation) gets before it is abandoned.
+    pub abandon_after_seconds: f64,
     pub max_output_chars: u64,
     pub memory_limit: Option<u64>,
     pub preload: Vec<String>,
@@ -81,6 +83,27 @@ pub enum Request {
     Resume,
     /// End the session: the process exits.
     Shutdown,
+    /// For tests: make the next run fail in this way (see `FaultPlace`), to prove that the session survives.
+    InjectFault(FaultPlace),
+}
+
+/// Where a test asks the session process to fail during its next run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultPlace {
+    /// A Rust panic while the VM runs.
+    Panic = 0,
+    /// An abort, as an allocation failure on a path that cannot fail ends.
+    Abort = 1,
+    /// The VM thread overflows its native stack.
+    StackOverflow = 2,
+}
+
+/// Why a session process gave up on a run that ignored its stop request (a long native operation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abandon {
+    Timeout = 0,
+    Memory = 1,
+    Interrupt = 2,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +131,8 @@ pub enum Reply {
     Forked,
     /// The process is dying of this signal; `out_of_memory` when an allocation failed first.
     Fault { signal: i32, out_of_memory: bool },
+    /// The process is ending itself: the run was asked to stop and did not within the grace period.
+    Abandoned(Abandon),
 }
 
 fn write_values(w: &mut Writer, values: &[Value]) {
@@ -142,6 +167,7 @@ impl Request {
             Request::Spawn(options) => {
                 w.u8(0);
                 w.opt_f64(options.timeout_seconds);
+                w.f64(options.abandon_after_seconds);
                 w.u64(options.max_output_chars);
                 w.opt_u64(options.memory_limit);
                 w.strs(&options.preload);
@@ -195,6 +221,10 @@ impl Request {
             Request::Fork => w.u8(3),
             Request::Resume => w.u8(4),
             Request::Shutdown => w.u8(5),
+            Request::InjectFault(place) => {
+                w.u8(6);
+                w.u8(*place as u8);
+            }
         }
         w.buf
     }
@@ -204,6 +234,7 @@ impl Request {
         let request = match r.u8()? {
             0 => Request::Spawn(SessionOptions {
                 timeout_seconds: r.opt_f64()?,
+                abandon_after_seconds: r.f64()?,
                 max_output_chars: r.u64()?,
                 memory_limit: r.opt_u64()?,
                 preload: r.strings()?,
@@ -246,6 +277,12 @@ impl Request {
             3 => Request::Fork,
             4 => Request::Resume,
             5 => Request::Shutdown,
+            6 => Request::InjectFault(match r.u8()? {
+                0 => FaultPlace::Panic,
+                1 => FaultPlace::Abort,
+                2 => FaultPlace::StackOverflow,
+                other => return Err(WireError::BadTag(other)),
+            }),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -310,6 +347,10 @@ impl Reply {
                 w.u32(*signal as u32);
                 w.bool(*out_of_memory);
             }
+            Reply::Abandoned(reason) => {
+                w.u8(7);
+                w.u8(*reason as u8);
+            }
         }
         w.buf
     }
@@ -344,6 +385,12 @@ impl Reply {
             4 => Reply::Checkpoint,
             5 => Reply::Forked,
             6 => Reply::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
+            7 => Reply::Abandoned(match r.u8()? {
+                0 => Abandon::Timeout,
+                1 => Abandon::Memory,
+                2 => Abandon::Interrupt,
+                other => return Err(WireError::BadTag(other)),
+            }),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -358,7 +405,7 @@ mod tests {
     #[test]
     fn requests_round_trip() {
         let requests = vec![
-            Request::Spawn(SessionOptions { timeout_seconds: Some(1.5), max_output_chars: 9, memory_limit: None, preload: vec!["json".into()] }),
+            Request::Spawn(SessionOptions { timeout_seconds: Some(1.5), abandon_after_seconds: 2.0, max_output_chars: 9, memory_limit: None, preload: vec!["json".into()] }),
             Request::Execute(Box::new(Execute {
                 code: "x = 1".into(),
                 variables: vec![("v".into(), Value::Int(3))],
@@ -381,6 +428,7 @@ mod tests {
             Request::Fork,
             Request::Resume,
             Request::Shutdown,
+            Request::InjectFault(FaultPlace::StackOverflow),
         ];
         for request in requests {
             assert_eq!(Request::decode(&request.encode()).unwrap(), request);
@@ -397,6 +445,7 @@ mod tests {
             Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into() }),
             Reply::Checkpoint,
             Reply::Fault { signal: 6, out_of_memory: true },
+            Reply::Abandoned(Abandon::Memory),
         ];
         for reply in replies {
             assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);

@@ -40,6 +40,21 @@ pub fn install(socket: RawFd) -> io::Result<()> {
     Ok(())
 }
 
+/// End the process after telling the host why: the run ignored its stop request for the grace period.
+/// Called from the monitor thread, while the VM thread is stuck in a native operation.
+pub fn abandon(reason: crate::protocol::message::Abandon) -> ! {
+    let fd = REPORT_FD.load(Ordering::SeqCst);
+    if fd >= 0 {
+        let body = crate::protocol::message::Reply::Abandoned(reason).encode();
+        let mut frame = (body.len() as u64).to_le_bytes().to_vec();
+        frame.extend_from_slice(&body);
+        // SAFETY: a plain send of an owned buffer; a failed send only loses the report.
+        unsafe { libc::send(fd, frame.as_ptr() as *const _, frame.len(), libc::MSG_NOSIGNAL) };
+    }
+    // SAFETY: ends the process at once; nothing of it needs to run on.
+    unsafe { libc::_exit(70) }
+}
+
 /// The frame `Reply::Fault { signal, out_of_memory }` encodes to, built without allocating.
 fn fault_frame(signal: i32, out_of_memory: bool) -> [u8; 14] {
     let mut frame = [0u8; 14];

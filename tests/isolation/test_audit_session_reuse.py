@@ -1,35 +1,35 @@
-"""Audit of worker-thread reuse: what one session can leave for, or do to, the next session on the same worker
-thread, and what concurrent sessions on different threads share.
+"""Audit of what one session can leave for, or do to, the next session of the same host process, and what
+concurrent sessions share. These attacks broke the in-process design (sessions shared reused worker threads
+and their RustPython state); every session now runs in a process of its own, and each test pins that.
 
-Every scenario runs in a child process (``run_isolated``): a leak poisons the worker thread it happens on, and
-must not reach the other tests of this run. Each test fails while the leak exists and passes once it is fixed;
-an attempt the fixed sandbox refuses (an exception in the first session) counts as fixed.
+Every scenario runs in a child process (``run_isolated``). Each test fails while the leak exists; an attempt
+the sandbox refuses (an exception in the first session) counts as fixed.
 """
 
 from __future__ import annotations
 
 from isolated import run_isolated
 
-# In the child: run each code in a new session, one after the other, on one reused worker thread.
-ON_ONE_THREAD = """
-def on_one_thread(*codes):
-    out, workers = [], set()
+# In the child: run each code in a new session, one after the other.
+IN_SEQUENCE = """
+def in_sequence(*codes):
+    out, processes = [], set()
     for code in codes:
         interp = RustInterpreter()
         out.append(outcome(interp, code))
         session = interp._session
         if session is not None:
-            workers.add(session._worker)
+            processes.add(session.pid)
         interp.shutdown()
-    results["workers"] = len(workers)
+    results["processes"] = len(processes)
     return out
 """
 
 
 def sessions(*codes: str) -> list[dict]:
-    """Run each sandbox code in a new session, in order, all on one worker thread of a child process."""
-    results = run_isolated(ON_ONE_THREAD + f"results['runs'] = on_one_thread(*{codes!r})\n", timeout=120)
-    assert results["workers"] == 1, "the sessions were not hosted by the same worker thread"
+    """Run each sandbox code in a new session, in order, in one host process (a child of the test run)."""
+    results = run_isolated(IN_SEQUENCE + f"results['runs'] = in_sequence(*{codes!r})\n", timeout=120)
+    assert results["processes"] == len(codes), "each session has a process of its own"
     return results["runs"]
 
 
@@ -219,12 +219,12 @@ def test_a_concurrent_session_cannot_change_anothers_csv_field_limit():
         results["before"] = outcome(a, read)
         results["other"] = outcome(b, "import _csv_native\\n_csv_native.field_size_limit(2)")
         results["after"] = outcome(a, read)
-        results["threads"] = len({a._session._worker, b._session._worker})
+        results["processes"] = len({a._session.pid, b._session.pid})
         a.shutdown()
         b.shutdown()
         """
     )
-    assert results["threads"] == 2
+    assert results["processes"] == 2
     assert results["after"]["kind"] == "value" and results["after"]["value"] == results["before"]["value"], results["after"]
 
 

@@ -8,7 +8,7 @@ the hole exists and passes once it is fixed.
 from __future__ import annotations
 
 from isolated import run_isolated
-from test_audit_thread_reuse import sessions
+from test_audit_session_reuse import sessions
 
 # --- A session's code run inside the next one, through RustPython's per-thread `_json` cache -------------------
 

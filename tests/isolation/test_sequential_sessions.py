@@ -1,5 +1,6 @@
-"""Worker threads are reused from one session to the next: nothing of a session reaches the next one on the
-same thread, the classes RustPython keeps per thread still work there, and sessions leak nothing."""
+"""Sessions one after the other in one host process: each has a process of its own, nothing of a session
+reaches the next, the classes RustPython caches work in every session, and sessions leak nothing into the
+host."""
 
 from __future__ import annotations
 
@@ -10,24 +11,24 @@ from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
 from isolated import run_isolated
 
 
-def run_on_one_thread(*codes: str) -> list:
-    """Run each code in a new session, one after the other, all on the same (reused) worker thread."""
-    results, workers = [], set()
+def run_in_sequence(*codes: str) -> list:
+    """Run each code in a new session, one after the other."""
+    results, processes = [], set()
     for code in codes:
         interp = RustInterpreter()
         results.append(interp.execute(code))
-        workers.add(interp._session._worker)
+        processes.add(interp._session.pid)
         interp.shutdown()
-    assert len(workers) == 1, "the sessions were not hosted by the same worker thread"
+    assert len(processes) == len(codes), "each session has a process of its own"
     return results
 
 
-def test_consecutive_sessions_reuse_the_worker_thread():
-    run_on_one_thread("1", "2", "3")
+def test_consecutive_sessions_each_get_a_process_of_their_own():
+    run_in_sequence("1", "2", "3")
 
 
 def test_a_class_left_behind_is_not_visible_to_the_next_session():
-    _, probe = run_on_one_thread(
+    _, probe = run_in_sequence(
         "class LeftBehind(dict):\n    __slots__ = ('a',)\nkeep = [LeftBehind(), LeftBehind]\nclass Other:\n    pass\nother = Other",
         "names = {c.__name__ for c in object.__subclasses__()} | {c.__name__ for c in dict.__subclasses__()}\n"
         "sorted(n for n in names if n in ('LeftBehind', 'Other'))",
@@ -36,7 +37,7 @@ def test_a_class_left_behind_is_not_visible_to_the_next_session():
 
 
 def test_start_up_classes_of_an_earlier_session_are_not_visible():
-    _, count = run_on_one_thread("import json", "sum(c.__name__ == 'ModuleSpec' for c in object.__subclasses__())")
+    _, count = run_in_sequence("import json", "sum(c.__name__ == 'ModuleSpec' for c in object.__subclasses__())")
     assert count == 1  # this session's own
 
 
@@ -51,7 +52,7 @@ def test_start_up_classes_of_an_earlier_session_are_not_visible():
     ids=["ExceptionGroup", "io.UnsupportedOperation", "struct.error", "csv.Error"],
 )
 def test_classes_kept_per_thread_work_in_every_session(use):
-    first, second, third = run_on_one_thread(use, use, use)
+    first, second, third = run_in_sequence(use, use, use)
     assert first == second == third
     assert first not in (None, False)
 
@@ -68,7 +69,7 @@ def test_classes_kept_per_thread_cannot_be_changed(interp, target):
 
 def test_weak_references_a_session_left_on_built_in_types_do_not_reach_the_next():
     count = "import weakref\n(weakref.getweakrefcount(int), weakref.getweakrefcount(ExceptionGroup))"
-    fresh, _, after = run_on_one_thread(
+    fresh, _, after = run_in_sequence(
         count,
         # A cycle through __slots__ (which the collector cannot see), holding weak references to kept types
         # whose callbacks close over the session's data.
@@ -97,7 +98,7 @@ def test_listing_the_weak_references_to_an_object_is_refused(interp, listing):
 
 
 def test_subclass_of_a_kept_class_does_not_reach_the_next_session():
-    _, probe = run_on_one_thread(
+    _, probe = run_in_sequence(
         "class Mine(ExceptionGroup):\n    pass\nkeep = Mine",
         "[c.__name__ for c in ExceptionGroup.__subclasses__()]",
     )

@@ -1,0 +1,142 @@
+//! The host's hold on one session process: its socket, its pidfd, and the socket of its latest checkpoint.
+//! Starting one from the zygote, resuming a checkpoint in place of a dead one, forking, killing. Everything
+//! read from the process is checked: a malformed frame, a frame too large, or a silence mid-frame is that
+//! session's fault, never the host's.
+
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::time::Duration;
+
+use parking_lot::Mutex;
+
+use crate::protocol::channel::Channel;
+use crate::protocol::message::{Reply, Request, SessionOptions};
+
+/// The largest frame the host accepts from a session process.
+pub const MAX_REPLY_BYTES: usize = 512 << 20;
+/// How long a process that was asked to take over may take to say `Ready`.
+const READY_WITHIN: Duration = Duration::from_secs(30);
+/// Once a frame has begun, the rest must follow within this (a stalled sender is treated as dead).
+const FRAME_WITHIN: Duration = Duration::from_secs(5);
+
+/// Only one `Spawn` at a time goes down the zygote's control socket.
+static CONTROL: Mutex<()> = Mutex::new(());
+
+/// Why talking to a process failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The zygote could not be reached (it is gone and must be started again).
+    Zygote(String),
+    /// The process said it could not serve (e.g. a preload module the sandbox does not offer).
+    Refused(String),
+    /// The process died, went silent or broke the protocol.
+    Lost(String),
+}
+
+pub struct Process {
+    pub link: Channel,
+    pidfd: Option<OwnedFd>,
+    pub pid: u32,
+}
+
+impl Process {
+    /// Ask the zygote behind `control_fd` for a new session process.
+    pub fn spawn(control_fd: RawFd, options: &SessionOptions) -> Result<Process, Failure> {
+        let (link, theirs) = Channel::pair().map_err(|e| Failure::Zygote(e.to_string()))?;
+        {
+            let _one_at_a_time = CONTROL.lock();
+            // SAFETY: borrowed for this call only; the Python layer keeps the control socket open.
+            let control = std::mem::ManuallyDrop::new(unsafe { Channel::from_raw(control_fd) });
+            control
+                .send(&Request::Spawn(options.clone()).encode(), &[theirs.as_raw_fd()])
+                .map_err(|e| Failure::Zygote(format!("the zygote is gone ({e})")))?;
+        }
+        drop(theirs);
+        match Process::take_over(link) {
+            Err(Failure::Lost(reason)) => Err(Failure::Zygote(reason)),
+            other => other,
+        }
+    }
+
+    /// Wait for the process on `link` to say `Ready` (with its pidfd).
+    pub fn take_over(link: Channel) -> Result<Process, Failure> {
+        set_receive_timeout(&link, FRAME_WITHIN);
+        if !link.readable_within(READY_WITHIN).unwrap_or(false) {
+            return Err(Failure::Lost("the session process did not start in time".into()));
+        }
+        let (reply, mut fds) = receive(&link)?;
+        match reply {
+            Reply::Ready { pid } => Ok(Process { link, pidfd: fds.pop(), pid }),
+            Reply::Failed(reason) => Err(Failure::Refused(reason)),
+            other => Err(Failure::Lost(format!("the session process answered {} instead of Ready", name(&other)))),
+        }
+    }
+
+    /// The pidfd, for signals from other threads (shutdown, interrupt).
+    pub fn pidfd(&self) -> Option<RawFd> {
+        self.pidfd.as_ref().map(AsRawFd::as_raw_fd)
+    }
+
+    pub fn send(&self, request: &Request) -> Result<(), Failure> {
+        self.link.send(&request.encode(), &[]).map_err(|e| Failure::Lost(format!("the session process is gone ({e})")))
+    }
+
+    /// Kill the process now. It cannot outlive this: the pidfd names exactly it.
+    pub fn kill(&self) {
+        if let Some(pidfd) = self.pidfd() {
+            signal(pidfd, libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Closing its socket ends an idle process; a busy one is killed.
+        self.kill();
+    }
+}
+
+/// Send `signal` through a pidfd (no pid-reuse race). A process already gone is not an error.
+pub fn signal(pidfd: RawFd, signal: libc::c_int) {
+    // SAFETY: pidfd_send_signal with no siginfo; the descriptor is valid while the caller holds it.
+    unsafe { libc::syscall(libc::SYS_pidfd_send_signal, pidfd, signal, std::ptr::null::<libc::siginfo_t>(), 0) };
+}
+
+/// Read one reply: too large, malformed or cut short is the process's fault.
+pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
+    let (frame, fds) = link.recv(MAX_REPLY_BYTES).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => Failure::Lost("the session process ended".into()),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Failure::Lost("the session process stalled mid-message".into()),
+        _ => Failure::Lost(format!("the session process's message could not be read ({e})")),
+    })?;
+    let reply = Reply::decode(&frame)
+        .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
+    Ok((reply, fds))
+}
+
+fn set_receive_timeout(link: &Channel, timeout: Duration) {
+    let value = libc::timeval { tv_sec: timeout.as_secs() as libc::time_t, tv_usec: timeout.subsec_micros() as libc::suseconds_t };
+    // SAFETY: a valid timeval for SO_RCVTIMEO on a socket we own.
+    unsafe {
+        libc::setsockopt(
+            link.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            &value as *const libc::timeval as *const libc::c_void,
+            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+        );
+    }
+}
+
+pub fn name(reply: &Reply) -> &'static str {
+    match reply {
+        Reply::Ready { .. } => "Ready",
+        Reply::Failed(_) => "Failed",
+        Reply::ToolCall { .. } => "ToolCall",
+        Reply::Done(_) => "Done",
+        Reply::Checkpoint => "Checkpoint",
+        Reply::Forked => "Forked",
+        Reply::Fault { .. } => "Fault",
+        Reply::Abandoned(_) => "Abandoned",
+    }
+}

@@ -1,0 +1,477 @@
+//! `Session`: the handle CPython holds on one sandboxed session, which runs in a process of its own. One
+//! `execute()` is one exchange on the session's socket: the request, any number of tool calls answered on
+//! the caller's thread, then the outcome. A process that dies, stalls or misbehaves is killed and replaced
+//! by its checkpoint (the session as of its last completed run): the caller gets an error naming what
+//! happened, and the session goes on. Only `shutdown()` (or a failed rollback) ends a session.
+
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use pyo3::exceptions::{PyConnectionError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+
+use crate::host::convert;
+use crate::host::outcome::{self, Cause};
+use crate::host::process::{self, Failure, Process};
+use crate::host::tools::{ToolSpec, ToolTable};
+use crate::protocol::channel::Channel;
+use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions};
+use crate::protocol::value::Value;
+
+/// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
+const TICK: Duration = Duration::from_millis(10);
+/// str/bytes variables at least this large are kept by the session between runs (see `Kept`).
+const KEPT_FROM: usize = 4096;
+
+#[pyclass(frozen, weakref, module = "dspy_rust_interpreter._native")]
+pub struct Session {
+    /// Process-unique, to recognise a call that would wait on itself through a chain of tools.
+    id: u64,
+    options: SessionOptions,
+    /// Held for a whole exchange: concurrent callers queue here, never interleave.
+    state: Mutex<Option<State>>,
+    alive: AtomicBool,
+    death_reason: Mutex<Option<String>>,
+    /// The live process's pidfd and pid, for signals from other threads (shutdown). Updated under this
+    /// lock when a checkpoint takes over, so a shutdown never misses the new process.
+    live: Mutex<(RawFd, u32)>,
+}
+
+struct State {
+    process: Process,
+    /// The frozen copy of the session as of its last completed run, if the host has its socket.
+    checkpoint: Option<Channel>,
+    /// Whether that checkpoint is as of the very last completed run.
+    checkpoint_current: bool,
+    tools: ToolTable,
+    /// The process serving now may not have `tools` (it was resumed from a checkpoint or forked).
+    resend_tools: bool,
+    /// The large str/bytes of the last run with the key the session keeps each under.
+    kept: Vec<(Py<PyAny>, u64)>,
+    next_key: u64,
+    /// A test's injected failure for the next run.
+    fault: Option<HostFault>,
+}
+
+#[derive(Clone, Copy)]
+enum HostFault {
+    InSession(FaultPlace),
+    InHandle,
+    InTool,
+}
+
+thread_local! {
+    /// The sessions this thread is waiting for, innermost last: a tool (run on this thread) that calls back
+    /// into one of them would wait on itself.
+    static WAITING: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+struct Waiting;
+
+impl Waiting {
+    fn on(id: u64) -> Self {
+        WAITING.with(|w| w.borrow_mut().push(id));
+        Waiting
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        WAITING.with(|w| w.borrow_mut().pop());
+    }
+}
+
+/// How an exchange ended.
+enum Ending {
+    Done(Outcome),
+    Died(Cause),
+}
+
+impl Session {
+    fn new_with(py: Python<'_>, options: SessionOptions, process: Process, tools: ToolTable) -> Self {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let live = (process.pidfd().unwrap_or(-1), process.pid);
+        let _ = py;
+        Self {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            options,
+            state: Mutex::new(Some(State {
+                process,
+                checkpoint: None,
+                checkpoint_current: false,
+                tools,
+                resend_tools: true,
+                kept: Vec::new(),
+                next_key: 1,
+                fault: None,
+            })),
+            alive: AtomicBool::new(true),
+            death_reason: Mutex::new(None),
+            live: Mutex::new(live),
+        }
+    }
+
+    fn mark_dead(&self, reason: &str) {
+        self.alive.store(false, Ordering::SeqCst);
+        self.death_reason.lock().get_or_insert_with(|| reason.to_owned());
+    }
+
+    fn grace(&self) -> Duration {
+        Duration::try_from_secs_f64(self.options.abandon_after_seconds).unwrap_or(Duration::from_secs(5))
+    }
+
+    /// The variables as protocol data; large str/bytes seen in the last run as the same object cross as a
+    /// key only. Nothing is changed if one cannot cross.
+    fn variables(
+        state: &State,
+        variables: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<(Vec<(String, Value)>, Vec<(Py<PyAny>, u64)>, u64)> {
+        let mut next_key = state.next_key;
+        let mut kept = Vec::new();
+        let mut converted = Vec::new();
+        let Some(variables) = variables else { return Ok((converted, kept, next_key)) };
+        for (name, value) in variables.iter() {
+            let name: String = name.extract().map_err(|_| PyTypeError::new_err("variable names must be str"))?;
+            let large = (value.is_exact_instance_of::<PyString>() || value.is_exact_instance_of::<PyBytes>())
+                && value.len().is_ok_and(|n| n >= KEPT_FROM);
+            if large {
+                if let Some((_, key)) = state.kept.iter().find(|(host, _)| host.is(&value)) {
+                    kept.push((value.clone().unbind(), *key));
+                    converted.push((name, Value::Kept(*key)));
+                    continue;
+                }
+            }
+            let data = convert::to_value(&value).map_err(|e| PyTypeError::new_err(e.describe(&format!("variable '{name}': {name}"))))?;
+            if large {
+                let key = next_key;
+                next_key += 1;
+                kept.push((value.clone().unbind(), key));
+                converted.push((name, Value::Keep(key, Box::new(data))));
+            } else {
+                converted.push((name, data));
+            }
+        }
+        Ok((converted, kept, next_key))
+    }
+
+    /// Send one run and serve its tool calls until it ends, one way or another.
+    fn exchange(&self, py: Python<'_>, state: &mut State, frame: Vec<u8>, context: Option<&Bound<'_, PyAny>>) -> (Ending, Option<PyErr>) {
+        if let Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) =
+            py.detach(|| state.process.link.send(&frame, &[]).map_err(|e| Failure::Lost(format!("the session process is gone ({e})"))))
+        {
+            return (Ending::Died(Cause::Lost(reason)), None);
+        }
+        drop(frame);
+        let started = Instant::now();
+        let mut tool_time = Duration::ZERO;
+        let mut interrupt: Option<(PyErr, Instant)> = None;
+        let grace = self.grace();
+        let timeout = self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok());
+        let ending = loop {
+            let link = &state.process.link;
+            if py.detach(|| link.readable_within(TICK)).unwrap_or(true) {
+                let received = py.detach(|| process::receive(link));
+                match received {
+                    Ok((Reply::Done(outcome), _)) => break Ending::Done(outcome),
+                    Ok((Reply::Checkpoint, mut fds)) => {
+                        // Dropping the one before ends that process.
+                        state.checkpoint = fds.pop().map(Channel::from_owned);
+                        state.checkpoint_current = state.checkpoint.is_some();
+                    }
+                    Ok((Reply::ToolCall { name, args, kwargs }, _)) => {
+                        let called = Instant::now();
+                        if matches!(state.fault, Some(HostFault::InTool)) {
+                            state.fault = None;
+                            panic!("fault injected in a tool call");
+                        }
+                        let result = state.tools.call(py, &name, args, kwargs, context);
+                        tool_time += called.elapsed();
+                        let reply = Request::ToolResult(result).encode();
+                        if let Err(e) = py.detach(|| state.process.link.send(&reply, &[])) {
+                            break Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
+                        }
+                    }
+                    Ok((Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
+                    Ok((Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
+                    Ok((other, _)) => {
+                        break Ending::Died(Cause::Lost(format!("the session process sent {} during a run", process::name(&other))))
+                    }
+                    Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => break Ending::Died(Cause::Lost(reason)),
+                }
+                continue;
+            }
+            if !self.alive.load(Ordering::SeqCst) {
+                break Ending::Died(Cause::ShutDown);
+            }
+            if interrupt.is_none() {
+                if let Err(err) = py.check_signals() {
+                    if let Some(pidfd) = state.process.pidfd() {
+                        process::signal(pidfd, crate::worker::monitor::INTERRUPT_SIGNAL);
+                    }
+                    interrupt = Some((err, Instant::now()));
+                }
+            }
+            // Backstops: the session's own monitor abandons a run that ignores its stop well before these.
+            let backstop = 2 * grace + Duration::from_secs(2);
+            if let Some((_, since)) = &interrupt {
+                if since.elapsed() > backstop {
+                    break Ending::Died(Cause::Abandoned(crate::protocol::message::Abandon::Interrupt));
+                }
+            }
+            if let Some(limit) = timeout {
+                if started.elapsed().saturating_sub(tool_time) > limit + backstop {
+                    break Ending::Died(Cause::Abandoned(crate::protocol::message::Abandon::Timeout));
+                }
+            }
+        };
+        (ending, interrupt.map(|(err, _)| err))
+    }
+
+    /// Replace the dead process with the checkpoint; false when there is none to go back to.
+    fn roll_back(&self, state: &mut State) -> Result<(), String> {
+        state.process.kill();
+        let checkpoint = state.checkpoint.take().ok_or("there was no checkpoint to go back to")?;
+        checkpoint.send(&Request::Resume.encode(), &[]).map_err(|e| format!("its checkpoint is gone ({e})"))?;
+        let process = Process::take_over(checkpoint).map_err(|failure| match failure {
+            Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => format!("its checkpoint could not resume ({reason})"),
+        })?;
+        {
+            // Under the lock a shutdown signals with: it either sees this process or finds it killed here.
+            let mut live = self.live.lock();
+            if self.alive.load(Ordering::SeqCst) {
+                *live = (process.pidfd().unwrap_or(-1), process.pid);
+            } else {
+                process.kill();
+            }
+        }
+        drop(std::mem::replace(&mut state.process, process));
+        // The checkpoint has the tools and kept values of its own time, not necessarily the host's latest.
+        state.resend_tools = true;
+        state.kept.clear();
+        Ok(())
+    }
+
+    fn take_state(&self) -> Option<State> {
+        self.state.lock().take()
+    }
+}
+
+#[pymethods]
+impl Session {
+    /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
+    /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
+    #[new]
+    #[pyo3(signature = (control_fd, timeout=None, grace=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new()))]
+    fn new(
+        py: Python<'_>,
+        control_fd: RawFd,
+        timeout: Option<f64>,
+        grace: f64,
+        max_output_chars: u64,
+        memory_limit: Option<u64>,
+        preload: Vec<String>,
+    ) -> PyResult<Self> {
+        for (value, what) in [(timeout, "timeout"), (Some(grace), "grace")] {
+            if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
+                return Err(PyValueError::new_err(format!("{what} must be a positive number of seconds")));
+            }
+        }
+        let options = SessionOptions { timeout_seconds: timeout, abandon_after_seconds: grace, max_output_chars, memory_limit, preload };
+        let process = py.detach(|| Process::spawn(control_fd, &options)).map_err(|failure| match failure {
+            Failure::Zygote(reason) => PyConnectionError::new_err(reason),
+            Failure::Refused(reason) => PyValueError::new_err(reason),
+            Failure::Lost(reason) => PyRuntimeError::new_err(reason),
+        })?;
+        Ok(Self::new_with(py, options, process, ToolTable::default()))
+    }
+
+    /// Run `code`; returns a tuple whose first item says what happened (see `_interpreter.py`).
+    #[pyo3(signature = (code, variables=None, tools=None, fields=None, context=None))]
+    fn execute(
+        &self,
+        py: Python<'_>,
+        code: String,
+        variables: Option<Bound<'_, PyDict>>,
+        tools: Option<Vec<ToolSpec>>,
+        fields: Option<Vec<(String, Option<String>)>>,
+        context: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyTuple>> {
+        if self.would_wait_on_itself() {
+            return Err(PyRuntimeError::new_err("execute() would wait on itself: it was called from a tool this session is running"));
+        }
+        let mut guard = py.detach(|| self.state.lock());
+        let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
+            return outcome::dead(py, &self.death_reason());
+        };
+        let (variables, kept, next_key) = Self::variables(state, variables.as_ref())?;
+        if let Some(specs) = tools {
+            state.tools = ToolTable::new(specs);
+            state.resend_tools = true;
+        }
+        let fault = state.fault.take();
+        let fault_request = match fault {
+            Some(HostFault::InHandle) => panic!("fault injected in the session handle"),
+            Some(HostFault::InTool) => {
+                state.fault = fault;
+                None
+            }
+            Some(HostFault::InSession(place)) => Some(Request::InjectFault(place).encode()),
+            None => None,
+        };
+        let request = Request::Execute(Box::new(Execute {
+            code,
+            variables,
+            tools: std::mem::take(&mut state.resend_tools).then(|| state.tools.declarations()),
+            fields: fields.map(|fields| fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()),
+        }));
+        let frame = py.detach(|| request.encode());
+        drop(request);
+        if let Some(fault_request) = fault_request {
+            let _ = state.process.link.send(&fault_request, &[]);
+        }
+        let _waiting = Waiting::on(self.id);
+        let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref());
+        let result = match ending {
+            Ending::Done(outcome) => {
+                if !matches!(outcome, Outcome::BadInput(_)) {
+                    state.kept = kept;
+                    state.next_key = next_key;
+                }
+                state.checkpoint_current = false;
+                outcome::to_tuple(py, outcome)
+            }
+            // Shut down from another thread: its process was killed for that, not lost.
+            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => outcome::dead(py, &self.death_reason()),
+            Ending::Died(cause) => {
+                let checkpoint_current = state.checkpoint_current;
+                match self.roll_back(state) {
+                    Ok(()) => outcome::rolled_back(py, &cause, &self.options, checkpoint_current),
+                    Err(why) => {
+                        let reason = format!("{}; the session is lost: {why}", outcome::cause_text(&cause, &self.options));
+                        self.mark_dead(&reason);
+                        outcome::dead(py, &reason)
+                    }
+                }
+            }
+        };
+        if !self.alive.load(Ordering::SeqCst) {
+            // Shut down meanwhile: the handle lets go of the processes here, with the GIL for the tools.
+            guard.take();
+        }
+        match interrupt {
+            Some(interrupt) => Err(interrupt),
+            None => result,
+        }
+    }
+
+    /// A new session with an identical, independent copy of this one's state (variables, functions,
+    /// classes, imports); its tools are this session's.
+    fn fork(&self, py: Python<'_>) -> PyResult<Session> {
+        if self.would_wait_on_itself() {
+            return Err(PyRuntimeError::new_err("fork() was called from a tool this session is running"));
+        }
+        let mut guard = py.detach(|| self.state.lock());
+        let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
+            return Err(PyRuntimeError::new_err(format!("the session is dead: {}", self.death_reason())));
+        };
+        let lost = |reason: String| PyRuntimeError::new_err(format!("the session could not be forked: {reason}"));
+        state.process.send(&Request::Fork).map_err(|_| lost("its process is gone".into()))?;
+        let channel = loop {
+            match py.detach(|| process::receive(&state.process.link)) {
+                Ok((Reply::Checkpoint, mut fds)) => {
+                    state.checkpoint = fds.pop().map(Channel::from_owned);
+                    state.checkpoint_current = state.checkpoint.is_some();
+                }
+                Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
+                Ok((Reply::Failed(reason), _)) => return Err(lost(reason)),
+                Ok((other, _)) => return Err(lost(format!("the session process answered {}", process::name(&other)))),
+                Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => return Err(lost(reason)),
+            }
+        };
+        let process = py.detach(|| Process::take_over(channel)).map_err(|failure| match failure {
+            Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => lost(reason),
+        })?;
+        Ok(Self::new_with(py, self.options.clone(), process, state.tools.clone_ref(py)))
+    }
+
+    /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be
+    /// called from any thread, also while another thread is in `execute()`.
+    fn shutdown(&self, py: Python<'_>) {
+        self.mark_dead("the session was shut down");
+        {
+            let mut live = self.live.lock();
+            if live.0 >= 0 {
+                process::signal(live.0, libc::SIGKILL);
+            }
+            // The descriptor is closed with the state: never signal that number again.
+            live.0 = -1;
+        }
+        // The running exchange (if any) sees its process end at once and lets go of the state.
+        let grace = self.grace();
+        let state = py.detach(|| self.state.try_lock_for(grace).and_then(|mut guard| guard.take()));
+        drop(state);
+    }
+
+    /// Stop the code running now (as Ctrl-C would: KeyboardInterrupt in the sandbox; a native operation that
+    /// ignores it is abandoned after the grace period and the session rolled back). From any thread; does
+    /// nothing between runs.
+    fn interrupt(&self) {
+        let live = self.live.lock();
+        if live.0 >= 0 {
+            process::signal(live.0, crate::worker::monitor::INTERRUPT_SIGNAL);
+        }
+    }
+
+    /// True when called from a tool that this session is (directly, or through tools calling other
+    /// sessions) waiting for: running a job here then would deadlock.
+    fn would_wait_on_itself(&self) -> bool {
+        WAITING.with(|w| w.borrow().contains(&self.id))
+    }
+
+    /// For tests only: make the next `execute()` fail: the session process panics ("vm"), aborts ("abort")
+    /// or overflows its stack ("stack_overflow"); or this host process panics in the handle ("handle") or
+    /// while serving the next tool call ("tool").
+    fn _inject_fault(&self, place: &str) -> PyResult<()> {
+        let fault = match place {
+            "vm" => HostFault::InSession(FaultPlace::Panic),
+            "abort" => HostFault::InSession(FaultPlace::Abort),
+            "stack_overflow" => HostFault::InSession(FaultPlace::StackOverflow),
+            "handle" => HostFault::InHandle,
+            "tool" => HostFault::InTool,
+            other => return Err(PyValueError::new_err(format!("unknown fault place {other:?}"))),
+        };
+        if let Some(state) = self.state.lock().as_mut() {
+            state.fault = Some(fault);
+        }
+        Ok(())
+    }
+
+    #[getter]
+    fn alive(&self) -> bool {
+        self.alive.load(Ordering::SeqCst)
+    }
+
+    #[getter]
+    fn death_reason(&self) -> String {
+        self.death_reason.lock().clone().unwrap_or_default()
+    }
+
+    /// The pid of the process serving the session now (it changes when a checkpoint takes over).
+    #[getter]
+    fn pid(&self) -> u32 {
+        self.live.lock().1
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Its processes end with it: killed, and their sockets closed.
+        self.alive.store(false, Ordering::SeqCst);
+        if let Some(state) = self.take_state() {
+            Python::attach(|_py| drop(state));
+        }
+    }
+}

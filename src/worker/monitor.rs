@@ -1,0 +1,122 @@
+//! The session process's second thread. While a run is in progress it enforces the time limit (time in
+//! host tools excluded), the memory limit and the host's interrupt by asking the VM to stop; a run that
+//! ignores the stop for the grace period (a long native operation) ends the process with
+//! `Reply::Abandoned`, and the host rolls the session back to its checkpoint.
+//!
+//! The monitor holds no lock while the VM thread forks (checkpoints are forked between runs, and a fork's
+//! child starts a monitor of its own on fresh state), so nothing it had locked can wedge a child.
+
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::limits::{Shared, StopReason};
+use crate::protocol::message::Abandon;
+
+/// The signal the host sends (through the session's pidfd) to interrupt the running code.
+pub const INTERRUPT_SIGNAL: libc::c_int = libc::SIGUSR1;
+
+/// How often the limits are checked while code runs.
+const TICK: Duration = Duration::from_millis(2);
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static CURRENT: AtomicPtr<Monitor> = AtomicPtr::new(std::ptr::null_mut());
+
+struct Monitor {
+    run: Mutex<Option<Run>>,
+    wake: Condvar,
+    grace: Duration,
+}
+
+struct Run {
+    started: Instant,
+    shared: Arc<Shared>,
+    /// The stop asked for, and since when.
+    stopping: Option<(StopReason, Instant)>,
+}
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Note the host's interrupt signal from now on (inherited by every fork). SA_RESTART: the VM's own system
+/// calls go on as if nothing happened.
+pub fn install_interrupt_handler() -> std::io::Result<()> {
+    // SAFETY: a zeroed sigaction with a handler that only stores to an atomic.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_interrupt as *const () as usize;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        if libc::sigaction(INTERRUPT_SIGNAL, &action, std::ptr::null_mut()) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Start this process's monitor thread (once per process: at spawn, resume and fork).
+pub fn start(grace: Duration) -> std::io::Result<()> {
+    let monitor: &'static Monitor = Box::leak(Box::new(Monitor { run: Mutex::new(None), wake: Condvar::new(), grace }));
+    CURRENT.store(monitor as *const Monitor as *mut Monitor, Ordering::SeqCst);
+    std::thread::Builder::new().name("session-monitor".into()).stack_size(256 << 10).spawn(move || watch(monitor))?;
+    Ok(())
+}
+
+fn current() -> Option<&'static Monitor> {
+    // SAFETY: monitors are leaked, so a pointer once stored stays valid.
+    unsafe { CURRENT.load(Ordering::SeqCst).as_ref() }
+}
+
+/// Sandbox code starts running now, under `shared`'s limits.
+pub fn begin_run(shared: Arc<Shared>) {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    if let Some(monitor) = current() {
+        *monitor.run.lock().unwrap_or_else(|e| e.into_inner()) = Some(Run { started: Instant::now(), shared, stopping: None });
+        monitor.wake.notify_one();
+    }
+}
+
+/// The run is over: nothing to watch until the next one. Returns once the monitor is not acting on it.
+pub fn end_run() {
+    if let Some(monitor) = current() {
+        *monitor.run.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+fn watch(monitor: &'static Monitor) {
+    loop {
+        {
+            let mut run = monitor.run.lock().unwrap_or_else(|e| e.into_inner());
+            while run.is_none() {
+                run = monitor.wake.wait(run).unwrap_or_else(|e| e.into_inner());
+            }
+            let run = run.as_mut().expect("checked above");
+            let wanted = match run.stopping {
+                Some((reason, _)) => Some(reason),
+                None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(StopReason::Interrupt),
+                None if run.shared.over_memory_limit() => Some(StopReason::Memory),
+                None if run.shared.limits.timeout.is_some_and(|limit| {
+                    run.started.elapsed().saturating_sub(run.shared.tool_time()) > limit
+                }) =>
+                {
+                    Some(StopReason::Timeout)
+                }
+                None => None,
+            };
+            if let Some(reason) = wanted {
+                let since = run.stopping.get_or_insert((reason, Instant::now())).1;
+                // A tool call is the host's time: the code is not ignoring the stop while one runs.
+                if since.elapsed() > monitor.grace && run.shared.tool_time_running().is_none() {
+                    crate::worker::fault::abandon(match reason {
+                        StopReason::Memory => Abandon::Memory,
+                        StopReason::Interrupt => Abandon::Interrupt,
+                        _ => Abandon::Timeout,
+                    });
+                }
+                run.shared.request_stop(reason);
+            }
+        }
+        std::thread::sleep(TICK);
+    }
+}

@@ -1,0 +1,198 @@
+//! One `execute()` inside the session process: bind the variables and tools, run the cell under the limits,
+//! and describe what happened as a protocol `Outcome`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyCode};
+use rustpython_vm::compiler::Mode;
+use rustpython_vm::scope::Scope;
+use rustpython_vm::{PyObjectRef, PyRef, VirtualMachine};
+
+use crate::errors::{self, ExceptionReport};
+use crate::limits::{self, Shared};
+use crate::protocol::message::{Execute, Outcome};
+use crate::protocol::value::Value;
+use crate::sandbox::{self, Namespace};
+use crate::state::with_state;
+use crate::worker::convert::{self, KeptValues};
+use crate::worker::monitor;
+use crate::{output, tools};
+
+/// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
+/// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
+/// parsing and compiling and keeps the VM's specialised bytecode warm.
+#[derive(Default)]
+pub struct Cells {
+    sources: Vec<String>,
+    compiled: HashMap<String, PyRef<PyCode>>,
+}
+
+/// How many distinct sources keep their code object; past that the cache starts over.
+const COMPILED_CELLS_KEPT: usize = 256;
+
+impl Cells {
+    fn compile(&mut self, vm: &VirtualMachine, code: &str, mode: Mode) -> Result<PyRef<PyCode>, Outcome> {
+        if let Some(compiled) = self.compiled.get(code) {
+            return Ok(compiled.clone());
+        }
+        self.sources.push(code.to_owned());
+        let cell_name = format!("<cell {}>", self.sources.len());
+        let compiled = vm.compile(code, mode, cell_name).map_err(|err| {
+            let report = errors::syntax_report(vm, err, code);
+            Outcome::Syntax {
+                message: report.message,
+                lineno: report.lineno.map(|n| n as u64),
+                offset: report.offset.map(|n| n as u64),
+                text: report.text,
+            }
+        })?;
+        if self.compiled.len() >= COMPILED_CELLS_KEPT {
+            self.compiled.clear();
+        }
+        self.compiled.insert(code.to_owned(), compiled.clone());
+        Ok(compiled)
+    }
+
+    fn line(&self, file: &str, line: usize) -> Option<String> {
+        let index: usize = file.strip_prefix("<cell ")?.strip_suffix('>')?.parse().ok()?;
+        let source = self.sources.get(index.checked_sub(1)?)?;
+        source.lines().nth(line.checked_sub(1)?).map(str::to_owned)
+    }
+}
+
+/// What a session keeps between runs besides its VM.
+pub struct Session {
+    pub namespace: Namespace,
+    pub cells: Cells,
+    pub kept: KeptValues,
+    pub shared: Arc<Shared>,
+}
+
+/// Ends the run's budget and monitoring however the run ends.
+struct RunGuard<'a>(&'a Shared);
+
+impl Drop for RunGuard<'_> {
+    fn drop(&mut self) {
+        monitor::end_run();
+        self.0.end_memory_budget();
+        self.0.reset_for_job();
+    }
+}
+
+pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
+    let Execute { code, variables, tools: new_tools, fields } = request;
+    // Convert every variable before binding any, so a bad one leaves the session untouched.
+    let bindings = match session.kept.bind(variables, vm) {
+        Ok(bindings) => bindings,
+        Err(message) => return Outcome::BadInput(message),
+    };
+    let globals = session.namespace.globals.clone();
+    if let Some(decls) = new_tools {
+        if let Err(exc) = tools::replace_tools(vm, &globals, decls) {
+            return error_outcome(vm, &exc, &session.cells, String::new());
+        }
+    }
+    for (name, value) in bindings {
+        if let Err(exc) = globals.set_item(name.as_str(), value, vm) {
+            return error_outcome(vm, &exc, &session.cells, String::new());
+        }
+    }
+    let shared = session.shared.clone();
+    shared.reset_for_job();
+    shared.begin_memory_budget();
+    monitor::begin_run(shared.clone());
+    let _guard = RunGuard(&shared);
+    limits::enforce_clamps(vm);
+    if let Err(exc) = sandbox::restore_import_state(vm, &session.namespace) {
+        return error_outcome(vm, &exc, &session.cells, String::new());
+    }
+    with_state(|s| {
+        s.fields = fields;
+        s.output.clear();
+        s.output_chars = 0;
+        s.output_dropped = 0;
+        s.finish = None;
+        s.job_started = Some(std::time::Instant::now());
+    });
+    if let Err(exc) = output::install_streams(vm, &session.namespace.streams) {
+        return error_outcome(vm, &exc, &session.cells, String::new());
+    }
+
+    let mode = errors::compile_mode(&code);
+    let compiled = match session.cells.compile(vm, &code, mode) {
+        Ok(compiled) => compiled,
+        Err(syntax_error) => return syntax_error,
+    };
+    let scope = Scope::with_builtins(None, globals, vm);
+    let result = vm.run_code_obj(compiled, scope);
+
+    // After an accepted finish call, let go of the unwound run (its frames, their locals, suspended
+    // generators) while the stop still stands: whatever finalizer that runs is stopped at its first
+    // instruction and gets no tool.
+    let finish = with_state(|s| s.finish.take());
+    let result = if finish.is_some() {
+        drop(result);
+        None
+    } else {
+        Some(result)
+    };
+    shared.reset_for_job();
+    let printed = output::take_output();
+    if let Some((kind, fields)) = finish {
+        return match convert::to_value(&fields, vm) {
+            Ok(fields) => Outcome::Finish(kind, fields),
+            Err(e) => Outcome::Error {
+                type_name: "TypeError".into(),
+                message: format!("an output field {}", e.describe("").trim_start()),
+                traceback: String::new(),
+                output: printed,
+            },
+        };
+    }
+    // The last operation may have grown past the memory limit with no instruction left to stop at: the
+    // value it made is not handed to the host.
+    match result {
+        Some(Ok(_)) if shared.over_memory_limit() => {
+            let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
+            error_outcome(vm, &exc, &session.cells, printed)
+        }
+        Some(Ok(value)) => value_outcome(vm, mode, value, printed),
+        Some(Err(exc)) => error_outcome(vm, &exc, &session.cells, printed),
+        None => unreachable!("a finish call returned above"),
+    }
+}
+
+fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
+    let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, |file, line| cells.line(file, line));
+    Outcome::Error { type_name, message, traceback, output }
+}
+
+/// The REPL-like result: printed text (with a trailing expression's repr appended, final newline dropped),
+/// else the trailing expression's value (plain data as itself, anything else as its repr), else None.
+fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String) -> Outcome {
+    let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
+    let repr = |value: &PyObjectRef| {
+        value
+            .repr(vm)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| format!("<{} object>", value.class().name()))
+    };
+    if !printed.is_empty() {
+        if let Some(value) = &value {
+            if !printed.ends_with('\n') {
+                printed.push('\n');
+            }
+            printed.push_str(&repr(value));
+        }
+        // Like dspy's own interpreters: the text without the final newline(s).
+        printed.truncate(printed.trim_end_matches('\n').len());
+        return Outcome::Value(Value::Str(printed));
+    }
+    let Some(value) = value else { return Outcome::Value(Value::None) };
+    match convert::to_value(&value, vm) {
+        Ok(data) => Outcome::Value(data),
+        Err(e) if e.kind.is_size() => Outcome::Value(Value::Str(format!("<{} object>", value.class().name()))),
+        Err(_) => Outcome::Value(Value::Str(repr(&value))),
+    }
+}

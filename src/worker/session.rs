@@ -1,0 +1,255 @@
+//! A session process's life, from the zygote's fork to its exit: confine the process, answer `Ready`,
+//! then serve the host's requests on the session socket. After every completed run (and before the
+//! first) the process forks a frozen checkpoint of itself, which waits on a socket of its own for `Resume`;
+//! `Fork` makes a live copy. The process exits on `Shutdown`, on end-of-file (the host let go or died), and
+//! on anything it cannot read: the host is its only peer.
+
+use std::cell::RefCell;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+use rustpython_vm::signal::UserSignalSender;
+use rustpython_vm::VirtualMachine;
+use seccompiler::BpfProgram;
+
+use crate::limits::{Limits, Shared};
+use crate::protocol::channel::Channel;
+use crate::protocol::message::{FaultPlace, Outcome, Reply, Request, SessionOptions, ToolResult};
+use crate::protocol::value::Value;
+use crate::sandbox::Namespace;
+use crate::state::with_state;
+use crate::worker::convert::KeptValues;
+use crate::worker::run::{self, Cells};
+use crate::worker::{confine, fault, monitor};
+
+/// The host is trusted by the session process: its frames are bounded only by what the process can hold.
+const MAX_REQUEST_BYTES: usize = 1 << 40;
+
+thread_local! {
+    /// The VM thread's socket to the host (replaced in a checkpoint or fork, which has its own).
+    static LINK: RefCell<Option<Channel>> = const { RefCell::new(None) };
+}
+
+/// Exit codes, for whoever reads them in a debugger: the host learns what happened from the socket.
+const EXIT_DONE: i32 = 0;
+const EXIT_PROTOCOL: i32 = 3;
+const EXIT_SETUP: i32 = 4;
+
+fn exit(code: i32) -> ! {
+    // SAFETY: ends the process at once, without unwinding or running the VM's finalizers: nothing of a
+    // session outlives its process.
+    unsafe { libc::_exit(code) }
+}
+
+fn send(reply: &Reply, fds: &[RawFd]) {
+    let frame = reply.encode();
+    let sent = LINK.with(|link| link.borrow().as_ref().map(|c| c.send(&frame, fds)));
+    if !matches!(sent, Some(Ok(()))) {
+        exit(EXIT_DONE); // the host is gone
+    }
+}
+
+fn receive() -> (Request, Vec<OwnedFd>) {
+    let received = LINK.with(|link| link.borrow().as_ref().map(|c| c.recv(MAX_REQUEST_BYTES)));
+    let (frame, fds) = match received {
+        Some(Ok(received)) => received,
+        _ => exit(EXIT_DONE), // end-of-file: the host let go of this process
+    };
+    match Request::decode(&frame) {
+        Ok(request) => (request, fds),
+        Err(_) => exit(EXIT_PROTOCOL),
+    }
+}
+
+/// Serve the session on `socket` from now on, and report faults there.
+fn use_link(socket: Channel) {
+    let _ = fault::install(socket.as_raw_fd());
+    LINK.with(|link| *link.borrow_mut() = Some(socket));
+}
+
+/// A tool call from sandbox code: ask the host and wait for its answer.
+pub fn call_host(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> ToolResult {
+    send(&Reply::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
+    match receive() {
+        (Request::ToolResult(result), _) => result,
+        (Request::Shutdown, _) => exit(EXIT_DONE),
+        _ => exit(EXIT_PROTOCOL),
+    }
+}
+
+/// What a new session process takes from the zygote.
+pub struct Start<'a> {
+    pub namespace: &'a Namespace,
+    pub options: SessionOptions,
+    pub socket: OwnedFd,
+    pub filters: &'a [BpfProgram],
+    /// The data size of the zygote when it forked (the base of the session's data ceiling).
+    pub data_bytes: u64,
+    pub signals: UserSignalSender,
+}
+
+/// The zygote's child becomes a session; never returns.
+pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
+    let Start { namespace, options, socket, filters, data_bytes, signals } = start;
+    let socket_fd = socket.as_raw_fd();
+    // SAFETY: plain system calls on this process; the zygote's serving thread is this one's parent, and it
+    // lives as long as the zygote.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        close_all_but(socket_fd);
+    }
+    use_link(Channel::from_owned(socket));
+    let seconds = |s: f64| Duration::try_from_secs_f64(s).ok().filter(|d| !d.is_zero());
+    let grace = seconds(options.abandon_after_seconds).unwrap_or(Duration::from_secs(5));
+    let limits = Limits {
+        timeout: options.timeout_seconds.and_then(seconds),
+        grace,
+        max_output_chars: options.max_output_chars.min(usize::MAX as u64) as usize,
+        memory_limit: options.memory_limit.map(|m| m.min(usize::MAX as u64 / 4) as usize),
+    };
+    // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
+    // monitor thread and the allocator's own structures.
+    let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
+    if let Err(error) = confine::set_limits(ceiling).and_then(|()| confine::apply(filters)) {
+        send(&Reply::Failed(format!("the session process could not be confined: {error}")), &[]);
+        exit(EXIT_SETUP);
+    }
+    let shared = Shared::new(limits, signals, &crate::memory::SESSION);
+    with_state(|s| s.shared = Some(shared.clone()));
+    if let Err(message) = crate::sandbox::preload(vm, &options.preload) {
+        send(&Reply::Failed(message), &[]);
+        exit(EXIT_SETUP);
+    }
+    let mut session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared };
+    take_over(&session);
+    checkpoint(&mut session);
+    serve(vm, session)
+}
+
+/// Close every descriptor but the session socket (0, 1 and 2 are /dev/null, from the zygote).
+unsafe fn close_all_but(keep: RawFd) {
+    unsafe {
+        if keep > 3 {
+            libc::syscall(libc::SYS_close_range, 3u32, (keep - 1) as u32, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, (keep + 1) as u32, u32::MAX, 0u32);
+    }
+}
+
+/// This process serves the session from now on: start its monitor and tell the host, with a pidfd made
+/// here (so the host can never signal a recycled pid).
+fn take_over(session: &run::Session) {
+    if monitor::start(session.shared.limits.grace).is_err() {
+        exit(EXIT_SETUP);
+    }
+    // SAFETY: pidfd_open on this process; the descriptor is closed once sent.
+    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) } as RawFd;
+    let pid = std::process::id();
+    send(&Reply::Ready { pid }, if pidfd >= 0 { std::slice::from_ref(&pidfd) } else { &[] });
+    if pidfd >= 0 {
+        // SAFETY: our own descriptor, sent (the host has its copy).
+        unsafe { libc::close(pidfd) };
+    }
+}
+
+fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
+    let mut fault: Option<FaultPlace> = None;
+    loop {
+        match receive().0 {
+            Request::Execute(request) => {
+                let place = fault.take();
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    if let Some(place) = place {
+                        inject(place);
+                    }
+                    run::execute(vm, &mut session, *request)
+                }));
+                // A panic may leave the VM inconsistent: the process ends, the host rolls back.
+                let outcome: Outcome = outcome.unwrap_or_else(|_| std::process::abort());
+                send(&Reply::Done(outcome), &[]);
+                checkpoint(&mut session);
+            }
+            Request::Fork => fork_live(&mut session),
+            Request::InjectFault(place) => fault = Some(place),
+            Request::Shutdown => exit(EXIT_DONE),
+            Request::Spawn(_) | Request::Resume | Request::ToolResult(_) => exit(EXIT_PROTOCOL),
+        }
+    }
+}
+
+fn inject(place: FaultPlace) {
+    match place {
+        FaultPlace::Panic => panic!("fault injected in the session process"),
+        FaultPlace::Abort => std::process::abort(),
+        FaultPlace::StackOverflow => {
+            std::hint::black_box(overflow_the_stack(0));
+        }
+    }
+}
+
+/// Recurse until the stack runs out (an injected fault).
+#[allow(unconditional_recursion)]
+#[inline(never)]
+fn overflow_the_stack(depth: u64) -> u64 {
+    let frame = std::hint::black_box([depth; 64]);
+    overflow_the_stack(depth + 1).wrapping_add(frame[(depth % 64) as usize])
+}
+
+enum Side {
+    /// In the copy, which now serves its own socket.
+    Copy,
+    /// In this process: the host's end of the copy's socket, to send.
+    Original(Channel),
+}
+
+/// A copy of this process with a socket of its own.
+fn fork_with_socket() -> Option<Side> {
+    let (own, handed) = Channel::pair().ok()?;
+    // SAFETY: the VM thread forks between runs; the monitor holds nothing the copy uses (the copy starts a
+    // monitor of its own), and glibc's fork leaves the allocator usable in the copy.
+    match unsafe { libc::fork() } {
+        -1 => None,
+        0 => {
+            drop(handed);
+            // Also closes the copy's descriptor of this process's socket, so that the host sees end-of-file
+            // when this process dies.
+            use_link(own);
+            Some(Side::Copy)
+        }
+        _ => {
+            drop(own);
+            Some(Side::Original(handed))
+        }
+    }
+}
+
+/// Freeze a copy of the session as it is now and hand its socket to the host. The copy waits: `Resume`
+/// makes it the live session (it returns into the serve loop), end-of-file ends it. If the fork fails
+/// there is no new checkpoint; the host then rolls back to the one before.
+fn checkpoint(session: &mut run::Session) {
+    match fork_with_socket() {
+        None => {}
+        Some(Side::Original(handed)) => send(&Reply::Checkpoint, &[handed.as_raw_fd()]),
+        Some(Side::Copy) => match receive().0 {
+            Request::Resume => {
+                take_over(session);
+                checkpoint(session);
+            }
+            Request::Shutdown => exit(EXIT_DONE),
+            _ => exit(EXIT_PROTOCOL),
+        },
+    }
+}
+
+/// `interp.fork()`: a live, independent copy of the session, which answers `Ready` on its own socket.
+fn fork_live(session: &mut run::Session) {
+    match fork_with_socket() {
+        None => send(&Reply::Failed("the session process could not be forked".into()), &[]),
+        Some(Side::Original(handed)) => send(&Reply::Forked, &[handed.as_raw_fd()]),
+        Some(Side::Copy) => {
+            take_over(session);
+            checkpoint(session);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The zygote: one process per host process, started by the host as `python -I -S -c <loader>` (see
+//! `dspy_rust_interpreter/_zygote.py`), which loads this extension module by its file path and calls
+//! `serve_zygote` with its control socket. A thread with a deep stack builds and prepares a VM once, then
+//! forks a session process per `Spawn` request: each session starts from a copy-on-write image with the VM
+//! ready and common modules imported, and no session ever sees another's memory.
+//!
+//! The zygote is its own process group (the host starts it in a new session): when its control socket
+//! ends (the host is gone), it ends the whole group, sessions stuck in native code included.
+
+use std::os::fd::RawFd;
+
+use pyo3::prelude::*;
+
+use crate::protocol::channel::Channel;
+use crate::protocol::message::{Reply, Request};
+use crate::sandbox::{self, Namespace};
+use crate::worker::{confine, monitor, session};
+
+/// Deep recursion in RustPython uses native stack; the VM thread reserves plenty (reserved, not used).
+const VM_STACK_BYTES: usize = 256 * 1024 * 1024;
+/// Imported before any session starts, so that a session's first `import json` is a lookup. Nothing that
+/// seeds itself at import (`random`): every session would start with the same seed.
+const PRELOADED: &[&str] = &["json", "re", "math", "collections"];
+/// A control frame is a `Spawn` with its options.
+const MAX_CONTROL_FRAME: usize = 1 << 20;
+
+/// The zygote's entry point, called by the loader with the control socket's descriptor. Returns when the
+/// host is gone, after ending every session of this zygote.
+#[pyfunction]
+pub fn serve_zygote(py: Python<'_>, control_fd: RawFd) -> PyResult<()> {
+    // SAFETY: the loader hands over this descriptor, which nothing else in the process uses.
+    let control = unsafe { Channel::from_raw(control_fd) };
+    let served = py.detach(move || {
+        std::thread::Builder::new()
+            .name("zygote".into())
+            .stack_size(VM_STACK_BYTES)
+            .spawn(move || crate::memory::counted_on(&crate::memory::SESSION, || serve(control)))
+            .map(|thread| thread.join())
+    });
+    // SAFETY: signals this process group: the zygote and its sessions.
+    unsafe { libc::kill(0, libc::SIGKILL) };
+    served.map(drop).map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+}
+
+fn serve(control: Channel) {
+    // SAFETY: process-wide settings of the zygote, inherited by every session: children are reaped by the
+    // kernel (no zombies), and checkpoints orphaned by a killed session are adopted here, not by init.
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+    let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
+    let interpreter = sandbox::new_interpreter(receiver);
+    interpreter.enter(|vm| {
+        let prepared = prepare(vm);
+        let filters = confine::session_filters().map_err(|e| e.to_string());
+        let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
+        let data_bytes = data_bytes();
+        loop {
+            let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
+            let (Ok(Request::Spawn(options)), Some(socket)) = (Request::decode(&frame), fds.pop()) else { continue };
+            let ready = match (&prepared, &filters, &interrupts) {
+                (Ok(namespace), Ok(filters), Ok(())) => Ok((namespace, filters)),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e.clone()),
+            };
+            let (namespace, filters) = match ready {
+                Ok(ready) => ready,
+                Err(reason) => {
+                    let refusal = Reply::Failed(format!("the sandbox could not be prepared: {reason}")).encode();
+                    let _ = Channel::from_owned(socket).send(&refusal, &[]);
+                    continue;
+                }
+            };
+            // SAFETY: this thread is the only one that runs Rust here (the main thread waits in CPython for
+            // it); the child continues on this thread, with the VM, and never returns into the loop.
+            match unsafe { libc::fork() } {
+                0 => {
+                    drop(fds);
+                    let start = session::Start {
+                        namespace,
+                        options,
+                        socket,
+                        filters,
+                        data_bytes,
+                        signals: signals.clone(),
+                    };
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session::begin(vm, start)));
+                    // SAFETY: a child that could not become a session ends here, never in the zygote's loop.
+                    unsafe { libc::_exit(4) }
+                }
+                -1 => {
+                    let refusal = Reply::Failed("the zygote could not fork a session process".into()).encode();
+                    let _ = Channel::from_owned(socket).send(&refusal, &[]);
+                }
+                _ => drop(socket),
+            }
+        }
+    });
+}
+
+fn prepare(vm: &rustpython_vm::VirtualMachine) -> Result<Namespace, String> {
+    let namespace = sandbox::prepare(vm).map_err(|exc| {
+        let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+        format!("{}: {}", report.type_name, report.message)
+    })?;
+    let preload: Vec<String> = PRELOADED.iter().map(|m| (*m).to_owned()).collect();
+    sandbox::preload(vm, &preload)?;
+    Ok(namespace)
+}
+
+/// The process's data size (`VmData`), which its sessions' data ceiling starts from.
+fn data_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmData:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(1 << 30)
+}

@@ -1,0 +1,113 @@
+"""What sessions use is counted and given back: the host process ends where it started (memory,
+descriptors), no process is left over (no zombie, no orphan), whatever the sessions did."""
+
+from __future__ import annotations
+
+from isolated import run_isolated
+
+# Reads the processes of the zygote's group: the zygote and every session process or checkpoint.
+PROCESS_HELPERS = """
+import os
+from dspy_rust_interpreter import _zygote
+
+def rss_mb():
+    return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20
+
+def descriptors():
+    return len(os.listdir('/proc/self/fd'))
+
+def group_states():
+    group = _zygote._current.process.pid
+    states = []
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = open(f'/proc/{pid}/stat').read()
+        except OSError:
+            continue
+        fields = stat.rsplit(')', 1)[1].split()
+        if int(fields[2]) == group and int(pid) != group:
+            states.append(fields[0])
+    return states
+"""
+
+
+def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
+    results = run_isolated(
+        PROCESS_HELPERS
+        + """
+        def cycle():
+            interp = RustInterpreter(memory_limit=32 << 20, timeout=10)
+            interp.execute("keep = 1")
+            try:
+                interp.execute("x = [bytes(1 << 20) for _ in range(10**6)]")
+            except CodeExecutionError:
+                pass
+            try:
+                interp.execute("'\\\\t'.expandtabs(2**31-1)")
+            except CodeExecutionError:
+                pass
+            interp.shutdown()
+
+        for _ in range(5):
+            cycle()
+        rss, fds = rss_mb(), descriptors()
+        for _ in range(60):
+            cycle()
+        time.sleep(0.5)
+        results["growth_mb"] = rss_mb() - rss
+        results["fds"] = [fds, descriptors()]
+        results["states"] = group_states()
+        """,
+        timeout=600,
+    )
+    assert results["growth_mb"] <= 5, results
+    assert results["fds"][0] == results["fds"][1], results
+    assert results["states"] == [], "no session process, checkpoint or zombie is left"
+
+
+def test_a_live_session_is_two_processes_and_shutdown_ends_both():
+    results = run_isolated(
+        PROCESS_HELPERS
+        + """
+        interp = RustInterpreter()
+        interp.execute("x = 1")
+        time.sleep(0.2)
+        results["live"] = sorted(group_states())
+        interp.shutdown()
+        time.sleep(0.5)
+        results["after"] = group_states()
+        """
+    )
+    assert len(results["live"]) == 2, results  # the session process and its checkpoint
+    assert "Z" not in results["live"]
+    assert results["after"] == [], results
+
+
+def test_the_zygote_and_its_sessions_end_with_the_host():
+    results = run_isolated(
+        PROCESS_HELPERS
+        + """
+        import subprocess, sys, textwrap
+        child = subprocess.Popen([sys.executable, "-c", textwrap.dedent('''
+            import sys, time
+            from dspy_rust_interpreter import RustInterpreter, _zygote
+            interp = RustInterpreter(timeout=None)
+            interp.execute("x = 1")
+            print(_zygote._current.process.pid, interp._session.pid, flush=True)
+            interp.execute("while True: pass")
+        ''')], stdout=subprocess.PIPE, text=True)
+        zygote, session = map(int, child.stdout.readline().split())
+        child.kill()
+        child.wait()
+        time.sleep(1.0)
+        def running(pid):
+            try:
+                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+            except OSError:
+                return False
+        results["left"] = [pid for pid in (zygote, session) if running(pid)]
+        """
+    )
+    assert results["left"] == [], "a host killed mid-run takes its zygote and sessions with it"

@@ -1,0 +1,86 @@
+"""The session survives every fault of its process: when the session process dies (an abort, a Rust panic, a
+native stack overflow, an allocation that cannot fail, a native operation that ignores its stop), the host
+kills what is left of it and the session goes on from its last good state. The caller gets
+CodeExecutionError naming what happened, and the next execute() sees every variable as it stood before the
+failed cell. A Rust panic on the host's side (the native handle) still ends only that session.
+
+Every scenario runs in a child process (``run_isolated``), so a crash or hang is a failure of its own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from isolated import run_isolated
+
+# What the session process dies of, and the error type the caller sees.
+FAULTS = [
+    ("vm", "SystemError"),
+    ("abort", "SystemError"),
+    ("stack_overflow", "SystemError"),
+]
+
+
+@pytest.mark.parametrize(("place", "error_type"), FAULTS)
+def test_a_dying_session_process_is_rolled_back_to_before_the_cell(place, error_type):
+    results = run_isolated(
+        f"""
+        interp = RustInterpreter(tools={{"echo": lambda value: value}})
+        interp.execute("x = 1\\ndef f():\\n    return x + 1")
+        first_pid = interp._session.pid
+        interp._session._inject_fault({place!r})
+        results["run"] = outcome(interp, "x = 2\\necho(x)")
+        results["after"] = outcome(interp, "(x, f(), echo('tools still work'))")
+        results["pids"] = [first_pid, interp._session.pid]
+        results["again"] = outcome(interp, "x = 3\\nx")
+        interp.shutdown()
+        """
+    )
+    run = results["run"]
+    assert run["kind"] == "error" and run["type"] == error_type, run
+    assert "variables are as they were before this cell" in run["message"], run
+    assert results["after"]["value"] == "(1, 2, 'tools still work')", results["after"]
+    assert results["pids"][0] != results["pids"][1], "a new process serves the session"
+    assert results["again"]["value"] == "3"
+
+
+@pytest.mark.parametrize("place", ["tool", "handle"])
+def test_a_panic_in_the_host_handle_kills_only_its_session(place):
+    results = run_isolated(
+        f"""
+        bystander = RustInterpreter()
+        bystander.execute("kept = 'bystander'")
+        interp = RustInterpreter(tools={{"echo": lambda value: value}})
+        interp.execute("x = 1")
+        interp._session._inject_fault({place!r})
+        results["run"] = outcome(interp, "echo(x)")
+        results["again"] = outcome(interp, "x")
+        interp.shutdown()
+        results["bystander"] = outcome(bystander, "kept")
+        results["new"] = outcome(RustInterpreter(), "40 + 2")
+        """
+    )
+    assert results["run"]["kind"] == "dead"
+    assert "fault injected" in results["run"]["message"]
+    assert results["again"]["kind"] == "dead"
+    assert results["bystander"]["value"] == "'bystander'"
+    assert results["new"]["value"] == "42"
+
+
+def test_many_faults_in_a_row_each_roll_back():
+    results = run_isolated(
+        """
+        interp = RustInterpreter()
+        interp.execute("n = 0")
+        kinds = []
+        for i in range(5):
+            interp.execute("n += 1")
+            interp._session._inject_fault("abort")
+            kinds.append(outcome(interp, "n = -1")["type"])
+        results["kinds"] = kinds
+        results["n"] = outcome(interp, "n")
+        interp.shutdown()
+        """
+    )
+    assert results["kinds"] == ["SystemError"] * 5
+    assert results["n"]["value"] == "5"
