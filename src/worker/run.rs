@@ -82,6 +82,12 @@ impl Drop for RunGuard<'_> {
 
 pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
     let Execute { code, variables, tools: new_tools, fields } = request;
+    // The time limit applies from here on: converting values allocates, which can collect garbage and run
+    // a finalizer the code left behind.
+    let shared = session.shared.clone();
+    shared.reset_for_job();
+    monitor::begin_run(shared.clone());
+    let _guard = RunGuard(&shared);
     // Convert every variable before binding any, so a bad one leaves the session untouched.
     let bindings = match session.kept.bind(variables, vm) {
         Ok(bindings) => bindings,
@@ -98,11 +104,8 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
             return error_outcome(vm, &exc, &session.cells, String::new());
         }
     }
-    let shared = session.shared.clone();
-    shared.reset_for_job();
+    // The memory limit, once the host's values are in (a run may start above it, see `begin_memory_budget`).
     shared.begin_memory_budget();
-    monitor::begin_run(shared.clone());
-    let _guard = RunGuard(&shared);
     limits::enforce_clamps(vm);
     if let Err(exc) = sandbox::restore_import_state(vm, &session.namespace) {
         return error_outcome(vm, &exc, &session.cells, String::new());

@@ -3,6 +3,8 @@ descriptors), no process is left over (no zombie, no orphan), whatever the sessi
 
 from __future__ import annotations
 
+import textwrap
+
 from isolated import run_isolated
 
 # Reads the processes of the zygote's group: the zygote and every session process or checkpoint.
@@ -36,7 +38,8 @@ def group_states():
 def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
     results = run_isolated(
         PROCESS_HELPERS
-        + """
+        + textwrap.dedent(
+            """
         def cycle():
             interp = RustInterpreter(memory_limit=32 << 20, timeout=10)
             interp.execute("keep = 1")
@@ -59,7 +62,8 @@ def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
         results["growth_mb"] = rss_mb() - rss
         results["fds"] = [fds, descriptors()]
         results["states"] = group_states()
-        """,
+        """
+        ),
         timeout=600,
     )
     assert results["growth_mb"] <= 5, results
@@ -67,10 +71,11 @@ def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
     assert results["states"] == [], "no session process, checkpoint or zombie is left"
 
 
-def test_a_live_session_is_two_processes_and_shutdown_ends_both():
+def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
     results = run_isolated(
         PROCESS_HELPERS
-        + """
+        + textwrap.dedent(
+            """
         interp = RustInterpreter()
         interp.execute("x = 1")
         time.sleep(0.2)
@@ -79,8 +84,10 @@ def test_a_live_session_is_two_processes_and_shutdown_ends_both():
         time.sleep(0.5)
         results["after"] = group_states()
         """
+        )
     )
-    assert len(results["live"]) == 2, results  # the session process and its checkpoint
+    # The session process, its checkpoint, and the next checkpoint, whose socket the host takes at the next run.
+    assert 2 <= len(results["live"]) <= 3, results
     assert "Z" not in results["live"]
     assert results["after"] == [], results
 
@@ -88,7 +95,8 @@ def test_a_live_session_is_two_processes_and_shutdown_ends_both():
 def test_the_zygote_and_its_sessions_end_with_the_host():
     results = run_isolated(
         PROCESS_HELPERS
-        + """
+        + textwrap.dedent(
+            """
         import subprocess, sys, textwrap
         child = subprocess.Popen([sys.executable, "-c", textwrap.dedent('''
             import sys, time
@@ -109,5 +117,6 @@ def test_the_zygote_and_its_sessions_end_with_the_host():
                 return False
         results["left"] = [pid for pid in (zygote, session) if running(pid)]
         """
+        )
     )
     assert results["left"] == [], "a host killed mid-run takes its zygote and sessions with it"
