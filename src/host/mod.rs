@@ -1,9 +1,11 @@
 //! The host end of the session processes: what runs in the user's CPython process. `session` is the
-//! handle Python holds, `process` its hold on one session process (spawn, take over, kill), `tools` calls
+//! handle Python holds, `process` its hold on one session process (spawn, take over, kill), `journal` the runs since
+//! the last checkpoint (replayed on rollback), `tools` calls
 //! the host's tools for a session, `outcome` turns results into what Python gets, `convert` turns host
 //! values into protocol values and back.
 
 pub mod convert;
+pub mod journal;
 pub mod outcome;
 pub mod process;
 pub mod session;

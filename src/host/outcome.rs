@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::host::convert;
+use crate::host::session::Replay;
 use crate::protocol::message::{Abandon, FinishKind, Outcome, SessionOptions};
 use crate::protocol::value::Value;
 
@@ -74,13 +75,17 @@ pub fn cause_text(cause: &Cause, options: &SessionOptions) -> String {
     format!("{type_name}: {message}")
 }
 
-/// The outcome of a run whose process was replaced by its checkpoint.
-pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, checkpoint_current: bool) -> PyResult<Py<PyTuple>> {
+/// The outcome of a run whose process was replaced by its checkpoint, the runs since replayed.
+pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, replay: Replay) -> PyResult<Py<PyTuple>> {
     let (type_name, message) = described(cause, options);
-    let state = if checkpoint_current {
-        "variables are as they were before this cell"
-    } else {
-        "variables are as they were before an earlier cell (no checkpoint of the latest state could be made)"
+    let state = match replay.diverged {
+        0 => "variables are as they were before this cell".to_owned(),
+        n => format!(
+            "variables are as they were before this cell, except what {n} of the {} earlier cell(s) replayed to \
+             restore them computed differently the second time (code that reads the clock or the system's \
+             randomness)",
+            replay.runs
+        ),
     };
     let message = format!("{message}; the session was restored from its last good state: {state}");
     Ok(("error", type_name, message, "", "").into_pyobject(py)?.unbind())

@@ -104,6 +104,11 @@ pub fn signal(pidfd: RawFd, signal: libc::c_int) {
 
 /// Read one reply: too large, malformed or cut short is the process's fault.
 pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
+    receive_frame(link).map(|(_, reply, fds)| (reply, fds))
+}
+
+/// `receive`, with the frame the reply was decoded from.
+pub fn receive_frame(link: &Channel) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
     let (frame, fds) = link.recv(MAX_REPLY_BYTES).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => Failure::Lost("the session process ended".into()),
         io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Failure::Lost("the session process stalled mid-message".into()),
@@ -111,7 +116,7 @@ pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
     })?;
     let reply = Reply::decode(&frame)
         .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
-    Ok((reply, fds))
+    Ok((frame, reply, fds))
 }
 
 fn set_receive_timeout(link: &Channel, timeout: Duration) {

@@ -14,11 +14,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 use crate::host::convert;
+use crate::host::journal::{self, Entry, Journal};
 use crate::host::outcome::{self, Cause};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions};
+use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions, ToolResult};
 use crate::protocol::value::Value;
 
 /// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
@@ -42,16 +43,16 @@ pub struct Session {
 
 struct State {
     process: Process,
-    /// The frozen copy of the session as of its last completed run, if the host has its socket.
+    /// The frozen copy of the session as of its latest checkpoint (the journal holds the runs since).
     checkpoint: Option<Channel>,
-    /// Whether that checkpoint is as of the very last completed run.
-    checkpoint_current: bool,
     tools: ToolTable,
     /// The process serving now may not have `tools` (it was resumed from a checkpoint or forked).
     resend_tools: bool,
     /// The large str/bytes of the last run with the key the session keeps each under.
     kept: Vec<(Py<PyAny>, u64)>,
     next_key: u64,
+    /// The runs since the checkpoint, replayed on rollback.
+    journal: Journal,
     /// A test's injected failure for the next run.
     fault: Option<HostFault>,
 }
@@ -84,6 +85,12 @@ impl Drop for Waiting {
     }
 }
 
+/// What a rollback replayed: the runs since the checkpoint, and how many of them ended differently.
+pub struct Replay {
+    pub runs: usize,
+    pub diverged: usize,
+}
+
 /// How an exchange ended.
 enum Ending {
     Done(Outcome),
@@ -101,11 +108,11 @@ impl Session {
             state: Mutex::new(Some(State {
                 process,
                 checkpoint: None,
-                checkpoint_current: false,
                 tools,
                 resend_tools: true,
                 kept: Vec::new(),
                 next_key: 1,
+                journal: Journal::default(),
                 fault: None,
             })),
             alive: AtomicBool::new(true),
@@ -164,7 +171,7 @@ impl Session {
         {
             return (Ending::Died(Cause::Lost(reason)), None);
         }
-        drop(frame);
+        let mut tool_results = Vec::new();
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
         let mut interrupt: Option<(PyErr, Instant)> = None;
@@ -173,15 +180,20 @@ impl Session {
         let ending = loop {
             let link = &state.process.link;
             if py.detach(|| link.readable_within(TICK)).unwrap_or(true) {
-                let received = py.detach(|| process::receive(link));
+                let received = py.detach(|| process::receive_frame(link));
                 match received {
-                    Ok((Reply::Done(outcome), _)) => break Ending::Done(outcome),
-                    Ok((Reply::Checkpoint, mut fds)) => {
+                    Ok((done, Reply::Done(outcome), _)) => {
+                        if !matches!(outcome, Outcome::BadInput(_)) {
+                            state.journal.record(Entry { request: frame, tool_results, outcome: journal::digest(&done) });
+                        }
+                        break Ending::Done(outcome);
+                    }
+                    Ok((_, Reply::Checkpoint, mut fds)) => {
                         // Dropping the one before ends that process.
                         state.checkpoint = fds.pop().map(Channel::from_owned);
-                        state.checkpoint_current = state.checkpoint.is_some();
+                        state.journal.clear();
                     }
-                    Ok((Reply::ToolCall { name, args, kwargs }, _)) => {
+                    Ok((_, Reply::ToolCall { name, args, kwargs }, _)) => {
                         let called = Instant::now();
                         if matches!(state.fault, Some(HostFault::InTool)) {
                             state.fault = None;
@@ -193,10 +205,11 @@ impl Session {
                         if let Err(e) = py.detach(|| state.process.link.send(&reply, &[])) {
                             break Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
                         }
+                        tool_results.push(reply);
                     }
-                    Ok((Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
-                    Ok((Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
-                    Ok((other, _)) => {
+                    Ok((_, Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
+                    Ok((_, Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
+                    Ok((_, other, _)) => {
                         break Ending::Died(Cause::Lost(format!("the session process sent {} during a run", process::name(&other))))
                     }
                     Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => break Ending::Died(Cause::Lost(reason)),
@@ -230,12 +243,13 @@ impl Session {
         (ending, interrupt.map(|(err, _)| err))
     }
 
-    /// Replace the dead process with the checkpoint; false when there is none to go back to.
-    fn roll_back(&self, state: &mut State) -> Result<(), String> {
+    /// Replace the dead process with the checkpoint and replay the journal: the session is then as it was
+    /// before the failed run. An error when there is no checkpoint, or it cannot take over.
+    fn roll_back(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
         state.process.kill();
         let checkpoint = state.checkpoint.take().ok_or("there was no checkpoint to go back to")?;
         checkpoint.send(&Request::Resume.encode(), &[]).map_err(|e| format!("its checkpoint is gone ({e})"))?;
-        let process = Process::take_over(checkpoint).map_err(|failure| match failure {
+        let process = py.detach(|| Process::take_over(checkpoint)).map_err(|failure| match failure {
             Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => format!("its checkpoint could not resume ({reason})"),
         })?;
         {
@@ -248,10 +262,62 @@ impl Session {
             }
         }
         drop(std::mem::replace(&mut state.process, process));
-        // The checkpoint has the tools and kept values of its own time, not necessarily the host's latest.
-        state.resend_tools = true;
+        // The kept values of the checkpoint are not the host's latest: the next run sends values in full.
         state.kept.clear();
-        Ok(())
+        let replay = self.replay(py, state)?;
+        // A tool table sent in a run that was not replayed (the failed one) is not in the process.
+        state.resend_tools = true;
+        Ok(replay)
+    }
+
+    /// Run the journaled runs again in the resumed process, answering their tool calls from the journal.
+    fn replay(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
+        let entries = state.journal.take();
+        let mut replay = Replay { runs: entries.len(), diverged: 0 };
+        let wait = self.grace() * 2 + self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok()).unwrap_or(Duration::from_secs(60));
+        let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
+        for entry in entries {
+            let link = &state.process.link;
+            link.send(&entry.request, &[]).map_err(|e| lost(e.to_string()))?;
+            let mut answers = entry.tool_results.iter();
+            let mut tool_results = Vec::new();
+            loop {
+                if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
+                    return Err(lost("a replayed cell did not finish".into()));
+                }
+                match py.detach(|| process::receive_frame(link)) {
+                    Ok((_, Reply::Checkpoint, mut fds)) => {
+                        state.checkpoint = fds.pop().map(Channel::from_owned);
+                        state.journal.clear();
+                    }
+                    Ok((_, Reply::ToolCall { name, .. }, _)) => {
+                        let answer = match answers.next() {
+                            Some(answer) => answer.clone(),
+                            None => {
+                                replay.diverged += 1;
+                                Request::ToolResult(ToolResult::Refused(format!(
+                                    "tool '{name}' was not called when this cell first ran; its replay is refused"
+                                )))
+                                .encode()
+                            }
+                        };
+                        link.send(&answer, &[]).map_err(|e| lost(e.to_string()))?;
+                        tool_results.push(answer);
+                    }
+                    Ok((done, Reply::Done(_), _)) => {
+                        let outcome = journal::digest(&done);
+                        if outcome != entry.outcome {
+                            replay.diverged += 1;
+                        }
+                        state.journal.record(Entry { request: entry.request, tool_results, outcome });
+                        break;
+                    }
+                    Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
+                    Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => return Err(lost(reason)),
+                }
+            }
+        }
+        Ok(replay)
     }
 
     fn take_state(&self) -> Option<State> {
@@ -326,6 +392,7 @@ impl Session {
             variables,
             tools: std::mem::take(&mut state.resend_tools).then(|| state.tools.declarations()),
             fields: fields.map(|fields| fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()),
+            checkpoint: state.journal.wants_checkpoint(),
         }));
         let frame = py.detach(|| request.encode());
         drop(request);
@@ -340,15 +407,13 @@ impl Session {
                     state.kept = kept;
                     state.next_key = next_key;
                 }
-                state.checkpoint_current = false;
                 outcome::to_tuple(py, outcome)
             }
             // Shut down from another thread: its process was killed for that, not lost.
             Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => outcome::dead(py, &self.death_reason()),
             Ending::Died(cause) => {
-                let checkpoint_current = state.checkpoint_current;
-                match self.roll_back(state) {
-                    Ok(()) => outcome::rolled_back(py, &cause, &self.options, checkpoint_current),
+                match self.roll_back(py, state) {
+                    Ok(replay) => outcome::rolled_back(py, &cause, &self.options, replay),
                     Err(why) => {
                         let reason = format!("{}; the session is lost: {why}", outcome::cause_text(&cause, &self.options));
                         self.mark_dead(&reason);
@@ -383,7 +448,7 @@ impl Session {
             match py.detach(|| process::receive(&state.process.link)) {
                 Ok((Reply::Checkpoint, mut fds)) => {
                     state.checkpoint = fds.pop().map(Channel::from_owned);
-                    state.checkpoint_current = state.checkpoint.is_some();
+                    state.journal.clear();
                 }
                 Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
                 Ok((Reply::Failed(reason), _)) => return Err(lost(reason)),

@@ -69,6 +69,8 @@ pub struct Execute {
     /// A new tool table, or None to keep the current one.
     pub tools: Option<Vec<ToolDecl>>,
     pub fields: Option<Vec<Field>>,
+    /// Fork a checkpoint after this run, however short it is (see `host::journal`).
+    pub checkpoint: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -196,6 +198,7 @@ impl Request {
                         w.opt_str(field.declared_type.as_deref());
                     }
                 }
+                w.bool(execute.checkpoint);
             }
             Request::ToolResult(result) => {
                 w.u8(2);
@@ -260,7 +263,7 @@ impl Request {
                 } else {
                     None
                 };
-                Request::Execute(Box::new(Execute { code, variables, tools, fields }))
+                Request::Execute(Box::new(Execute { code, variables, tools, fields, checkpoint: r.bool()? }))
             }
             2 => Request::ToolResult(match r.u8()? {
                 0 => ToolResult::Return(Value::read(&mut r)?),
@@ -414,9 +417,10 @@ mod tests {
                     ToolDecl { name: "u".into(), positional_names: None, source: Some("def u(): pass".into()) },
                 ]),
                 fields: Some(vec![Field { name: "answer".into(), declared_type: Some("str".into()) }]),
+                checkpoint: true,
             })),
-            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: Some(vec![]), fields: None })),
-            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: None, fields: None })),
+            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: Some(vec![]), fields: None, checkpoint: false })),
+            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: None, fields: None, checkpoint: false })),
             Request::ToolResult(ToolResult::Raise(HostError {
                 type_name: "ValueError".into(),
                 is_builtin: true,

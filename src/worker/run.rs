@@ -81,7 +81,7 @@ impl Drop for RunGuard<'_> {
 }
 
 pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
-    let Execute { code, variables, tools: new_tools, fields } = request;
+    let Execute { code, variables, tools: new_tools, fields, checkpoint: _ } = request;
     // The time limit applies from here on: converting values allocates, which can collect garbage and run
     // a finalizer the code left behind.
     let shared = session.shared.clone();

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustpython_vm::signal::UserSignalSender;
 use rustpython_vm::VirtualMachine;
@@ -22,6 +22,9 @@ use crate::state::with_state;
 use crate::worker::convert::KeptValues;
 use crate::worker::run::{self, Cells};
 use crate::worker::{confine, fault, monitor};
+
+/// A run at least this long is followed by a checkpoint even when the host did not ask for one.
+const CHECKPOINT_AFTER_RUN: Duration = Duration::from_millis(10);
 
 /// The host is trusted by the session process: its frames are bounded only by what the process can hold.
 const MAX_REQUEST_BYTES: usize = 1 << 40;
@@ -158,6 +161,8 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
     loop {
         match receive().0 {
             Request::Execute(request) => {
+                let started = Instant::now();
+                let asked = request.checkpoint;
                 let place = fault.take();
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     if let Some(place) = place {
@@ -168,7 +173,11 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                 // A panic may leave the VM inconsistent: the process ends, the host rolls back.
                 let outcome: Outcome = outcome.unwrap_or_else(|_| std::process::abort());
                 send(&Reply::Done(outcome), &[]);
-                checkpoint(&mut session);
+                // Between checkpoints the host journals the runs (see `host::journal`); a long run is
+                // checkpointed anyway, as a fork is cheap beside it and a replay would not be.
+                if asked || started.elapsed() >= CHECKPOINT_AFTER_RUN {
+                    checkpoint(&mut session);
+                }
             }
             Request::Fork => fork_live(&mut session),
             Request::InjectFault(place) => fault = Some(place),

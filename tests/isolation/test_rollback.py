@@ -84,3 +84,43 @@ def test_many_faults_in_a_row_each_roll_back():
     )
     assert results["kinds"] == ["SystemError"] * 5
     assert results["n"]["value"] == "5"
+
+
+def test_the_runs_since_the_last_checkpoint_are_replayed_without_calling_tools_again():
+    # Checkpoints are forked every few runs; the runs in between are replayed after a rollback, their tool
+    # calls answered from the journal.
+    results = run_isolated(
+        """
+        calls = []
+        def fetch(i):
+            calls.append(i)
+            return i * 10
+        interp = RustInterpreter(tools={"fetch": fetch})
+        interp.execute("seen = []")
+        for i in range(13):
+            interp.execute(f"seen.append(fetch({i}))")
+        before = len(calls)
+        interp._session._inject_fault("abort")
+        results["run"] = outcome(interp, "seen.append('lost')")
+        results["after"] = outcome(interp, "seen")
+        results["tool_calls"] = [before, len(calls)]
+        interp.shutdown()
+        """
+    )
+    assert "variables are as they were before this cell" in results["run"]["message"], results["run"]
+    assert results["after"]["value"] == repr([i * 10 for i in range(13)])
+    assert results["tool_calls"] == [13, 13], "replayed runs do not call host tools again"
+
+
+def test_a_replayed_run_that_ends_differently_is_reported():
+    results = run_isolated(
+        """
+        interp = RustInterpreter()
+        interp.execute("import time")
+        interp.execute("stamp = time.time()\\nstamp")
+        interp._session._inject_fault("abort")
+        results["run"] = outcome(interp, "x = 1")
+        interp.shutdown()
+        """
+    )
+    assert "computed differently the second time" in results["run"]["message"], results["run"]
