@@ -48,6 +48,8 @@ class Adapter:
 class RustInterpreterAdapter(Adapter):
     name = "rust"
     label = "RustInterpreter"
+    # Each session runs in a process forked from the zygote.
+    uses_subprocesses = True
 
     def probe(self) -> str | None:
         from dspy_rust_interpreter import RustInterpreter

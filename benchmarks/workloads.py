@@ -51,7 +51,7 @@ WORKLOADS: list[Workload] = [
     Workload("inject_first_ms", "main", "execute('len(doc)') with a new 10 MB str variable", "ms"),
     Workload("reinject_ms", "main", "same 10 MB str object injected again (RLM's next iteration)", "ms"),
     Workload("peak_rss_mb", "main", "peak RSS of the process tree over the main workloads", "MB"),
-    Workload("rss_per_interp_mb", "memory", "RSS per extra live interpreter (10 more, each touched)", "MB"),
+    Workload("rss_per_interp_mb", "memory", "memory (Pss) per extra live interpreter (10 more, each touched)", "MB"),
     Workload("scaling_1t_per_s", "scaling", "CPU loop throughput, 1 thread", "runs/s"),
     Workload("scaling_2t_per_s", "scaling", "CPU loop throughput, 2 threads, one session each", "runs/s"),
     Workload("scaling_ratio", "scaling", "2-thread / 1-thread throughput", "x"),
@@ -103,8 +103,10 @@ def echo(x: Any) -> Any:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Memory of the process tree. pydantic-monty, LocalInterpreter and Deno do their work in child processes, so
-# their memory is ours plus that of every descendant; RustInterpreter and exec have no children.
+# Memory of the process tree. RustInterpreter, pydantic-monty, LocalInterpreter and Deno do their work in child
+# processes, so their memory is ours plus that of every descendant. Each process counts its proportional share
+# of what it shares with others (Pss): RustInterpreter's sessions are copy-on-write forks of one zygote, and
+# summing their RSS would count the shared image once per session.
 
 
 def _descendants(root: int) -> list[int]:
@@ -138,10 +140,21 @@ def _status_kb(pid: int, field: str) -> int:
     return 0
 
 
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return _status_kb(pid, "VmRSS")
+
+
 def tree_rss_kb() -> int:
-    """Resident memory now: this process and all its live descendants."""
+    """Resident memory now (proportional set size): this process and all its live descendants."""
     me = os.getpid()
-    return sum(_status_kb(pid, "VmRSS") for pid in [me, *_descendants(me)])
+    return sum(_pss_kb(pid) for pid in [me, *_descendants(me)])
 
 
 class PeakTracker:

@@ -11,6 +11,7 @@ import weakref
 from typing import Any, Callable, ClassVar
 
 from . import _native, _zygote
+from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
 from ._locking import SessionLock
@@ -398,21 +399,23 @@ class RustInterpreter:
         return build_tool_specs(self._tools, self._runtime), current
 
 
-def _count_outcome(stats: Any, outcome: tuple[Any, ...]) -> None:
+def _count_outcome(stats: Any, outcome: _native.RunOutcome) -> None:
     stats.executes += 1
-    kind = outcome[0]
-    if kind == "value":
-        value = outcome[1]
+    kind = outcome.kind
+    if kind is OutcomeKind.Value:
+        value = outcome.value
         stats.output_chars += len(value) if type(value) is str else estimate_size(value, 1 << 20)
-    elif kind in ("syntax", "error"):
+    elif kind is OutcomeKind.Syntax:
         stats.errors += 1
-        if kind == "error":
-            error_type, message, output = outcome[1], outcome[2], outcome[4]
-            stats.output_chars += len(output or "")
-            if error_type == "MemoryError":
-                stats.memory_errors += 1
-            elif error_type == "TimeoutError" and message.startswith("execution exceeded the time limit"):
-                stats.timeouts += 1
+    elif kind is OutcomeKind.Error:
+        stats.errors += 1
+        stats.output_chars += len(outcome.output)
+        if outcome.stop is StopReason.Memory or outcome.error_type == "MemoryError":
+            stats.memory_errors += 1
+        elif outcome.stop is StopReason.Timeout:
+            stats.timeouts += 1
+        if outcome.rolled_back:
+            stats.rollbacks += 1
 
 
 def _declared_type(field: dict[str, Any]) -> str | None:
@@ -420,25 +423,22 @@ def _declared_type(field: dict[str, Any]) -> str | None:
     return declared if declared in FIELD_TYPES else None
 
 
-def _outcome_to_result(outcome: tuple[Any, ...]) -> Any:
-    kind = outcome[0]
-    if kind == "value":
-        return outcome[1]
-    if kind == "submit":
-        return FinalOutput(outcome[1])
-    if kind == "final":
-        return FinalAnswerResult(outcome[1])
-    if kind == "syntax":
-        _, message, lineno, offset, text = outcome
-        raise SyntaxError(message, ("<sandbox>", lineno, offset, text))
-    if kind == "error":
-        _, error_type, message, traceback, output = outcome
+def _outcome_to_result(outcome: _native.RunOutcome) -> Any:
+    kind = outcome.kind
+    if kind is OutcomeKind.Value:
+        return outcome.value
+    if kind is OutcomeKind.Submit:
+        return FinalOutput(outcome.value)
+    if kind is OutcomeKind.Final:
+        return FinalAnswerResult(outcome.value)
+    if kind is OutcomeKind.Syntax:
+        raise SyntaxError(outcome.message, ("<sandbox>", outcome.lineno, outcome.offset, outcome.text))
+    if kind is OutcomeKind.Error:
+        error_type, message, traceback, output = outcome.error_type, outcome.message, outcome.traceback, outcome.output
         text = f"{error_type}: {message}" if message else error_type
         if traceback:
             text += f"\n\n{traceback}"
         if output:
             text += f"\n\nOutput printed before the error:\n{output}"
         raise CodeExecutionError(text, error_type=error_type, traceback=traceback, output=output)
-    if kind == "dead":
-        raise CodeInterpreterError(outcome[1])
-    raise AssertionError(f"unknown outcome from the native layer: {outcome!r}")
+    raise CodeInterpreterError(outcome.message)

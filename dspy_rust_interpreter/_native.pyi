@@ -12,6 +12,39 @@ FieldSpec = tuple[str, str | None]
 class PanicException(BaseException):
     """PyO3's report of a Rust panic behind a method call."""
 
+class OutcomeKind:
+    """What a run ended with."""
+
+    Value: OutcomeKind  # no finish call: ``value`` is the printed text or the expression's value
+    Submit: OutcomeKind  # SUBMIT(...): ``value`` is the dict of output fields
+    Final: OutcomeKind  # FINAL(...) / FINAL_VAR(...): ``value`` is the dict of output fields
+    Syntax: OutcomeKind  # ``message``, ``lineno``, ``offset``, ``text``
+    Error: OutcomeKind  # ``error_type``, ``message``, ``traceback``, ``output``, ``stop``
+    Dead: OutcomeKind  # the session is gone: ``message`` says why
+
+class StopReason:
+    """The limit that stopped a run."""
+
+    Timeout: StopReason
+    Memory: StopReason
+    Interrupt: StopReason
+    Crash: StopReason  # the session process crashed
+
+class RunOutcome:
+    """What one ``Session.execute()`` ended with."""
+
+    kind: OutcomeKind
+    value: Any
+    error_type: str
+    message: str
+    traceback: str
+    output: str
+    lineno: int | None
+    offset: int | None
+    text: str | None
+    stop: StopReason | None
+    rolled_back: bool  # the session process died and the session was restored to before the run
+
 class Session:
     """One sandboxed session, served by a confined process forked from the zygote."""
 
@@ -33,14 +66,9 @@ class Session:
         tools: list[ToolSpec] | None = None,
         fields: list[FieldSpec] | None = None,
         context: Context | None = None,
-    ) -> tuple[Any, ...]:
-        """Run code. The tuple's first item says what happened:
-
-        ("value", result) | ("submit", fields) | ("final", fields)
-        | ("syntax", msg, lineno, offset, text) | ("error", type_name, message, traceback, output)
-        | ("dead", reason). Raises TypeError when a variable cannot enter the sandbox (nothing is bound).
-        A run whose process died is rolled back and reported as an "error" naming the cause.
-        """
+    ) -> RunOutcome:
+        """Run code. Raises TypeError when a variable cannot enter the sandbox (nothing is bound). A run
+        whose process died is rolled back and reported as an Error naming the cause (``rolled_back``)."""
     def fork(self) -> Session:
         """A new session with an identical, independent copy of this one's state and tools."""
     def interrupt(self) -> None:

@@ -47,6 +47,7 @@ class SessionStats:
     errors: int = 0  # execute() calls that raised SyntaxError or CodeExecutionError
     timeouts: int = 0  # execute() calls stopped by the `timeout` option
     memory_errors: int = 0  # execute() calls that ended in MemoryError (the memory ceiling, mostly)
+    rollbacks: int = 0  # execute() calls whose session process died, the session restored to before them
     tool_calls: dict[str, int] = field(default_factory=dict)
     tool_errors: dict[str, int] = field(default_factory=dict)
     tool_timeouts: int = 0
@@ -63,6 +64,7 @@ class SessionStats:
             "errors": self.errors,
             "timeouts": self.timeouts,
             "memory_errors": self.memory_errors,
+            "rollbacks": self.rollbacks,
             "tool_calls": dict(self.tool_calls),
             "tool_calls_total": sum(self.tool_calls.values()),
             "tool_errors": dict(self.tool_errors),

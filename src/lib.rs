@@ -35,6 +35,9 @@ static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::session::Session>()?;
+    m.add_class::<host::outcome::RunOutcome>()?;
+    m.add_class::<host::outcome::OutcomeKind>()?;
+    m.add_class::<host::outcome::StopReason>()?;
     m.add_function(wrap_pyfunction!(worker::zygote::serve_zygote, m)?)?;
     // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.
     m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;

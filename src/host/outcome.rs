@@ -1,25 +1,168 @@
-//! What `Session.execute()` hands the Python layer: the run's outcome as a tuple whose first item says
-//! what happened, and the words for a run whose process was lost and rolled back.
+//! What `Session.execute()` hands the Python layer: a typed `RunOutcome` (what happened, the value or the
+//! error, the limit that stopped the run, whether the session was rolled back), and the words for a run
+//! whose process was lost.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
 use crate::host::convert;
 use crate::host::session::Replay;
-use crate::protocol::message::{Abandon, FinishKind, Outcome, SessionOptions};
+use crate::protocol::message::{FinishKind, Outcome, SessionOptions, Stop};
 use crate::protocol::value::Value;
+
+/// What a run ended with.
+#[pyclass(eq, eq_int, frozen, module = "dspy_rust_interpreter._native")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OutcomeKind {
+    /// No finish call: `value` is the printed text or the trailing expression's value (or None).
+    Value,
+    /// `SUBMIT(...)`: `value` is the dict of output fields.
+    Submit,
+    /// `FINAL(...)` / `FINAL_VAR(...)`: `value` is the dict of output fields.
+    Final,
+    /// The code does not parse: `message`, `lineno`, `offset`, `text`.
+    Syntax,
+    /// An exception ended the run: `error_type`, `message`, `traceback`, `output`, and `stop`.
+    Error,
+    /// The session is gone (shut down, or lost): `message` says why.
+    Dead,
+}
+
+/// The limit that stopped a run.
+#[pyclass(eq, eq_int, frozen, module = "dspy_rust_interpreter._native")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    Timeout,
+    Memory,
+    Interrupt,
+    /// The session process crashed.
+    Crash,
+}
+
+impl From<Stop> for StopReason {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Timeout => Self::Timeout,
+            Stop::Memory => Self::Memory,
+            Stop::Interrupt => Self::Interrupt,
+        }
+    }
+}
+
+#[pyclass(frozen, get_all, module = "dspy_rust_interpreter._native")]
+pub struct RunOutcome {
+    pub kind: OutcomeKind,
+    pub value: Py<PyAny>,
+    pub error_type: String,
+    pub message: String,
+    pub traceback: String,
+    /// Text printed before the error.
+    pub output: String,
+    pub lineno: Option<u64>,
+    pub offset: Option<u64>,
+    pub text: Option<String>,
+    pub stop: Option<StopReason>,
+    /// The session process died during the run and the session was restored to before it.
+    pub rolled_back: bool,
+}
+
+#[pymethods]
+impl RunOutcome {
+    fn __repr__(&self) -> String {
+        let kind = match self.kind {
+            OutcomeKind::Value => "Value",
+            OutcomeKind::Submit => "Submit",
+            OutcomeKind::Final => "Final",
+            OutcomeKind::Syntax => "Syntax",
+            OutcomeKind::Error => "Error",
+            OutcomeKind::Dead => "Dead",
+        };
+        format!("<RunOutcome {kind} {:?}>", self.message)
+    }
+}
+
+impl RunOutcome {
+    fn new(py: Python<'_>, kind: OutcomeKind) -> Self {
+        Self {
+            kind,
+            value: py.None(),
+            error_type: String::new(),
+            message: String::new(),
+            traceback: String::new(),
+            output: String::new(),
+            lineno: None,
+            offset: None,
+            text: None,
+            stop: None,
+            rolled_back: false,
+        }
+    }
+
+    pub fn dead(py: Python<'_>, reason: &str) -> Self {
+        Self { message: reason.to_owned(), ..Self::new(py, OutcomeKind::Dead) }
+    }
+
+    /// A completed run's outcome; a TypeError when the host's input could not be used (nothing changed).
+    pub fn of(py: Python<'_>, outcome: Outcome) -> PyResult<Self> {
+        Ok(match outcome {
+            Outcome::Value(value) => Self { value: host(py, &value)?, ..Self::new(py, OutcomeKind::Value) },
+            Outcome::Finish(FinishKind::Submit, fields) => Self { value: host(py, &fields)?, ..Self::new(py, OutcomeKind::Submit) },
+            Outcome::Finish(FinishKind::Final, fields) => Self { value: host(py, &fields)?, ..Self::new(py, OutcomeKind::Final) },
+            Outcome::Syntax { message, lineno, offset, text } => Self { message, lineno, offset, text, ..Self::new(py, OutcomeKind::Syntax) },
+            Outcome::Error { type_name, message, traceback, output, stop } => Self {
+                error_type: type_name,
+                message,
+                traceback,
+                output,
+                stop: stop.map(StopReason::from),
+                ..Self::new(py, OutcomeKind::Error)
+            },
+            Outcome::BadInput(message) => return Err(PyTypeError::new_err(message)),
+        })
+    }
+
+    /// The outcome of a run whose process was replaced by its checkpoint, the runs since replayed.
+    pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, replay: Replay) -> Self {
+        let (error_type, message) = described(cause, options);
+        let state = match replay.diverged {
+            0 => "variables are as they were before this cell".to_owned(),
+            n => format!(
+                "variables are as they were before this cell, except what {n} of the {} earlier cell(s) replayed \
+                 to restore them computed differently the second time (code that reads the clock or the \
+                 system's randomness)",
+                replay.runs
+            ),
+        };
+        Self {
+            error_type: error_type.to_owned(),
+            message: format!("{message}; the session was restored from its last good state: {state}"),
+            stop: Some(cause.stop()),
+            rolled_back: true,
+            ..Self::new(py, OutcomeKind::Error)
+        }
+    }
+}
 
 /// Why the process serving a run was given up.
 pub enum Cause {
     /// It died of a signal (after a failed allocation: out of memory).
     Fault { signal: i32, out_of_memory: bool },
     /// It ended itself: the run ignored a stop for the grace period (or the host's backstop fired).
-    Abandoned(Abandon),
+    Abandoned(Stop),
     /// It ended, went silent mid-message or broke the protocol.
     Lost(String),
     /// `shutdown()` killed it.
     ShutDown,
+}
+
+impl Cause {
+    fn stop(&self) -> StopReason {
+        match self {
+            Cause::Fault { out_of_memory: true, .. } => StopReason::Memory,
+            Cause::Abandoned(stop) => (*stop).into(),
+            Cause::Fault { .. } | Cause::Lost(_) | Cause::ShutDown => StopReason::Crash,
+        }
+    }
 }
 
 fn signal_name(signal: i32) -> String {
@@ -41,7 +184,7 @@ fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) 
         None => "the memory the system could give".to_owned(),
     };
     match cause {
-        Cause::Fault { out_of_memory: true, .. } | Cause::Abandoned(Abandon::Memory) => (
+        Cause::Fault { out_of_memory: true, .. } | Cause::Abandoned(Stop::Memory) => (
             "MemoryError",
             format!("the code needed more than {} in an operation that could not be stopped", memory()),
         ),
@@ -52,7 +195,7 @@ fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) 
                 signal_name(*signal)
             ),
         ),
-        Cause::Abandoned(Abandon::Timeout) => (
+        Cause::Abandoned(Stop::Timeout) => (
             "TimeoutError",
             format!(
                 "execution exceeded the time limit of {} s and was stopped, but a long native operation ignored the \
@@ -60,7 +203,7 @@ fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) 
                 options.timeout_seconds.unwrap_or_default()
             ),
         ),
-        Cause::Abandoned(Abandon::Interrupt) => (
+        Cause::Abandoned(Stop::Interrupt) => (
             "KeyboardInterrupt",
             format!("the run was interrupted, and a long native operation ignored the stop for {grace} s and was abandoned"),
         ),
@@ -75,39 +218,7 @@ pub fn cause_text(cause: &Cause, options: &SessionOptions) -> String {
     format!("{type_name}: {message}")
 }
 
-/// The outcome of a run whose process was replaced by its checkpoint, the runs since replayed.
-pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, replay: Replay) -> PyResult<Py<PyTuple>> {
-    let (type_name, message) = described(cause, options);
-    let state = match replay.diverged {
-        0 => "variables are as they were before this cell".to_owned(),
-        n => format!(
-            "variables are as they were before this cell, except what {n} of the {} earlier cell(s) replayed to \
-             restore them computed differently the second time (code that reads the clock or the system's \
-             randomness)",
-            replay.runs
-        ),
-    };
-    let message = format!("{message}; the session was restored from its last good state: {state}");
-    Ok(("error", type_name, message, "", "").into_pyobject(py)?.unbind())
-}
-
-pub fn dead(py: Python<'_>, reason: &str) -> PyResult<Py<PyTuple>> {
-    Ok(("dead", reason).into_pyobject(py)?.unbind())
-}
-
 /// A value from the session as a host object: checked, as everything from a session process is.
 fn host(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
     convert::from_value(value, py).map_err(|e| PyTypeError::new_err(format!("the sandbox's result {}", e.describe("").trim_start())))
-}
-
-pub fn to_tuple(py: Python<'_>, outcome: Outcome) -> PyResult<Py<PyTuple>> {
-    let tuple = match outcome {
-        Outcome::Value(value) => ("value", host(py, &value)?).into_pyobject(py)?,
-        Outcome::Finish(FinishKind::Submit, fields) => ("submit", host(py, &fields)?).into_pyobject(py)?,
-        Outcome::Finish(FinishKind::Final, fields) => ("final", host(py, &fields)?).into_pyobject(py)?,
-        Outcome::Syntax { message, lineno, offset, text } => ("syntax", message, lineno, offset, text).into_pyobject(py)?,
-        Outcome::Error { type_name, message, traceback, output } => ("error", type_name, message, traceback, output).into_pyobject(py)?,
-        Outcome::BadInput(message) => return Err(PyTypeError::new_err(message)),
-    };
-    Ok(tuple.unbind())
 }

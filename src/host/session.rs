@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyConnectionError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::host::convert;
 use crate::host::journal::{self, Entry, Journal};
-use crate::host::outcome::{self, Cause};
+use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
@@ -231,12 +231,12 @@ impl Session {
             let backstop = 2 * grace + Duration::from_secs(2);
             if let Some((_, since)) = &interrupt {
                 if since.elapsed() > backstop {
-                    break Ending::Died(Cause::Abandoned(crate::protocol::message::Abandon::Interrupt));
+                    break Ending::Died(Cause::Abandoned(crate::protocol::message::Stop::Interrupt));
                 }
             }
             if let Some(limit) = timeout {
                 if started.elapsed().saturating_sub(tool_time) > limit + backstop {
-                    break Ending::Died(Cause::Abandoned(crate::protocol::message::Abandon::Timeout));
+                    break Ending::Died(Cause::Abandoned(crate::protocol::message::Stop::Timeout));
                 }
             }
         };
@@ -354,7 +354,7 @@ impl Session {
         Ok(Self::new_with(py, options, process, ToolTable::default()))
     }
 
-    /// Run `code`; returns a tuple whose first item says what happened (see `_interpreter.py`).
+    /// Run `code`; what happened is a `RunOutcome`.
     #[pyo3(signature = (code, variables=None, tools=None, fields=None, context=None))]
     fn execute(
         &self,
@@ -364,13 +364,13 @@ impl Session {
         tools: Option<Vec<ToolSpec>>,
         fields: Option<Vec<(String, Option<String>)>>,
         context: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<Py<PyTuple>> {
+    ) -> PyResult<RunOutcome> {
         if self.would_wait_on_itself() {
             return Err(PyRuntimeError::new_err("execute() would wait on itself: it was called from a tool this session is running"));
         }
         let mut guard = py.detach(|| self.state.lock());
         let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
-            return outcome::dead(py, &self.death_reason());
+            return Ok(RunOutcome::dead(py, &self.death_reason()));
         };
         let (variables, kept, next_key) = Self::variables(state, variables.as_ref())?;
         if let Some(specs) = tools {
@@ -407,17 +407,17 @@ impl Session {
                     state.kept = kept;
                     state.next_key = next_key;
                 }
-                outcome::to_tuple(py, outcome)
+                RunOutcome::of(py, outcome)
             }
             // Shut down from another thread: its process was killed for that, not lost.
-            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => outcome::dead(py, &self.death_reason()),
+            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => Ok(RunOutcome::dead(py, &self.death_reason())),
             Ending::Died(cause) => {
                 match self.roll_back(py, state) {
-                    Ok(replay) => outcome::rolled_back(py, &cause, &self.options, replay),
+                    Ok(replay) => Ok(RunOutcome::rolled_back(py, &cause, &self.options, replay)),
                     Err(why) => {
                         let reason = format!("{}; the session is lost: {why}", outcome::cause_text(&cause, &self.options));
                         self.mark_dead(&reason);
-                        outcome::dead(py, &reason)
+                        Ok(RunOutcome::dead(py, &reason))
                     }
                 }
             }

@@ -100,9 +100,10 @@ pub enum FaultPlace {
     StackOverflow = 2,
 }
 
-/// Why a session process gave up on a run that ignored its stop request (a long native operation).
+/// The limit that stopped a run: in the VM (the run ended with the limit's exception), or, when the run
+/// ignored the stop for the grace period (a long native operation), by ending the session process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Abandon {
+pub enum Stop {
     Timeout = 0,
     Memory = 1,
     Interrupt = 2,
@@ -114,7 +115,8 @@ pub enum Outcome {
     Value(Value),
     Finish(FinishKind, Value),
     Syntax { message: String, lineno: Option<u64>, offset: Option<u64>, text: Option<String> },
-    Error { type_name: String, message: String, traceback: String, output: String },
+    /// An exception ended the run; `stop` when it was a limit's.
+    Error { type_name: String, message: String, traceback: String, output: String, stop: Option<Stop> },
     /// The host's input could not be used (e.g. a variable of an unsupported type); nothing was changed.
     BadInput(String),
 }
@@ -134,7 +136,7 @@ pub enum Reply {
     /// The process is dying of this signal; `out_of_memory` when an allocation failed first.
     Fault { signal: i32, out_of_memory: bool },
     /// The process is ending itself: the run was asked to stop and did not within the grace period.
-    Abandoned(Abandon),
+    Abandoned(Stop),
 }
 
 fn write_values(w: &mut Writer, values: &[Value]) {
@@ -160,6 +162,26 @@ fn write_named(w: &mut Writer, values: &[(String, Value)]) {
 fn read_named(r: &mut Reader<'_>) -> WireResult<Vec<(String, Value)>> {
     let n = r.count(9)?;
     (0..n).map(|_| Ok((r.string()?, Value::read(r)?))).collect()
+}
+
+/// An optional stop: 0 for none, else 1 followed by the stop's tag.
+fn write_stop(w: &mut Writer, stop: Option<Stop>) {
+    match stop {
+        None => w.u8(0),
+        Some(stop) => {
+            w.u8(1);
+            w.u8(stop as u8);
+        }
+    }
+}
+
+fn read_stop(r: &mut Reader<'_>) -> WireResult<Stop> {
+    Ok(match r.u8()? {
+        0 => Stop::Timeout,
+        1 => Stop::Memory,
+        2 => Stop::Interrupt,
+        other => return Err(WireError::BadTag(other)),
+    })
 }
 
 impl Request {
@@ -330,12 +352,13 @@ impl Reply {
                         w.opt_u64(*offset);
                         w.opt_str(text.as_deref());
                     }
-                    Outcome::Error { type_name, message, traceback, output } => {
+                    Outcome::Error { type_name, message, traceback, output, stop } => {
                         w.u8(3);
                         w.str(type_name);
                         w.str(message);
                         w.str(traceback);
                         w.str(output);
+                        write_stop(&mut w, *stop);
                     }
                     Outcome::BadInput(message) => {
                         w.u8(4);
@@ -381,6 +404,10 @@ impl Reply {
                     message: r.string()?,
                     traceback: r.string()?,
                     output: r.string()?,
+                    stop: match r.u8()? {
+                        0 => None,
+                        _ => Some(read_stop(&mut r)?),
+                    },
                 },
                 4 => Outcome::BadInput(r.string()?),
                 other => return Err(WireError::BadTag(other)),
@@ -388,12 +415,7 @@ impl Reply {
             4 => Reply::Checkpoint,
             5 => Reply::Forked,
             6 => Reply::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
-            7 => Reply::Abandoned(match r.u8()? {
-                0 => Abandon::Timeout,
-                1 => Abandon::Memory,
-                2 => Abandon::Interrupt,
-                other => return Err(WireError::BadTag(other)),
-            }),
+            7 => Reply::Abandoned(read_stop(&mut r)?),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -446,10 +468,11 @@ mod tests {
             Reply::ToolCall { name: "t".into(), args: vec![Value::None], kwargs: vec![("k".into(), Value::Bool(false))] },
             Reply::Done(Outcome::Syntax { message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
             Reply::Done(Outcome::Finish(FinishKind::Submit, Value::Dict(vec![]))),
-            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into() }),
+            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: None }),
+            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: String::new(), output: String::new(), stop: Some(Stop::Timeout) }),
             Reply::Checkpoint,
             Reply::Fault { signal: 6, out_of_memory: true },
-            Reply::Abandoned(Abandon::Memory),
+            Reply::Abandoned(Stop::Memory),
         ];
         for reply in replies {
             assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);

@@ -42,7 +42,7 @@ pub fn install(socket: RawFd) -> io::Result<()> {
 
 /// End the process after telling the host why: the run ignored its stop request for the grace period.
 /// Called from the monitor thread, while the VM thread is stuck in a native operation.
-pub fn abandon(reason: crate::protocol::message::Abandon) -> ! {
+pub fn abandon(reason: crate::protocol::message::Stop) -> ! {
     let fd = REPORT_FD.load(Ordering::SeqCst);
     if fd >= 0 {
         let body = crate::protocol::message::Reply::Abandoned(reason).encode();

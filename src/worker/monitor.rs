@@ -11,7 +11,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::limits::{Shared, StopReason};
-use crate::protocol::message::Abandon;
+use crate::protocol::message::Stop;
 
 /// The signal the host sends (through the session's pidfd) to interrupt the running code.
 pub const INTERRUPT_SIGNAL: libc::c_int = libc::SIGUSR1;
@@ -109,9 +109,9 @@ fn watch(monitor: &'static Monitor) {
                 // A tool call is the host's time: the code is not ignoring the stop while one runs.
                 if since.elapsed() > monitor.grace && run.shared.tool_time_running().is_none() {
                     crate::worker::fault::abandon(match reason {
-                        StopReason::Memory => Abandon::Memory,
-                        StopReason::Interrupt => Abandon::Interrupt,
-                        _ => Abandon::Timeout,
+                        StopReason::Memory => Stop::Memory,
+                        StopReason::Interrupt => Stop::Interrupt,
+                        _ => Stop::Timeout,
                     });
                 }
                 run.shared.request_stop(reason);

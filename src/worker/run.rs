@@ -11,7 +11,7 @@ use rustpython_vm::{PyObjectRef, PyRef, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport};
 use crate::limits::{self, Shared};
-use crate::protocol::message::{Execute, Outcome};
+use crate::protocol::message::{Execute, Outcome, Stop};
 use crate::protocol::value::Value;
 use crate::sandbox::{self, Namespace};
 use crate::state::with_state;
@@ -140,6 +140,13 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     } else {
         Some(result)
     };
+    // The limit that stopped the run, if any (read before the stop is cleared).
+    let stop = match shared.stop_reason() {
+        limits::StopReason::Timeout => Some(Stop::Timeout),
+        limits::StopReason::Memory => Some(Stop::Memory),
+        limits::StopReason::Interrupt => Some(Stop::Interrupt),
+        _ => None,
+    };
     shared.reset_for_job();
     let printed = output::take_output();
     if let Some((kind, fields)) = finish {
@@ -150,6 +157,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
                 message: format!("an output field {}", e.describe("").trim_start()),
                 traceback: String::new(),
                 output: printed,
+                stop: None,
             },
         };
     }
@@ -158,17 +166,25 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     match result {
         Some(Ok(_)) if shared.over_memory_limit() => {
             let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
-            error_outcome(vm, &exc, &session.cells, printed)
+            stopped(error_outcome(vm, &exc, &session.cells, printed), Some(Stop::Memory))
         }
         Some(Ok(value)) => value_outcome(vm, mode, value, printed),
-        Some(Err(exc)) => error_outcome(vm, &exc, &session.cells, printed),
+        Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed), stop),
         None => unreachable!("a finish call returned above"),
     }
 }
 
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
     let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, |file, line| cells.line(file, line));
-    Outcome::Error { type_name, message, traceback, output }
+    Outcome::Error { type_name, message, traceback, output, stop: None }
+}
+
+/// An error outcome marked as the work of a limit.
+fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
+    match outcome {
+        Outcome::Error { type_name, message, traceback, output, .. } => Outcome::Error { type_name, message, traceback, output, stop: by },
+        other => other,
+    }
 }
 
 /// The REPL-like result: printed text (with a trailing expression's repr appended, final newline dropped),
