@@ -59,3 +59,35 @@ impl Journal {
     }
 
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(bytes: usize) -> Entry {
+        Entry { request: vec![0; bytes], tool_results: vec![vec![1; bytes]], outcome: digest(b"done") }
+    }
+
+    #[test]
+    fn a_checkpoint_is_wanted_after_a_few_runs_or_much_data() {
+        let mut journal = Journal::default();
+        for _ in 0..MAX_RUNS - 2 {
+            journal.record(entry(10));
+        }
+        assert!(!journal.wants_checkpoint());
+        journal.record(entry(10));
+        assert!(journal.wants_checkpoint(), "the run about to be sent would make MAX_RUNS");
+        journal.clear();
+        assert!(!journal.wants_checkpoint());
+        journal.record(entry(MAX_BYTES / 2));
+        assert!(journal.wants_checkpoint(), "request and tool results count");
+        assert_eq!(journal.take().len(), 1);
+        assert!(!journal.wants_checkpoint());
+    }
+
+    #[test]
+    fn digests_tell_outcomes_apart() {
+        assert_eq!(digest(b"abc"), digest(b"abc"));
+        assert_ne!(digest(b"abc"), digest(b"abd"));
+    }
+}

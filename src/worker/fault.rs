@@ -97,6 +97,8 @@ mod tests {
         // SAFETY: the child makes system calls only and never returns into the harness.
         let pid = unsafe { libc::fork() };
         if pid == 0 {
+            // Other tests in this process make allocations fail on purpose: start from a clean record.
+            ALLOCATION_FAILED.store(false, Ordering::Relaxed);
             install(child.as_raw_fd()).unwrap();
             die();
             unsafe { libc::_exit(0) };
