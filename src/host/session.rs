@@ -24,6 +24,8 @@ use crate::protocol::value::Value;
 
 /// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
 const TICK: Duration = Duration::from_millis(10);
+/// How long the waiting caller looks for the session's answer before it sleeps (see `readable_spinning`).
+const SPIN: Duration = Duration::from_micros(150);
 /// str/bytes variables at least this large are kept by the session between runs (see `Kept`).
 const KEPT_FROM: usize = 4096;
 
@@ -53,6 +55,9 @@ struct State {
     next_key: u64,
     /// The runs since the checkpoint, replayed on rollback.
     journal: Journal,
+    /// The last run asked for a checkpoint, whose `Checkpoint` has not arrived yet (it comes before any reply
+    /// of the next run): the next run need not ask again.
+    checkpoint_pending: bool,
     /// A test's injected failure for the next run.
     fault: Option<HostFault>,
 }
@@ -113,6 +118,7 @@ impl Session {
                 kept: Vec::new(),
                 next_key: 1,
                 journal: Journal::default(),
+                checkpoint_pending: false,
                 fault: None,
             })),
             alive: AtomicBool::new(true),
@@ -179,12 +185,13 @@ impl Session {
         let timeout = self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok());
         let ending = loop {
             let link = &state.process.link;
-            if py.detach(|| link.readable_within(TICK)).unwrap_or(true) {
+            if py.detach(|| link.readable_spinning(SPIN) || link.readable_within(TICK).unwrap_or(true)) {
                 let received = py.detach(|| process::receive_frame(link));
                 match received {
                     Ok((done, Reply::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
-                            state.journal.record(Entry { request: frame, tool_results, outcome: journal::digest(&done) });
+                            let took = started.elapsed().saturating_sub(tool_time);
+                            state.journal.record(Entry { request: frame, tool_results, outcome: journal::digest(&done), took });
                         }
                         break Ending::Done(outcome);
                     }
@@ -281,6 +288,7 @@ impl Session {
             link.send(&entry.request, &[]).map_err(|e| lost(e.to_string()))?;
             let mut answers = entry.tool_results.iter();
             let mut tool_results = Vec::new();
+            let started = Instant::now();
             loop {
                 if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
                     return Err(lost("a replayed cell did not finish".into()));
@@ -309,7 +317,7 @@ impl Session {
                         if outcome != entry.outcome {
                             replay.diverged += 1;
                         }
-                        state.journal.record(Entry { request: entry.request, tool_results, outcome });
+                        state.journal.record(Entry { request: entry.request, tool_results, outcome, took: started.elapsed() });
                         break;
                     }
                     Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
@@ -392,8 +400,9 @@ impl Session {
             variables,
             tools: std::mem::take(&mut state.resend_tools).then(|| state.tools.declarations()),
             fields: fields.map(|fields| fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()),
-            checkpoint: state.journal.wants_checkpoint(),
+            checkpoint: !state.checkpoint_pending && state.journal.wants_checkpoint(),
         }));
+        let asks_checkpoint = matches!(&request, Request::Execute(execute) if execute.checkpoint);
         let frame = py.detach(|| request.encode());
         drop(request);
         if let Some(fault_request) = fault_request {
@@ -401,6 +410,8 @@ impl Session {
         }
         let _waiting = Waiting::on(self.id);
         let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref());
+        // A checkpoint still pending from the run before never came (the fork failed): ask again next time.
+        state.checkpoint_pending = asks_checkpoint;
         let result = match ending {
             Ending::Done(outcome) => {
                 if !matches!(outcome, Outcome::BadInput(_)) {

@@ -134,6 +134,25 @@ impl Channel {
         Ok((frame, fds))
     }
 
+    /// Look for something to read for up to `spin` without sleeping (yielding the core to any other thread
+    /// that wants it); true when there is. The peer usually answers within microseconds, and waking a
+    /// sleeping thread costs tens of them (more in a VM, where the wake-up is an interrupt to another virtual
+    /// CPU): a short spin first saves both sides that.
+    pub fn readable_spinning(&self, spin: std::time::Duration) -> bool {
+        let started = std::time::Instant::now();
+        loop {
+            if self.readable_within(std::time::Duration::ZERO).unwrap_or(true) {
+                return true;
+            }
+            if started.elapsed() >= spin {
+                return false;
+            }
+            // Not a busy spin: on a machine with few cores the thread that will answer (or a checkpoint
+            // being forked or let go) may need this core.
+            std::thread::yield_now();
+        }
+    }
+
     /// Wait up to `timeout` for something to read (or the peer's hang-up); true when there is.
     pub fn readable_within(&self, timeout: std::time::Duration) -> io::Result<bool> {
         let mut poll = libc::pollfd { fd: self.fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };

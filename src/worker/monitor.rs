@@ -23,10 +23,21 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static CURRENT: AtomicPtr<Monitor> = AtomicPtr::new(std::ptr::null_mut());
 
 struct Monitor {
-    run: Mutex<Option<Run>>,
+    run: Mutex<Watched>,
     wake: Condvar,
     grace: Duration,
 }
+
+/// What the monitor watches, under its lock.
+struct Watched {
+    run: Option<Run>,
+    /// The monitor sleeps on `wake` (after a while without runs) rather than ticking.
+    parked: bool,
+}
+
+/// Without a run for this long, the monitor stops ticking and waits to be woken. Until then a new run
+/// costs no wake-up: in a loop of short runs, waking the monitor for each would cost more than the run.
+const PARK_AFTER: Duration = Duration::from_millis(100);
 
 struct Run {
     started: Instant,
@@ -57,7 +68,8 @@ pub fn install_interrupt_handler() -> std::io::Result<()> {
 
 /// Start this process's monitor thread (once per process: at spawn, resume and fork).
 pub fn start(grace: Duration) -> std::io::Result<()> {
-    let monitor: &'static Monitor = Box::leak(Box::new(Monitor { run: Mutex::new(None), wake: Condvar::new(), grace }));
+    let watched = Watched { run: None, parked: false };
+    let monitor: &'static Monitor = Box::leak(Box::new(Monitor { run: Mutex::new(watched), wake: Condvar::new(), grace }));
     CURRENT.store(monitor as *const Monitor as *mut Monitor, Ordering::SeqCst);
     std::thread::Builder::new().name("session-monitor".into()).stack_size(256 << 10).spawn(move || watch(monitor))?;
     Ok(())
@@ -72,51 +84,66 @@ fn current() -> Option<&'static Monitor> {
 pub fn begin_run(shared: Arc<Shared>) {
     INTERRUPTED.store(false, Ordering::SeqCst);
     if let Some(monitor) = current() {
-        *monitor.run.lock().unwrap_or_else(|e| e.into_inner()) = Some(Run { started: Instant::now(), shared, stopping: None });
-        monitor.wake.notify_one();
+        let mut watched = monitor.run.lock().unwrap_or_else(|e| e.into_inner());
+        watched.run = Some(Run { started: Instant::now(), shared, stopping: None });
+        if watched.parked {
+            monitor.wake.notify_one();
+        }
     }
 }
 
 /// The run is over: nothing to watch until the next one. Returns once the monitor is not acting on it.
 pub fn end_run() {
     if let Some(monitor) = current() {
-        *monitor.run.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        monitor.run.lock().unwrap_or_else(|e| e.into_inner()).run = None;
     }
 }
 
 fn watch(monitor: &'static Monitor) {
+    let mut last_run = Instant::now();
     loop {
         {
-            let mut run = monitor.run.lock().unwrap_or_else(|e| e.into_inner());
-            while run.is_none() {
-                run = monitor.wake.wait(run).unwrap_or_else(|e| e.into_inner());
+            let mut watched = monitor.run.lock().unwrap_or_else(|e| e.into_inner());
+            if watched.run.is_none() && last_run.elapsed() >= PARK_AFTER {
+                watched.parked = true;
+                while watched.run.is_none() {
+                    watched = monitor.wake.wait(watched).unwrap_or_else(|e| e.into_inner());
+                }
+                watched.parked = false;
             }
-            let run = run.as_mut().expect("checked above");
-            let wanted = match run.stopping {
-                Some((reason, _)) => Some(reason),
-                None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(StopReason::Interrupt),
-                None if run.shared.over_memory_limit() => Some(StopReason::Memory),
-                None if run.shared.limits.timeout.is_some_and(|limit| {
-                    run.started.elapsed().saturating_sub(run.shared.tool_time()) > limit
-                }) =>
-                {
-                    Some(StopReason::Timeout)
-                }
-                None => None,
-            };
-            if let Some(reason) = wanted {
-                let since = run.stopping.get_or_insert((reason, Instant::now())).1;
-                // A tool call is the host's time: the code is not ignoring the stop while one runs.
-                if since.elapsed() > monitor.grace && run.shared.tool_time_running().is_none() {
-                    crate::worker::fault::abandon(match reason {
-                        StopReason::Memory => Stop::Memory,
-                        StopReason::Interrupt => Stop::Interrupt,
-                        _ => Stop::Timeout,
-                    });
-                }
-                run.shared.request_stop(reason);
+            if let Some(run) = watched.run.as_mut() {
+                last_run = Instant::now();
+                check(monitor, run);
             }
         }
         std::thread::sleep(TICK);
+    }
+}
+
+/// Ask the running code to stop when a limit is passed; end the process if it ignored the stop too long.
+fn check(monitor: &Monitor, run: &mut Run) {
+    let wanted = match run.stopping {
+        Some((reason, _)) => Some(reason),
+        None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(StopReason::Interrupt),
+        None if run.shared.over_memory_limit() => Some(StopReason::Memory),
+        None if run.shared.limits.timeout.is_some_and(|limit| {
+            run.started.elapsed().saturating_sub(run.shared.tool_time()) > limit
+        }) =>
+        {
+            Some(StopReason::Timeout)
+        }
+        None => None,
+    };
+    if let Some(reason) = wanted {
+        let since = run.stopping.get_or_insert((reason, Instant::now())).1;
+        // A tool call is the host's time: the code is not ignoring the stop while one runs.
+        if since.elapsed() > monitor.grace && run.shared.tool_time_running().is_none() {
+            crate::worker::fault::abandon(match reason {
+                StopReason::Memory => Stop::Memory,
+                StopReason::Interrupt => Stop::Interrupt,
+                _ => Stop::Timeout,
+            });
+        }
+        run.shared.request_stop(reason);
     }
 }

@@ -26,6 +26,15 @@ use crate::worker::{confine, fault, monitor};
 /// A run at least this long is followed by a checkpoint even when the host did not ask for one.
 const CHECKPOINT_AFTER_RUN: Duration = Duration::from_millis(10);
 
+/// How long the VM thread looks for the host's next message before it sleeps.
+const SPIN: Duration = Duration::from_micros(150);
+
+#[derive(PartialEq, Eq)]
+enum Spin {
+    Briefly,
+    Never,
+}
+
 /// The host is trusted by the session process: its frames are bounded only by what the process can hold.
 const MAX_REQUEST_BYTES: usize = 1 << 40;
 
@@ -53,8 +62,17 @@ fn send(reply: &Reply, fds: &[RawFd]) {
     }
 }
 
-fn receive() -> (Request, Vec<OwnedFd>) {
-    let received = LINK.with(|link| link.borrow().as_ref().map(|c| c.recv(MAX_REQUEST_BYTES)));
+/// The next request. `Spin::Briefly` when the host usually answers within microseconds (a tool result, the
+/// next run): looking before sleeping saves both sides a wake-up. A frozen checkpoint just sleeps.
+fn receive(spin: Spin) -> (Request, Vec<OwnedFd>) {
+    let received = LINK.with(|link| {
+        link.borrow().as_ref().map(|c| {
+            if spin == Spin::Briefly {
+                c.readable_spinning(SPIN);
+            }
+            c.recv(MAX_REQUEST_BYTES)
+        })
+    });
     let (frame, fds) = match received {
         Some(Ok(received)) => received,
         _ => exit(EXIT_DONE), // end-of-file: the host let go of this process
@@ -74,7 +92,7 @@ fn use_link(socket: Channel) {
 /// A tool call from sandbox code: ask the host and wait for its answer.
 pub fn call_host(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> ToolResult {
     send(&Reply::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
-    match receive() {
+    match receive(Spin::Briefly) {
         (Request::ToolResult(result), _) => result,
         (Request::Shutdown, _) => exit(EXIT_DONE),
         _ => exit(EXIT_PROTOCOL),
@@ -159,7 +177,7 @@ fn take_over(session: &run::Session) {
 fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
     let mut fault: Option<FaultPlace> = None;
     loop {
-        match receive().0 {
+        match receive(Spin::Briefly).0 {
             Request::Execute(request) => {
                 let started = Instant::now();
                 let asked = request.checkpoint;
@@ -240,7 +258,7 @@ fn checkpoint(session: &mut run::Session) {
     match fork_with_socket() {
         None => {}
         Some(Side::Original(handed)) => send(&Reply::Checkpoint, &[handed.as_raw_fd()]),
-        Some(Side::Copy) => match receive().0 {
+        Some(Side::Copy) => match receive(Spin::Never).0 {
             Request::Resume => {
                 take_over(session);
                 checkpoint(session);
