@@ -197,7 +197,7 @@ pub fn call_host_tool(
         shared.tool_call_ended();
     }
     match result {
-        ToolResult::Return(value) => convert::to_sandbox(&value, vm).map_err(|e| {
+        ToolResult::Return(value) => convert::into_sandbox(value, vm).map_err(|e| {
             vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
         }),
         ToolResult::Raise(error) => Err(host_error_in_sandbox(error, vm, name)),

@@ -96,6 +96,18 @@ impl Drop for Process {
     }
 }
 
+/// Requests at least this large go out of line (see `Channel::send_out_of_line`).
+const OUT_OF_LINE_FROM: usize = 1 << 20;
+
+/// Send an encoded request: large ones through a memfd, in one copy, rather than the socket buffer.
+pub fn send_request(link: &Channel, frame: &[u8]) -> io::Result<()> {
+    if frame.len() >= OUT_OF_LINE_FROM {
+        link.send_out_of_line(frame)
+    } else {
+        link.send(frame, &[])
+    }
+}
+
 /// Send `signal` through a pidfd (no pid-reuse race). A process already gone is not an error.
 pub fn signal(pidfd: RawFd, signal: libc::c_int) {
     // SAFETY: pidfd_send_signal with no siginfo; the descriptor is valid while the caller holds it.

@@ -173,7 +173,7 @@ impl Session {
     /// Send one run and serve its tool calls until it ends, one way or another.
     fn exchange(&self, py: Python<'_>, state: &mut State, frame: Vec<u8>, context: Option<&Bound<'_, PyAny>>) -> (Ending, Option<PyErr>) {
         if let Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) =
-            py.detach(|| state.process.link.send(&frame, &[]).map_err(|e| Failure::Lost(format!("the session process is gone ({e})"))))
+            py.detach(|| process::send_request(&state.process.link, &frame).map_err(|e| Failure::Lost(format!("the session process is gone ({e})"))))
         {
             return (Ending::Died(Cause::Lost(reason)), None);
         }
@@ -285,7 +285,7 @@ impl Session {
         let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
         for entry in entries {
             let link = &state.process.link;
-            link.send(&entry.request, &[]).map_err(|e| lost(e.to_string()))?;
+            process::send_request(link, &entry.request).map_err(|e| lost(e.to_string()))?;
             let mut answers = entry.tool_results.iter();
             let mut tool_results = Vec::new();
             let started = Instant::now();

@@ -12,6 +12,42 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 const MAX_FDS: usize = 4;
 /// Bytes read at a time into a growing frame.
 const CHUNK: usize = 1 << 20;
+/// The length's top bit: the frame is out of line, in the memfd that comes with the header.
+const OUT_OF_LINE: u64 = 1 << 63;
+
+fn checked_len(len: u64, max_frame: usize) -> io::Result<usize> {
+    if len > max_frame as u64 {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("a frame of {len} bytes is over the limit of {max_frame}")));
+    }
+    Ok(len as usize)
+}
+
+/// A received frame: read into memory, or mapped from the sender's memfd.
+pub enum Frame {
+    Inline(Vec<u8>),
+    Mapped { ptr: *const u8, len: usize },
+}
+
+impl std::ops::Deref for Frame {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Frame::Inline(bytes) => bytes,
+            // SAFETY: a live read-only mapping of `len` bytes, unmapped only on drop.
+            Frame::Mapped { ptr, len } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
+        }
+    }
+}
+
+impl Drop for Frame {
+    fn drop(&mut self) {
+        if let Frame::Mapped { ptr, len } = self {
+            // SAFETY: the mapping made in `recv_trusted`, unmapped once.
+            unsafe { libc::munmap(*ptr as *mut libc::c_void, *len) };
+        }
+    }
+}
 
 pub struct Channel {
     fd: OwnedFd,
@@ -41,8 +77,11 @@ impl Channel {
 
     /// Send one frame, with `fds` attached to its first byte.
     pub fn send(&self, frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
+        self.send_parts(&(frame.len() as u64).to_le_bytes(), frame, fds)
+    }
+
+    fn send_parts(&self, header: &[u8; 8], frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
         assert!(fds.len() <= MAX_FDS, "at most {MAX_FDS} descriptors per frame");
-        let header = (frame.len() as u64).to_le_bytes();
         let mut iov = [
             libc::iovec { iov_base: header.as_ptr() as *mut _, iov_len: header.len() },
             libc::iovec { iov_base: frame.as_ptr() as *mut _, iov_len: frame.len() },
@@ -83,6 +122,60 @@ impl Channel {
     /// Receive one frame of at most `max_frame` bytes and the descriptors sent with it. A peer that closed
     /// its end gives `UnexpectedEof`; a frame over the limit, `InvalidData` (the channel is then unusable).
     pub fn recv(&self, max_frame: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
+        let (len, fds) = self.read_header()?;
+        // An out-of-line frame's flag makes its length far over any limit: refused here.
+        let len = checked_len(len, max_frame)?;
+        let mut frame: Vec<u8> = Vec::with_capacity(len.min(CHUNK));
+        self.read_body(&mut frame, len)?;
+        Ok((frame, fds))
+    }
+
+    /// `recv` from a peer that is trusted (the host, seen from a session process): the frame's buffer is
+    /// allocated at once, and an out-of-line frame (see `send_out_of_line`) is mapped, not copied.
+    pub fn recv_trusted(&self, max_frame: usize) -> io::Result<(Frame, Vec<OwnedFd>)> {
+        let (len, mut fds) = self.read_header()?;
+        if len & OUT_OF_LINE == 0 {
+            let len = checked_len(len, max_frame)?;
+            let mut frame: Vec<u8> = Vec::with_capacity(len);
+            self.read_body(&mut frame, len)?;
+            return Ok((Frame::Inline(frame), fds));
+        }
+        let len = checked_len(len & !OUT_OF_LINE, max_frame)?;
+        let memfd = fds.pop().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "an out-of-line frame without its file"))?;
+        if len == 0 {
+            return Ok((Frame::Inline(Vec::new()), fds));
+        }
+        // SAFETY: a fresh read-only private mapping of the sender's memfd, unmapped by `Frame`'s drop.
+        let ptr = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, memfd.as_raw_fd(), 0) };
+        if ptr == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        Ok((Frame::Mapped { ptr: ptr as *const u8, len }, fds))
+    }
+
+    /// Send a large frame out of line: written once into a memfd, whose descriptor goes through the socket
+    /// with the length (flagged), so the frame never squeezes through the socket's ~200 KB buffer. Only a
+    /// peer that reads with `recv_trusted` accepts it.
+    pub fn send_out_of_line(&self, frame: &[u8]) -> io::Result<()> {
+        // SAFETY: memfd_create with a static name; the descriptor is owned at once.
+        let raw = unsafe { libc::memfd_create(c"frame".as_ptr(), libc::MFD_CLOEXEC) };
+        if raw < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: a descriptor we just created.
+        let memfd = unsafe { OwnedFd::from_raw_fd(raw) };
+        let mut written = 0;
+        while written < frame.len() {
+            let rest = &frame[written..];
+            // SAFETY: writes from a live slice.
+            written += retry_interrupted(|| unsafe { libc::write(memfd.as_raw_fd(), rest.as_ptr() as *const _, rest.len()) })?;
+        }
+        let header = (frame.len() as u64 | OUT_OF_LINE).to_le_bytes();
+        self.send_parts(&header, &[], &[memfd.as_raw_fd()])
+    }
+
+    /// The 8-byte length of the next frame, with the descriptors that came with it.
+    fn read_header(&self) -> io::Result<(u64, Vec<OwnedFd>)> {
         let mut header = [0u8; 8];
         let mut got = 0;
         let mut fds = Vec::new();
@@ -107,15 +200,11 @@ impl Channel {
             }
             got += n;
         }
-        let len = u64::from_le_bytes(header);
-        if len > max_frame as u64 {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("a frame of {len} bytes is over the limit of {max_frame}"),
-            ));
-        }
-        let len = len as usize;
-        let mut frame: Vec<u8> = Vec::with_capacity(len.min(CHUNK));
+        Ok((u64::from_le_bytes(header), fds))
+    }
+
+    /// Read a frame body of `len` bytes into `frame`, growing it a chunk at a time as bytes arrive.
+    fn read_body(&self, frame: &mut Vec<u8>, len: usize) -> io::Result<()> {
         while frame.len() < len {
             if frame.capacity() == frame.len() {
                 frame.reserve((len - frame.len()).min(frame.len().max(CHUNK)));
@@ -131,7 +220,7 @@ impl Channel {
             // SAFETY: `n` bytes past the old length were just written.
             unsafe { frame.set_len(frame.len() + n) };
         }
-        Ok((frame, fds))
+        Ok(())
     }
 
     /// Look for something to read for up to `spin` without sleeping (yielding the core to any other thread

@@ -39,16 +39,26 @@ impl KeptValues {
                     object
                 }
                 Value::Keep(key, inner) => {
-                    let object = to_sandbox(&inner, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
+                    let object = into_sandbox(*inner, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
                     kept.insert(key, object.clone());
                     object
                 }
-                value => to_sandbox(&value, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?,
+                value => into_sandbox(value, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?,
             };
             bindings.push((name, object));
         }
         self.previous = kept;
         Ok(bindings)
+    }
+}
+
+/// Protocol data as a sandbox object, taking over a str's or bytes' buffer (a large variable is not copied
+/// once more).
+pub fn into_sandbox(value: Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
+    match value {
+        Value::Str(s) => Ok(vm.ctx.new_str(s).into()),
+        Value::Bytes(b) => Ok(vm.ctx.new_bytes(b).into()),
+        other => to_sandbox(&other, vm),
     }
 }
 

@@ -70,7 +70,7 @@ fn receive(spin: Spin) -> (Request, Vec<OwnedFd>) {
             if spin == Spin::Briefly {
                 c.readable_spinning(SPIN);
             }
-            c.recv(MAX_REQUEST_BYTES)
+            c.recv_trusted(MAX_REQUEST_BYTES)
         })
     });
     let (frame, fds) = match received {

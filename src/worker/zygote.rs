@@ -48,6 +48,10 @@ fn serve(control: Channel) {
     unsafe {
         libc::signal(libc::SIGCHLD, libc::SIG_IGN);
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+        // Large blocks always get fresh pages: glibc would otherwise raise this threshold after the first
+        // large free and serve large blocks from heap pages a checkpoint shares, so that filling one costs a
+        // copy-on-write copy of every page instead of a zero-filled one.
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
     let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
     let interpreter = sandbox::new_interpreter(receiver);
