@@ -328,6 +328,22 @@ mod tests {
     }
 
     #[test]
+    fn an_out_of_line_frame_arrives_mapped_and_only_where_trusted() {
+        let (a, b) = Channel::pair().unwrap();
+        let big: Vec<u8> = (0..(3 << 20)).map(|i| (i % 253) as u8).collect();
+        a.send_out_of_line(&big).unwrap();
+        a.send(b"after", &[]).unwrap();
+        let (frame, fds) = b.recv_trusted(1 << 30).unwrap();
+        assert!(matches!(frame, Frame::Mapped { .. }) && fds.is_empty(), "the memfd is used up by the frame");
+        assert!(*frame == big[..]);
+        let (next, _) = b.recv_trusted(1 << 30).unwrap();
+        assert_eq!(&*next, b"after");
+        // An untrusting reader (the host) refuses it: its flagged length is over any limit.
+        a.send_out_of_line(&big).unwrap();
+        assert_eq!(b.recv(1 << 30).unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+    }
+
+    #[test]
     fn descriptors_travel_with_a_frame() {
         let (a, b) = Channel::pair().unwrap();
         let (mut reader, writer) = std::io::pipe().unwrap();
