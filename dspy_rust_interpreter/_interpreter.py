@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextvars
-import threading
 import time
 import weakref
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from . import _native, _zygote
 from ._native import OutcomeKind, StopReason
@@ -16,7 +15,10 @@ from ._callbacks import active_callbacks, reported
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
 from ._locking import SessionLock
 from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
-from ._tools import ToolSpec, build_tool_specs, check_global_name
+from ._tools import build_tool_specs, check_global_name
+
+if TYPE_CHECKING:
+    from ._native import ToolSpec
 
 __all__ = ["RustInterpreter"]
 
@@ -128,7 +130,7 @@ def new_session(options: dict[str, Any]) -> _native.Session:
     try:
         session = _zygote.spawn(
             timeout=options["timeout"],
-            grace=options["abandon_after"],
+            abandon_after=options["abandon_after"],
             max_output_chars=options["max_output_chars"],
             memory_limit=options["memory_limit"],
             preload=list(options["preload"]),

@@ -1,8 +1,8 @@
 """One host tool call: argument checks, guards (budget, timeout, result size), async and streaming results,
 logging and per-session counters.
 
-The native layer calls a ``ToolCall`` (the callable of a ``ToolSpec``) on the sandbox's worker thread,
-inside a copy of the ``execute()`` caller's contextvars context, while that ``execute()`` waits.
+The native layer calls a ``ToolCall`` (the callable of a ``ToolSpec``) when the session process asks for it,
+on the ``execute()`` caller's own thread, inside a copy of its contextvars context, while it waits.
 """
 
 from __future__ import annotations

@@ -23,16 +23,11 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ._tool_types import ArgumentMismatch, Check, compile_check, type_name
 
 if TYPE_CHECKING:
+    from ._native import ToolSpec
     from ._tool_calls import ToolRuntime
 
 # Globals the sandbox owns; a tool or variable of that name would hide them.
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
-
-# What the native layer needs per tool: the name, the callable, the parameter names that positional
-# arguments bind to (None: pass positional arguments through unchanged), and the source of the sandbox-side
-# stand-in (None: a generic `def name(*args, **kwargs)`); a stand-in's source defines `def <name>(...)` whose
-# body returns `__invoke(<name>, args_tuple, kwargs_dict)`.
-ToolSpec = tuple[str, Callable[..., Any], "tuple[str, ...] | None", "str | None"]
 
 # The key of the keyword argument a stream's sandbox iterator sends to pull or close (not an identifier, so
 # no ordinary call spells it); see _tool_calls.ToolCall.

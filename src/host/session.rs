@@ -338,22 +338,22 @@ impl Session {
     /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
     /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
     #[new]
-    #[pyo3(signature = (control_fd, timeout=None, grace=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new()))]
+    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new()))]
     fn new(
         py: Python<'_>,
         control_fd: RawFd,
         timeout: Option<f64>,
-        grace: f64,
+        abandon_after: f64,
         max_output_chars: u64,
         memory_limit: Option<u64>,
         preload: Vec<String>,
     ) -> PyResult<Self> {
-        for (value, what) in [(timeout, "timeout"), (Some(grace), "grace")] {
+        for (value, what) in [(timeout, "timeout"), (Some(abandon_after), "abandon_after")] {
             if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
                 return Err(PyValueError::new_err(format!("{what} must be a positive number of seconds")));
             }
         }
-        let options = SessionOptions { timeout_seconds: timeout, abandon_after_seconds: grace, max_output_chars, memory_limit, preload };
+        let options = SessionOptions { timeout_seconds: timeout, abandon_after_seconds: abandon_after, max_output_chars, memory_limit, preload };
         let process = py.detach(|| Process::spawn(control_fd, &options)).map_err(|failure| match failure {
             Failure::Zygote(reason) => PyConnectionError::new_err(reason),
             Failure::Refused(reason) => PyValueError::new_err(reason),

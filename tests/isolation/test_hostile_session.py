@@ -1,0 +1,99 @@
+"""The host trusts nothing that comes back from a session process. A fake zygote (a Python thread here)
+answers the host's ``Spawn`` as a compromised session process would: garbage, lies about sizes, silence in
+the middle of a message, messages out of place. Each is an error for that session only, within a bound, and
+the host process carries on.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import threading
+import time
+
+import pytest
+
+from dspy_rust_interpreter import _native
+
+READY = bytes([0]) + struct.pack("<I", 4242)  # Reply::Ready { pid: 4242 }
+
+
+def frame(body: bytes) -> bytes:
+    return struct.pack("<Q", len(body)) + body
+
+
+def session_with(behave) -> tuple[object | None, BaseException | None, float]:
+    """Start a native Session against a fake zygote; `behave(sock)` plays the session process on its socket.
+    Returns (session or None, the error creating it or None, seconds taken)."""
+    host_end, zygote_end = socket.socketpair()
+
+    def fake_zygote():
+        data, fds, _, _ = socket.recv_fds(zygote_end, 1 << 16, 4)
+        with socket.socket(fileno=fds[0]) as session_socket:
+            behave(session_socket)
+
+    thread = threading.Thread(target=fake_zygote, daemon=True)
+    thread.start()
+    started = time.perf_counter()
+    try:
+        session = _native.Session(host_end.fileno(), timeout=2.0, abandon_after=0.5)
+        error = None
+    except BaseException as exc:  # noqa: BLE001 - the test looks at it
+        session, error = None, exc
+    seconds = time.perf_counter() - started
+    host_end.close()
+    zygote_end.close()
+    return session, error, seconds
+
+
+def ready_then(answer: bytes, hold: float):
+    """Say Ready, read the Execute request, send `answer`, then keep the socket open for `hold` seconds."""
+
+    def behave(sock):
+        sock.sendall(frame(READY))
+        sock.recv(1 << 16)  # the Execute request (small here)
+        sock.sendall(answer)
+        time.sleep(hold)
+
+    return behave
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"\x00" * 3,  # a header cut short, then end of file
+        frame(b"\xff\xee"),  # an unknown reply
+        frame(bytes([3, 0, 99])),  # Done with a value of an unknown tag
+        struct.pack("<Q", 1 << 60),  # a frame announced as 1 EiB
+        frame(bytes([4])),  # Checkpoint with no socket where Ready was due
+    ],
+    ids=["cut short", "unknown reply", "bad value", "huge frame", "out of place"],
+)
+def test_garbage_instead_of_ready_fails_the_start_only(answer):
+    session, error, seconds = session_with(lambda sock: sock.sendall(answer))
+    assert session is None and isinstance(error, (ConnectionError, RuntimeError, ValueError)), error
+    assert seconds < 10
+
+
+@pytest.mark.parametrize(
+    ("answer", "hold"),
+    [
+        (frame(bytes([3, 0, 99])), 0.5),  # Done with an unknown value tag
+        (struct.pack("<Q", 1 << 60), 0.5),  # a huge frame announced
+        (struct.pack("<Q", 100) + b"x" * 10, 8.0),  # a frame that stops mid-way, the process silent after
+        (frame(bytes([3, 0]) + bytes([8]) + struct.pack("<Q", 1 << 40)), 0.5),  # a list claiming 2**40 items
+        (frame(bytes([2]) + struct.pack("<Q", 5) + b"ghost" + struct.pack("<Q", 0) * 2), 0.5),  # no such tool
+    ],
+    ids=["bad value", "huge frame", "stalls mid-frame", "lying count", "unregistered tool"],
+)
+def test_a_misbehaving_session_process_costs_only_its_session(answer, hold):
+    session, error, _ = session_with(ready_then(answer, hold))
+    assert error is None, error
+    started = time.perf_counter()
+    outcome = session.execute("x = 1")
+    seconds = time.perf_counter() - started
+    # No checkpoint was ever sent: the session cannot be rolled back, so it is lost, with a reason. (A tool
+    # the host never registered is refused to the session, which here then goes silent.)
+    assert outcome.kind in (_native.OutcomeKind.Dead, _native.OutcomeKind.Error), outcome
+    assert seconds < 12, seconds
+    session.shutdown()
