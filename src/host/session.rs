@@ -4,7 +4,7 @@
 //! by its checkpoint (the session as of its last completed run): the caller gets an error naming what
 //! happened, and the session goes on. Only `shutdown()` (or a failed rollback) ends a session.
 
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,10 @@ struct State {
     process: Process,
     /// The frozen copy of the session as of its latest checkpoint (the journal holds the runs since).
     checkpoint: Option<Channel>,
+    /// The zygote's control socket, while there has been no checkpoint yet and the journal holds every run
+    /// since the session started: a rollback then starts a new session process and replays them all (so a
+    /// new session need not fork a checkpoint before its first run).
+    respawn_from: Option<OwnedFd>,
     tools: ToolTable,
     /// The process serving now may not have `tools` (it was resumed from a checkpoint or forked).
     resend_tools: bool,
@@ -102,8 +106,18 @@ enum Ending {
     Died(Cause),
 }
 
+impl State {
+    /// A checkpoint as of the last run the host has seen arrived: it replaces the one before (whose process
+    /// ends when its socket is dropped), and nothing before it needs replaying.
+    fn got_checkpoint(&mut self, socket: Option<OwnedFd>) {
+        self.checkpoint = socket.map(Channel::from_owned);
+        self.journal.clear();
+        self.respawn_from = None;
+    }
+}
+
 impl Session {
-    fn new_with(py: Python<'_>, options: SessionOptions, process: Process, tools: ToolTable) -> Self {
+    fn new_with(py: Python<'_>, options: SessionOptions, process: Process, tools: ToolTable, respawn_from: Option<OwnedFd>) -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let live = (process.pidfd().unwrap_or(-1), process.pid);
         let _ = py;
@@ -113,6 +127,7 @@ impl Session {
             state: Mutex::new(Some(State {
                 process,
                 checkpoint: None,
+                respawn_from,
                 tools,
                 resend_tools: true,
                 kept: Vec::new(),
@@ -195,11 +210,7 @@ impl Session {
                         }
                         break Ending::Done(outcome);
                     }
-                    Ok((_, Reply::Checkpoint, mut fds)) => {
-                        // Dropping the one before ends that process.
-                        state.checkpoint = fds.pop().map(Channel::from_owned);
-                        state.journal.clear();
-                    }
+                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok((_, Reply::ToolCall { name, args, kwargs }, _)) => {
                         let called = Instant::now();
                         if matches!(state.fault, Some(HostFault::InTool)) {
@@ -254,11 +265,25 @@ impl Session {
     /// before the failed run. An error when there is no checkpoint, or it cannot take over.
     fn roll_back(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
         state.process.kill();
-        let checkpoint = state.checkpoint.take().ok_or("there was no checkpoint to go back to")?;
-        checkpoint.send(&Request::Resume.encode(), &[]).map_err(|e| format!("its checkpoint is gone ({e})"))?;
-        let process = py.detach(|| Process::take_over(checkpoint)).map_err(|failure| match failure {
-            Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => format!("its checkpoint could not resume ({reason})"),
-        })?;
+        let process = match (state.checkpoint.take(), &state.respawn_from) {
+            (Some(checkpoint), _) => {
+                checkpoint.send(&Request::Resume.encode(), &[]).map_err(|e| format!("its checkpoint is gone ({e})"))?;
+                py.detach(|| Process::take_over(checkpoint)).map_err(|failure| match failure {
+                    Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => {
+                        format!("its checkpoint could not resume ({reason})")
+                    }
+                })?
+            }
+            (None, Some(zygote)) => {
+                let zygote = zygote.as_raw_fd();
+                py.detach(|| Process::spawn(zygote, &self.options)).map_err(|failure| match failure {
+                    Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => {
+                        format!("a new session process could not be started ({reason})")
+                    }
+                })?
+            }
+            (None, None) => return Err("there was no checkpoint to go back to".into()),
+        };
         {
             // Under the lock a shutdown signals with: it either sees this process or finds it killed here.
             let mut live = self.live.lock();
@@ -284,20 +309,18 @@ impl Session {
         let wait = self.grace() * 2 + self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok()).unwrap_or(Duration::from_secs(60));
         let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
         for entry in entries {
-            let link = &state.process.link;
-            process::send_request(link, &entry.request).map_err(|e| lost(e.to_string()))?;
+            process::send_request(&state.process.link, &entry.request).map_err(|e| lost(e.to_string()))?;
             let mut answers = entry.tool_results.iter();
             let mut tool_results = Vec::new();
             let started = Instant::now();
             loop {
+                let link = &state.process.link;
                 if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
                     return Err(lost("a replayed cell did not finish".into()));
                 }
-                match py.detach(|| process::receive_frame(link)) {
-                    Ok((_, Reply::Checkpoint, mut fds)) => {
-                        state.checkpoint = fds.pop().map(Channel::from_owned);
-                        state.journal.clear();
-                    }
+                let received = py.detach(|| process::receive_frame(link));
+                match received {
+                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok((_, Reply::ToolCall { name, .. }, _)) => {
                         let answer = match answers.next() {
                             Some(answer) => answer.clone(),
@@ -309,7 +332,7 @@ impl Session {
                                 .encode()
                             }
                         };
-                        link.send(&answer, &[]).map_err(|e| lost(e.to_string()))?;
+                        state.process.link.send(&answer, &[]).map_err(|e| lost(e.to_string()))?;
                         tool_results.push(answer);
                     }
                     Ok((done, Reply::Done(_), _)) => {
@@ -359,7 +382,10 @@ impl Session {
             Failure::Refused(reason) => PyValueError::new_err(reason),
             Failure::Lost(reason) => PyRuntimeError::new_err(reason),
         })?;
-        Ok(Self::new_with(py, options, process, ToolTable::default()))
+        // The session's own hold on the zygote, for a rollback before its first checkpoint.
+        // SAFETY: the Python layer keeps the control socket open for this call.
+        let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
+        Ok(Self::new_with(py, options, process, ToolTable::default(), respawn_from))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -457,10 +483,7 @@ impl Session {
         state.process.send(&Request::Fork).map_err(|_| lost("its process is gone".into()))?;
         let channel = loop {
             match py.detach(|| process::receive(&state.process.link)) {
-                Ok((Reply::Checkpoint, mut fds)) => {
-                    state.checkpoint = fds.pop().map(Channel::from_owned);
-                    state.journal.clear();
-                }
+                Ok((Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                 Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
                 Ok((Reply::Failed(reason), _)) => return Err(lost(reason)),
                 Ok((other, _)) => return Err(lost(format!("the session process answered {}", process::name(&other)))),
@@ -470,7 +493,8 @@ impl Session {
         let process = py.detach(|| Process::take_over(channel)).map_err(|failure| match failure {
             Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => lost(reason),
         })?;
-        Ok(Self::new_with(py, self.options.clone(), process, state.tools.clone_ref(py)))
+        // A fork makes its first checkpoint at once: it never needs the zygote.
+        Ok(Self::new_with(py, self.options.clone(), process, state.tools.clone_ref(py), None))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be

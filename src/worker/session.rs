@@ -1,7 +1,7 @@
 //! A session process's life, from the zygote's fork to its exit: confine the process, answer `Ready`,
-//! then serve the host's requests on the session socket. After every completed run (and before the
-//! first) the process forks a frozen checkpoint of itself, which waits on a socket of its own for `Resume`;
-//! `Fork` makes a live copy. The process exits on `Shutdown`, on end-of-file (the host let go or died), and
+//! then serve the host's requests on the session socket. When a checkpoint is due (see `host::journal`)
+//! the process forks a frozen copy of itself, which waits on a socket of its own for `Resume`; `Fork`
+//! makes a live copy. The process exits on `Shutdown`, on end-of-file (the host let go or died), and
 //! on anything it cannot read: the host is its only peer.
 
 use std::cell::RefCell;
@@ -142,9 +142,10 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         send(&Reply::Failed(message), &[]);
         exit(EXIT_SETUP);
     }
-    let mut session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared };
+    let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared };
     take_over(&session);
-    checkpoint(&mut session);
+    // No checkpoint yet: until the first one, the host's journal goes back to the session's start, and a
+    // rollback starts a new session process from the zygote instead.
     serve(vm, session)
 }
 

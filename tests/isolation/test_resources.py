@@ -76,19 +76,28 @@ def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
         PROCESS_HELPERS
         + textwrap.dedent(
             """
-        interp = RustInterpreter()
-        interp.execute("x = 1")
-        time.sleep(0.2)
-        results["live"] = sorted(group_states())
-        interp.shutdown()
-        time.sleep(0.5)
-        results["after"] = group_states()
-        """
+            interp = RustInterpreter()
+            for i in range(20):
+                interp.execute(f"x = {i}")
+            time.sleep(0.2)
+            results["short runs"] = sorted(group_states())
+            interp.execute("s = sum(range(3 * 10**6))")
+            for i in range(100):
+                interp.execute(f"x = {i}")
+            time.sleep(0.2)
+            results["a long run, then many"] = sorted(group_states())
+            interp.shutdown()
+            time.sleep(0.5)
+            results["after"] = group_states()
+            """
         )
     )
-    # The session process, its checkpoint, and the next checkpoint, whose socket the host takes at the next run.
-    assert 2 <= len(results["live"]) <= 3, results
-    assert "Z" not in results["live"]
+    # Short runs are journaled: the session process alone (a rollback replays them into a new one).
+    assert results["short runs"] == ["S"], results
+    # A long run, and every 64 runs, leave a checkpoint; the one before it ends, so at most two are alive
+    # (the latest, and the next whose socket the host takes with the next run).
+    assert 2 <= len(results["a long run, then many"]) <= 3, results
+    assert "Z" not in results["a long run, then many"]
     assert results["after"] == [], results
 
 
