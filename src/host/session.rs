@@ -59,8 +59,8 @@ struct State {
     next_key: u64,
     /// The runs since the checkpoint, replayed on rollback.
     journal: Journal,
-    /// The last run asked for a checkpoint, whose `Checkpoint` has not arrived yet (it comes before any reply
-    /// of the next run): the next run need not ask again.
+    /// A run asked for a checkpoint, whose `Checkpoint` has not arrived yet (the session forks it at its next
+    /// quiet moment): later runs need not ask again.
     checkpoint_pending: bool,
     /// A test's injected failure for the next run.
     fault: Option<HostFault>,
@@ -113,6 +113,7 @@ impl State {
         self.checkpoint = socket.map(Channel::from_owned);
         self.journal.clear();
         self.respawn_from = None;
+        self.checkpoint_pending = false;
     }
 }
 
@@ -296,6 +297,7 @@ impl Session {
         drop(std::mem::replace(&mut state.process, process));
         // The kept values of the checkpoint are not the host's latest: the next run sends values in full.
         state.kept.clear();
+        state.checkpoint_pending = false;
         let replay = self.replay(py, state)?;
         // A tool table sent in a run that was not replayed (the failed one) is not in the process.
         state.resend_tools = true;
@@ -435,9 +437,9 @@ impl Session {
             let _ = state.process.link.send(&fault_request, &[]);
         }
         let _waiting = Waiting::on(self.id);
+        // The session keeps a checkpoint due until it can fork one: ask once.
+        state.checkpoint_pending |= asks_checkpoint;
         let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref());
-        // A checkpoint still pending from the run before never came (the fork failed): ask again next time.
-        state.checkpoint_pending = asks_checkpoint;
         let result = match ending {
             Ending::Done(outcome) => {
                 if !matches!(outcome, Outcome::BadInput(_)) {

@@ -23,8 +23,10 @@ use crate::worker::convert::KeptValues;
 use crate::worker::run::{self, Cells};
 use crate::worker::{confine, fault, monitor};
 
-/// A run at least this long is followed by a checkpoint even when the host did not ask for one.
+/// A run at least this long makes a checkpoint due even when the host did not ask for one.
 const CHECKPOINT_AFTER_RUN: Duration = Duration::from_millis(10);
+/// A due checkpoint waits for a quiet moment at most this many runs.
+const FORCE_CHECKPOINT_AFTER: u32 = 64;
 
 /// How long the VM thread looks for the host's next message before it sleeps.
 const SPIN: Duration = Duration::from_micros(150);
@@ -177,7 +179,14 @@ fn take_over(session: &run::Session) {
 
 fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
     let mut fault: Option<FaultPlace> = None;
+    // A checkpoint is due (the host asked, or a run was long), and how many runs it has waited for a quiet
+    // moment: it is forked when no request follows a run at once, off the caller's path (an agent waiting
+    // for its model leaves plenty), or after FORCE_CHECKPOINT_AFTER runs in a row that left no such moment.
+    let mut due: Option<u32> = None;
     loop {
+        if due.is_some() && !host_is_waiting() && checkpoint(&mut session) {
+            due = None;
+        }
         match receive(Spin::Briefly).0 {
             Request::Execute(request) => {
                 let started = Instant::now();
@@ -195,7 +204,13 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                 // Between checkpoints the host journals the runs (see `host::journal`); a long run is
                 // checkpointed anyway, as a fork is cheap beside it and a replay would not be.
                 if asked || started.elapsed() >= CHECKPOINT_AFTER_RUN {
-                    checkpoint(&mut session);
+                    due.get_or_insert(0);
+                }
+                if let Some(waited) = due.as_mut() {
+                    *waited += 1;
+                    if *waited > FORCE_CHECKPOINT_AFTER && checkpoint(&mut session) {
+                        due = None;
+                    }
                 }
             }
             Request::Fork => fork_live(&mut session),
@@ -204,6 +219,11 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
             Request::Spawn(_) | Request::Resume | Request::ToolResult(_) => exit(EXIT_PROTOCOL),
         }
     }
+}
+
+/// Whether the host sends a request within the spin: a checkpoint then waits for a quieter moment.
+fn host_is_waiting() -> bool {
+    LINK.with(|link| link.borrow().as_ref().is_some_and(|c| c.readable_spinning(SPIN)))
 }
 
 fn inject(place: FaultPlace) {
@@ -252,17 +272,22 @@ fn fork_with_socket() -> Option<Side> {
     }
 }
 
-/// Freeze a copy of the session as it is now and hand its socket to the host. The copy waits: `Resume`
-/// makes it the live session (it returns into the serve loop), end-of-file ends it. If the fork fails
-/// there is no new checkpoint; the host then rolls back to the one before.
-fn checkpoint(session: &mut run::Session) {
+/// Freeze a copy of the session as it is now and hand its socket to the host; false if the fork failed
+/// (it is tried again later; the host keeps journaling meanwhile). The copy waits: `Resume` makes it the
+/// live session (it returns into the serve loop), end-of-file ends it.
+fn checkpoint(session: &mut run::Session) -> bool {
     match fork_with_socket() {
-        None => {}
-        Some(Side::Original(handed)) => send(&Reply::Checkpoint, &[handed.as_raw_fd()]),
+        None => false,
+        Some(Side::Original(handed)) => {
+            send(&Reply::Checkpoint, &[handed.as_raw_fd()]);
+            true
+        }
         Some(Side::Copy) => match receive(Spin::Never).0 {
             Request::Resume => {
                 take_over(session);
+                // The host's journal is now relative to this process's state: a checkpoint of it at once.
                 checkpoint(session);
+                true
             }
             Request::Shutdown => exit(EXIT_DONE),
             _ => exit(EXIT_PROTOCOL),
