@@ -5,8 +5,8 @@
 //! Stopping works through the VM's signal queue, which the eval loop checks before every instruction: a
 //! stop request queues a closure that raises the stop's exception and queues itself again, so sandbox code
 //! that catches the exception (even `except BaseException:`, even in a loop) is stopped at the next
-//! instruction all the same. The flag that makes the eval loop look at its queue is process-global and any
-//! VM may clear it, so the waiting caller re-sends the request every tick until the run ends.
+//! instruction all the same. The session process's monitor thread (`worker::monitor`) asks for the stop
+//! when a limit is passed, and asks again every tick until the run ends.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -106,7 +106,7 @@ impl Shared {
         let _ = self.signals.send(stop_signal(self.clone()));
     }
 
-    /// Called by the worker at the start and end of every job.
+    /// Called by the VM thread at the start and end of every run.
     pub fn reset_for_job(&self) {
         self.stop.store(0, Ordering::SeqCst);
         self.tool_nanos.store(0, Ordering::SeqCst);
@@ -132,7 +132,7 @@ impl Shared {
         self.memory.used()
     }
 
-    /// Called by the worker once the job's variables are bound, right before sandbox code runs: from here
+    /// Called by the VM thread once the run's variables are bound, right before sandbox code runs: from here
     /// the job may hold up to the limit. A job that starts above it (the host injected big values, or an
     /// earlier run was stopped mid-growth) may still run, and free things (which takes scratch memory of its
     /// own), within a small allowance; large requests past the threshold plus a margin are refused outright.
@@ -144,7 +144,7 @@ impl Shared {
         self.memory.set_ceiling(Some(threshold.saturating_add((limit / 4).max(16 << 20))));
     }
 
-    /// Called by the worker when the job ends.
+    /// Called by the VM thread when the run ends.
     pub fn end_memory_budget(&self) {
         self.memory_threshold.store(usize::MAX, Ordering::SeqCst);
         self.memory.set_ceiling(None);

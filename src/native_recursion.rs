@@ -28,8 +28,7 @@ type StringifyFunc = fn(&PyObject, &VirtualMachine) -> PyResult<PyRef<PyStr>>;
 type VectorCallFunc = fn(&PyObject, Vec<PyObjectRef>, usize, Option<&[PyObjectRef]>, &VirtualMachine) -> PyResult;
 
 /// More than the number of native implementations of any one slot in the VM and the standard library modules
-/// the sandbox offers (`repr` has the most: about 85 after start-up, more as modules are imported; a reused
-/// worker thread guards the types of every module its earlier sessions imported).
+/// the sandbox offers (`repr` has the most: about 85 after start-up, more as modules are imported).
 const TRAMPOLINES: usize = 256;
 
 /// `[guarded::<0>, guarded::<1>, ...]`, one per trampoline.
@@ -123,8 +122,8 @@ slot_guard!(vectorcall, VectorCallFunc, (args: Vec<PyObjectRef>, nargs: usize, k
 slot_guard!(repr, StringifyFunc, () -> PyResult<PyRef<PyStr>>, within_recursion_limit, "while getting the repr of an object (nested too deep)");
 
 /// Guard the `__next__`, call, vectorcall and repr slots of every native type that exists on this thread
-/// (the caller imports the modules whose types it wants guarded first). Native types belong to the worker
-/// thread, so once per thread is enough (see `thread_context`); types already guarded are left as they are.
+/// (the caller imports the modules whose types it wants guarded first). The zygote does it once, before any
+/// session is forked; types already guarded are left as they are.
 /// Python subclasses created later inherit the guarded slot.
 pub fn guard_native_iterators(vm: &VirtualMachine) -> PyResult<usize> {
     let mut guarded = 0;

@@ -3,12 +3,12 @@
 
 use std::sync::OnceLock;
 
-use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyModuleSlots, PyStrRef, PyType};
+use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyStrRef, PyType};
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
-use rustpython_vm::{AsObject, Interpreter, Py, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
+use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
 
 use crate::state::with_state;
 use crate::{finish, output, tools};
@@ -110,9 +110,6 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
             if let Some(csv) = state.module_defs.remove("_csv") {
                 NATIVE_CSV.with(|native| native.set(Some(csv)));
             }
-            if let Some(weakref) = state.module_defs.get_mut("_weakref") {
-                *weakref = weakref_without_listing(weakref);
-            }
             state.frozen.retain(|name, _| frozen_allowed(name));
             state.frozen.extend(stand_ins().iter().copied());
             vm.set_user_signal_channel(signals);
@@ -123,7 +120,6 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
 /// Sandbox code must not build code objects of its own: the VM runs bytecode without verifying it, so crafted
 /// bytecode could crash the process or worse. Code objects then only come from the compiler (`compile`,
 /// `def`, `lambda`), and assigning one to `function.__code__` is no more than defining that function.
-/// The built-in types belong to the thread's context (one per worker thread), so this is done for each VM.
 fn forbid_code_crafting(vm: &VirtualMachine) {
     let code_type = vm.ctx.types.code_type;
     code_type.modified();
@@ -281,50 +277,6 @@ fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
     let imported = vm.import("_csv", 0);
     modules.del_item("_csv_native", vm)?;
     imported.map(drop)
-}
-
-/// `weakref.getweakrefs(x)` lists every weak reference to `x`. For the built-in types, which a worker thread
-/// keeps from one session to the next (see `thread_context`), that would include references an earlier
-/// session left in a cycle the collector cannot free, and through their callbacks that session's data.
-/// The refusal is part of the module's definition, not an attribute set once: every `_weakref` module the
-/// VM creates has it, also one imported again after sandbox code removed the first from `sys.modules`.
-fn weakref_without_listing(native: &'static PyModuleDef) -> &'static PyModuleDef {
-    WEAKREF_DEFS.with(|defs| match defs.get() {
-        Some((known, without_listing)) if std::ptr::eq(known, native) => without_listing,
-        _ => {
-            let without_listing: &'static PyModuleDef = Box::leak(Box::new(PyModuleDef {
-                name: native.name,
-                doc: native.doc,
-                methods: native.methods,
-                slots: PyModuleSlots { create: native.slots.create, exec: Some(exec_weakref_without_listing) },
-            }));
-            defs.set(Some((native, without_listing)));
-            without_listing
-        }
-    })
-}
-
-thread_local! {
-    /// RustPython's `_weakref` definition and the sandbox's, made from it once per thread: module definitions
-    /// hold the thread's interned names, so each worker thread has its own (and keeps them across sessions).
-    static WEAKREF_DEFS: std::cell::Cell<Option<(&'static PyModuleDef, &'static PyModuleDef)>> =
-        const { std::cell::Cell::new(None) };
-}
-
-fn exec_weakref_without_listing(vm: &VirtualMachine, module: &Py<PyModule>) -> PyResult<()> {
-    let Some((native, _)) = WEAKREF_DEFS.with(std::cell::Cell::get) else {
-        return Err(vm.new_runtime_error("_weakref: the native definition is not known on this thread"));
-    };
-    if let Some(exec) = native.slots.exec {
-        exec(vm, module)?;
-    }
-    let refusal = permission_refusal(
-        vm,
-        "getweakrefs",
-        "weakref.getweakrefs() is not available in the sandbox; keep your own references (a list, a \
-         weakref.WeakSet) to the objects you need to find again",
-    );
-    module.as_object().set_attr("getweakrefs", refusal, vm)
 }
 
 /// A native function named `name` that raises PermissionError with `message`, whatever it is called with.

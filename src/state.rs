@@ -18,7 +18,7 @@ pub struct ToolEntry {
 
 pub use crate::protocol::message::{Field, FinishKind};
 
-/// Everything a session keeps between and during runs, on its worker thread.
+/// Everything a session keeps between and during runs, on its VM thread.
 #[derive(Default)]
 pub struct SessionState {
     pub globals: Option<PyDictRef>,

@@ -70,21 +70,12 @@ def test_weak_references_a_session_left_on_built_in_types_do_not_reach_the_next(
     assert after == fresh
 
 
-@pytest.mark.parametrize(
-    "listing",
-    [
-        "import weakref\nweakref.getweakrefs(int)",
-        # A `_weakref` module made again (not the one the sandbox prepared) is refused the same way.
-        "import sys\ndel sys.modules['_weakref']\nimport _weakref\n_weakref.getweakrefs(int)",
-        "import sys, weakref\nfor name in ('weakref', '_weakref'):\n    del sys.modules[name]\n"
-        "import weakref\nweakref.getweakrefs(int)",
-    ],
-    ids=["weakref", "reimported _weakref", "reimported weakref"],
-)
-def test_listing_the_weak_references_to_an_object_is_refused(interp, listing):
-    with pytest.raises(CodeExecutionError, match=r"PermissionError: weakref.getweakrefs\(\) is not available"):
-        interp.execute(listing)
-    assert interp.execute("import weakref\nweakref.getweakrefcount(int) >= 0") is True
+def test_listing_the_weak_references_to_an_object_works_as_in_cpython(interp):
+    # Refused while sessions shared worker threads (an earlier session's references to built-in types were
+    # reachable that way); a session process holds only its own.
+    assert interp.execute(
+        "import weakref\nclass C: pass\nc = C()\nr = weakref.ref(c)\nweakref.getweakrefs(c) == [r]"
+    ) is True
 
 
 def test_subclass_of_a_kept_class_does_not_reach_the_next_session():
