@@ -129,3 +129,31 @@ def test_the_zygote_and_its_sessions_end_with_the_host():
         )
     )
     assert results["left"] == [], "a host killed mid-run takes its zygote and sessions with it"
+
+
+def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
+    results = run_isolated(
+        PROCESS_HELPERS
+        + textwrap.dedent(
+            """
+            import signal
+            interp = RustInterpreter()
+            interp.execute("x = 41")
+            interp.execute("s = sum(range(3 * 10**6))")  # a long run: a checkpoint is forked
+            interp.execute("y = 1")
+            time.sleep(0.3)
+            first = _zygote._current.process.pid
+            os.kill(first, signal.SIGKILL)
+            time.sleep(0.3)
+            results["new"] = outcome(RustInterpreter(), "40 + 2")
+            results["zygotes"] = [first, _zygote._current.process.pid]
+            # The session's process died with its zygote (PDEATHSIG): its checkpoint takes over.
+            results["old"] = outcome(interp, "x + y")
+            results["again"] = outcome(interp, "x + y")
+            interp.shutdown()
+            """
+        )
+    )
+    assert results["new"]["value"] == "42", results
+    assert results["zygotes"][0] != results["zygotes"][1]
+    assert results["again"]["value"] == "42", results
