@@ -1,4 +1,4 @@
-"""A sandboxed, in-process Python interpreter for DSPy, built on RustPython.
+"""A sandboxed Python interpreter for DSPy, built on RustPython: each session in a confined process of its own.
 
 ``RustInterpreter`` implements DSPy's ``CodeInterpreter`` protocol (``dspy.RLM``, ``dspy.Flex``,
 ``ProgramOfThought``, ``CodeAct``)::

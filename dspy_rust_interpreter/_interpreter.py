@@ -213,7 +213,7 @@ class RustInterpreter:
 
     @reported
     def start(self) -> None:
-        """Create the sandbox (its VM and worker thread). Idempotent; an error after ``shutdown()``."""
+        """Create the sandbox (its session process). Idempotent; an error after ``shutdown()``."""
         self._refuse_reentry("start")
         with self._lock:
             self._ensure_session()
@@ -245,7 +245,7 @@ class RustInterpreter:
             tools, tools_snapshot = self._tool_update()
             fields = self._output_fields
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
-            # Tools run on the sandbox's thread: give them the caller's context (dspy.context settings).
+            # Tools run in the caller's contextvars context (dspy.context settings), copied for the run.
             context = contextvars.copy_context()
             runtime = self._runtime
             runtime.report_calls = active_callbacks(self)
@@ -268,10 +268,10 @@ class RustInterpreter:
         return _outcome_to_result(outcome)
 
     async def aexecute(self, code: str, variables: dict[str, Any] | None = None) -> Any:
-        """``execute()`` for async callers: runs on a worker thread, so the event loop is not blocked.
+        """``execute()`` for async callers: waits on a helper thread, so the event loop is not blocked.
 
         Async tools then run on this caller's event loop (they may use its clients and sessions), and the
-        caller's contextvars reach the tools as with ``execute()``.
+        caller's contextvars reach the tools as with ``execute()``. Cancelling the task stops the code.
         """
         token = CALLER_LOOP.set(asyncio.get_running_loop())
         try:

@@ -33,7 +33,7 @@ CALLER_LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextv
 )
 
 # Interpreters (by id) whose tool is running in this context on a helper thread (tool_timeout): the
-# native re-entry check only knows the worker thread, so a re-entering tool is refused from here.
+# native re-entry check only knows the thread that called execute(), so a re-entering tool is refused here.
 RUNNING_TOOL_OF: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
     "dspy_rust_interpreter_running_tool_of", default=frozenset()
 )
