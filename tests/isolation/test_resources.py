@@ -35,11 +35,14 @@ def group_states():
 """
 
 
+def run_with_helpers(script: str, timeout: float = 120) -> dict:
+    """``run_isolated`` with PROCESS_HELPERS defined first."""
+    return run_isolated(PROCESS_HELPERS + textwrap.dedent(script), timeout=timeout)
+
+
 def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
-    results = run_isolated(
-        PROCESS_HELPERS
-        + textwrap.dedent(
-            """
+    results = run_with_helpers(
+        """
         def cycle():
             interp = RustInterpreter(memory_limit=32 << 20, timeout=10)
             interp.execute("keep = 1")
@@ -62,8 +65,7 @@ def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
         results["growth_mb"] = rss_mb() - rss
         results["fds"] = [fds, descriptors()]
         results["states"] = group_states()
-        """
-        ),
+        """,
         timeout=600,
     )
     assert results["growth_mb"] <= 5, results
@@ -72,10 +74,8 @@ def test_sessions_that_run_out_of_memory_leave_the_host_as_it_was():
 
 
 def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
-    results = run_isolated(
-        PROCESS_HELPERS
-        + textwrap.dedent(
-            """
+    results = run_with_helpers(
+        """
             interp = RustInterpreter()
             for i in range(20):
                 interp.execute(f"x = {i}")
@@ -89,8 +89,7 @@ def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
             interp.shutdown()
             time.sleep(0.5)
             results["after"] = group_states()
-            """
-        )
+        """
     )
     # Short runs are journaled: the session process alone (a rollback replays them into a new one).
     assert results["short runs"] == ["S"], results
@@ -102,10 +101,8 @@ def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
 
 
 def test_the_zygote_and_its_sessions_end_with_the_host():
-    results = run_isolated(
-        PROCESS_HELPERS
-        + textwrap.dedent(
-            """
+    results = run_with_helpers(
+        """
         import subprocess, sys, textwrap
         child = subprocess.Popen([sys.executable, "-c", textwrap.dedent('''
             import sys, time
@@ -126,16 +123,13 @@ def test_the_zygote_and_its_sessions_end_with_the_host():
                 return False
         results["left"] = [pid for pid in (zygote, session) if running(pid)]
         """
-        )
     )
     assert results["left"] == [], "a host killed mid-run takes its zygote and sessions with it"
 
 
 def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
-    results = run_isolated(
-        PROCESS_HELPERS
-        + textwrap.dedent(
-            """
+    results = run_with_helpers(
+        """
             import signal
             interp = RustInterpreter()
             interp.execute("x = 41")
@@ -151,8 +145,7 @@ def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
             results["old"] = outcome(interp, "x + y")
             results["again"] = outcome(interp, "x + y")
             interp.shutdown()
-            """
-        )
+        """
     )
     assert results["new"]["value"] == "42", results
     assert results["zygotes"][0] != results["zygotes"][1]
