@@ -43,6 +43,7 @@ impl Process {
     /// Ask the zygote behind `control_fd` for a new session process.
     pub fn spawn(control_fd: RawFd, options: &SessionOptions) -> Result<Process, Failure> {
         let (link, theirs) = Channel::pair().map_err(|e| Failure::Zygote(e.to_string()))?;
+        link.attest_senders().map_err(|e| Failure::Zygote(e.to_string()))?;
         {
             let _one_at_a_time = CONTROL.lock();
             // SAFETY: borrowed for this call only; the Python layer keeps the control socket open.
@@ -58,15 +59,33 @@ impl Process {
         }
     }
 
-    /// Wait for the process on `link` to say `Ready` (with its pidfd).
+    /// Ask the process waiting on `link` (a checkpoint, or a fork's copy) to take over, and wait for `Ready`.
+    pub fn resume(link: Channel) -> Result<Process, Failure> {
+        link.attest_senders().map_err(|e| Failure::Lost(e.to_string()))?;
+        link.send(&Request::Resume.encode(), &[]).map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
+        Process::take_over(link)
+    }
+
+    /// Wait for the process on `link` to say `Ready` with a pidfd of itself. The host signals and kills
+    /// through that pidfd, so it must be the sender's own: the kernel attests who sent the message
+    /// (`attest_senders` was set before it was sent), and the pidfd must name that process. A session
+    /// process taken over by hostile code cannot make the host kill anything else.
     pub fn take_over(link: Channel) -> Result<Process, Failure> {
         set_receive_timeout(&link, FRAME_WITHIN);
         if !link.readable_within(READY_WITHIN).unwrap_or(false) {
             return Err(Failure::Lost("the session process did not start in time".into()));
         }
-        let (reply, mut fds) = receive(&link)?;
+        let (frame, mut fds, sender) = link.recv_attested(MAX_REPLY_BYTES).map_err(lost_reading)?;
+        let reply = Reply::decode(&frame)
+            .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
         match reply {
-            Reply::Ready { pid } => Ok(Process { link, pidfd: fds.pop(), pid }),
+            Reply::Ready { pid } => {
+                let pidfd = fds.pop().ok_or_else(|| Failure::Lost("the session process sent no pidfd".into()))?;
+                if sender != Some(pid) || pidfd_pid(&pidfd) != Some(pid) {
+                    return Err(Failure::Lost("the session process sent a pidfd that is not its own".into()));
+                }
+                Ok(Process { link, pidfd: Some(pidfd), pid })
+            }
             Reply::Failed(reason) => Err(Failure::Refused(reason)),
             other => Err(Failure::Lost(format!("the session process answered {} instead of Ready", name(&other)))),
         }
@@ -114,6 +133,20 @@ pub fn signal(pidfd: RawFd, signal: libc::c_int) {
     unsafe { libc::syscall(libc::SYS_pidfd_send_signal, pidfd, signal, std::ptr::null::<libc::siginfo_t>(), 0) };
 }
 
+/// The pid a pidfd refers to, from `/proc/self/fdinfo`.
+fn pidfd_pid(pidfd: &OwnedFd) -> Option<u32> {
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", pidfd.as_raw_fd())).ok()?;
+    info.lines().find_map(|line| line.strip_prefix("Pid:")).and_then(|pid| pid.trim().parse().ok())
+}
+
+fn lost_reading(e: io::Error) -> Failure {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => Failure::Lost("the session process ended".into()),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Failure::Lost("the session process stalled mid-message".into()),
+        _ => Failure::Lost(format!("the session process's message could not be read ({e})")),
+    }
+}
+
 /// Read one reply: too large, malformed or cut short is the process's fault.
 pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
     receive_frame(link).map(|(_, reply, fds)| (reply, fds))
@@ -121,11 +154,7 @@ pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
 
 /// `receive`, with the frame the reply was decoded from.
 pub fn receive_frame(link: &Channel) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
-    let (frame, fds) = link.recv(MAX_REPLY_BYTES).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => Failure::Lost("the session process ended".into()),
-        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Failure::Lost("the session process stalled mid-message".into()),
-        _ => Failure::Lost(format!("the session process's message could not be read ({e})")),
-    })?;
+    let (frame, fds) = link.recv(MAX_REPLY_BYTES).map_err(lost_reading)?;
     let reply = Reply::decode(&frame)
         .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
     Ok((frame, reply, fds))

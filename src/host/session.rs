@@ -268,8 +268,7 @@ impl Session {
         state.process.kill();
         let process = match (state.checkpoint.take(), &state.respawn_from) {
             (Some(checkpoint), _) => {
-                checkpoint.send(&Request::Resume.encode(), &[]).map_err(|e| format!("its checkpoint is gone ({e})"))?;
-                py.detach(|| Process::take_over(checkpoint)).map_err(|failure| match failure {
+                py.detach(|| Process::resume(checkpoint)).map_err(|failure| match failure {
                     Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => {
                         format!("its checkpoint could not resume ({reason})")
                     }
@@ -492,7 +491,7 @@ impl Session {
                 Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => return Err(lost(reason)),
             }
         };
-        let process = py.detach(|| Process::take_over(channel)).map_err(|failure| match failure {
+        let process = py.detach(|| Process::resume(channel)).map_err(|failure| match failure {
             Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => lost(reason),
         })?;
         // A fork makes its first checkpoint at once: it never needs the zygote.

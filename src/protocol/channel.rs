@@ -122,18 +122,44 @@ impl Channel {
     /// Receive one frame of at most `max_frame` bytes and the descriptors sent with it. A peer that closed
     /// its end gives `UnexpectedEof`; a frame over the limit, `InvalidData` (the channel is then unusable).
     pub fn recv(&self, max_frame: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
-        let (len, fds) = self.read_header()?;
+        self.recv_attested(max_frame).map(|(frame, fds, _)| (frame, fds))
+    }
+
+    /// `recv`, with the pid of the process that sent the frame as the kernel attests it (see
+    /// `attest_senders`; None if not asked for before the frame was sent).
+    pub fn recv_attested(&self, max_frame: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>, Option<u32>)> {
+        let (len, fds, sender) = self.read_header()?;
         // An out-of-line frame's flag makes its length far over any limit: refused here.
         let len = checked_len(len, max_frame)?;
         let mut frame: Vec<u8> = Vec::with_capacity(len.min(CHUNK));
         self.read_body(&mut frame, len)?;
-        Ok((frame, fds))
+        Ok((frame, fds, sender))
+    }
+
+    /// From now on, every message received carries its sender's pid as the kernel knows it
+    /// (`SO_PASSCRED`): a peer cannot claim to be another process.
+    pub fn attest_senders(&self) -> io::Result<()> {
+        let on: libc::c_int = 1;
+        // SAFETY: a valid int option on a socket we own.
+        let done = unsafe {
+            libc::setsockopt(
+                self.fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_PASSCRED,
+                &on as *const libc::c_int as *const libc::c_void,
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if done != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
     }
 
     /// `recv` from a peer that is trusted (the host, seen from a session process): the frame's buffer is
     /// allocated at once, and an out-of-line frame (see `send_out_of_line`) is mapped, not copied.
     pub fn recv_trusted(&self, max_frame: usize) -> io::Result<(Frame, Vec<OwnedFd>)> {
-        let (len, mut fds) = self.read_header()?;
+        let (len, mut fds, _) = self.read_header()?;
         if len & OUT_OF_LINE == 0 {
             let len = checked_len(len, max_frame)?;
             let mut frame: Vec<u8> = Vec::with_capacity(len);
@@ -175,10 +201,11 @@ impl Channel {
     }
 
     /// The 8-byte length of the next frame, with the descriptors that came with it.
-    fn read_header(&self) -> io::Result<(u64, Vec<OwnedFd>)> {
+    fn read_header(&self) -> io::Result<(u64, Vec<OwnedFd>, Option<u32>)> {
         let mut header = [0u8; 8];
         let mut got = 0;
         let mut fds = Vec::new();
+        let mut sender = None;
         while got < header.len() {
             let mut iov = libc::iovec { iov_base: header[got..].as_mut_ptr() as *mut _, iov_len: header.len() - got };
             let mut control = ControlBuffer::new();
@@ -191,7 +218,7 @@ impl Channel {
             // SAFETY: msg is valid for the call; received descriptors are close-on-exec.
             let n = retry_interrupted(|| unsafe { libc::recvmsg(self.fd.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) })?;
             // SAFETY: the kernel filled the control buffer as msg describes.
-            unsafe { take_fds(&msg, &mut fds) };
+            unsafe { take_control(&msg, &mut fds, &mut sender) };
             if msg.msg_flags & libc::MSG_CTRUNC != 0 {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, "too many descriptors with one frame"));
             }
@@ -200,7 +227,7 @@ impl Channel {
             }
             got += n;
         }
-        Ok((u64::from_le_bytes(header), fds))
+        Ok((u64::from_le_bytes(header), fds, sender))
     }
 
     /// Read a frame body of `len` bytes into `frame`, growing it a chunk at a time as bytes arrive.
@@ -258,26 +285,31 @@ impl AsRawFd for Channel {
     }
 }
 
-/// Room for one SCM_RIGHTS message of MAX_FDS descriptors, aligned for `cmsghdr`.
+/// Room for one SCM_RIGHTS message of MAX_FDS descriptors and one SCM_CREDENTIALS, aligned for `cmsghdr`.
 #[repr(C)]
 struct ControlBuffer {
     _align: [libc::cmsghdr; 0],
-    bytes: [u8; 64],
+    bytes: [u8; 128],
 }
 
 impl ControlBuffer {
     fn new() -> Self {
         // SAFETY: CMSG_SPACE is a pure computation.
-        debug_assert!(unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize <= 64);
-        Self { _align: [], bytes: [0; 64] }
+        debug_assert!(
+            unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) }
+                + unsafe { libc::CMSG_SPACE(std::mem::size_of::<libc::ucred>() as u32) }
+                <= 128
+        );
+        Self { _align: [], bytes: [0; 128] }
     }
 }
 
-/// Move every descriptor of the message's SCM_RIGHTS parts into `fds` (owned, so closed if dropped).
+/// Move every descriptor of the message's SCM_RIGHTS parts into `fds` (owned, so closed if dropped), and
+/// note the sender's pid from an SCM_CREDENTIALS part (the first one seen counts).
 ///
 /// # Safety
 /// `msg` must have been filled by a successful `recvmsg`.
-unsafe fn take_fds(msg: &libc::msghdr, fds: &mut Vec<OwnedFd>) {
+unsafe fn take_control(msg: &libc::msghdr, fds: &mut Vec<OwnedFd>, sender: &mut Option<u32>) {
     let mut cmsg = unsafe { libc::CMSG_FIRSTHDR(msg) };
     while !cmsg.is_null() {
         let header = unsafe { &*cmsg };
@@ -287,6 +319,12 @@ unsafe fn take_fds(msg: &libc::msghdr, fds: &mut Vec<OwnedFd>) {
             for i in 0..bytes / std::mem::size_of::<RawFd>() {
                 let fd = unsafe { std::ptr::read_unaligned(data.add(i)) };
                 fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+            }
+        } else if header.cmsg_level == libc::SOL_SOCKET && header.cmsg_type == libc::SCM_CREDENTIALS {
+            let credentials = unsafe { std::ptr::read_unaligned(libc::CMSG_DATA(cmsg) as *const libc::ucred) };
+            // Pid 0: the message was sent before the receiver asked; nothing is attested.
+            if credentials.pid > 0 {
+                sender.get_or_insert(credentials.pid as u32);
             }
         }
         cmsg = unsafe { libc::CMSG_NXTHDR(msg, cmsg) };
@@ -341,6 +379,16 @@ mod tests {
         // An untrusting reader (the host) refuses it: its flagged length is over any limit.
         a.send_out_of_line(&big).unwrap();
         assert_eq!(b.recv(1 << 30).unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn the_kernel_attests_who_sent_a_frame_once_asked() {
+        let (a, b) = Channel::pair().unwrap();
+        a.send(b"before", &[]).unwrap();
+        b.attest_senders().unwrap();
+        a.send(b"after", &[]).unwrap();
+        assert_eq!(b.recv_attested(64).unwrap().2, None, "sent before the receiver asked");
+        assert_eq!(b.recv_attested(64).unwrap().2, Some(std::process::id()));
     }
 
     #[test]

@@ -282,27 +282,32 @@ fn checkpoint(session: &mut run::Session) -> bool {
             send(&Reply::Checkpoint, &[handed.as_raw_fd()]);
             true
         }
-        Some(Side::Copy) => match receive(Spin::Never).0 {
-            Request::Resume => {
-                take_over(session);
-                // The host's journal is now relative to this process's state: a checkpoint of it at once.
-                checkpoint(session);
-                true
-            }
-            Request::Shutdown => exit(EXIT_DONE),
-            _ => exit(EXIT_PROTOCOL),
-        },
+        Some(Side::Copy) => {
+            wait_for_resume(session);
+            true
+        }
     }
 }
 
-/// `interp.fork()`: a live, independent copy of the session, which answers `Ready` on its own socket.
+/// A frozen copy (checkpoint or fork) waits for `Resume`, then serves: it answers `Ready`, and makes a
+/// checkpoint of itself at once (the host's journal is now relative to this process's state).
+fn wait_for_resume(session: &mut run::Session) {
+    match receive(Spin::Never).0 {
+        Request::Resume => {
+            take_over(session);
+            checkpoint(session);
+        }
+        Request::Shutdown => exit(EXIT_DONE),
+        _ => exit(EXIT_PROTOCOL),
+    }
+}
+
+/// `interp.fork()`: a live, independent copy of the session. Like a checkpoint, the copy waits for the
+/// host's `Resume` (sent once the host can attest who answers) before it answers `Ready`.
 fn fork_live(session: &mut run::Session) {
     match fork_with_socket() {
         None => send(&Reply::Failed("the session process could not be forked".into()), &[]),
         Some(Side::Original(handed)) => send(&Reply::Forked, &[handed.as_raw_fd()]),
-        Some(Side::Copy) => {
-            take_over(session);
-            checkpoint(session);
-        }
+        Some(Side::Copy) => wait_for_resume(session),
     }
 }

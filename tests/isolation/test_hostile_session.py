@@ -1,13 +1,16 @@
 """The host trusts nothing that comes back from a session process. A fake zygote (a Python thread here)
-answers the host's ``Spawn`` as a compromised session process would: garbage, lies about sizes, silence in
-the middle of a message, messages out of place. Each is an error for that session only, within a bound, and
-the host process carries on.
+forks a fake session process that answers the host as a compromised one would: garbage, lies about sizes,
+silence in the middle of a message, messages out of place, a pidfd of another process. Each is an error for
+that session only, within a bound, and the host process carries on.
 """
 
 from __future__ import annotations
 
+import os
 import socket
 import struct
+import subprocess
+import sys
 import threading
 import time
 
@@ -15,11 +18,18 @@ import pytest
 
 from dspy_rust_interpreter import _native
 
-READY = bytes([0]) + struct.pack("<I", 4242)  # Reply::Ready { pid: 4242 }
-
-
 def frame(body: bytes) -> bytes:
     return struct.pack("<Q", len(body)) + body
+
+
+def say_ready(sock: socket.socket, pid: int | None = None, pidfd: int | None = None) -> None:
+    """Reply::Ready { pid } with a pidfd, as a session process announces itself (its own, by default)."""
+    pid = os.getpid() if pid is None else pid
+    own = pidfd is None
+    pidfd = os.pidfd_open(pid) if own else pidfd
+    socket.send_fds(sock, [frame(bytes([0]) + struct.pack("<I", pid))], [pidfd])
+    if own:
+        os.close(pidfd)
 
 
 def session_with(behave) -> tuple[object | None, BaseException | None, float]:
@@ -29,8 +39,15 @@ def session_with(behave) -> tuple[object | None, BaseException | None, float]:
 
     def fake_zygote():
         data, fds, _, _ = socket.recv_fds(zygote_end, 1 << 16, 4)
-        with socket.socket(fileno=fds[0]) as session_socket:
-            behave(session_socket)
+        child = os.fork()
+        if child == 0:  # the fake session process: only socket calls, then out
+            try:
+                with socket.socket(fileno=fds[0]) as session_socket:
+                    behave(session_socket)
+            finally:
+                os._exit(0)
+        os.close(fds[0])
+        os.waitpid(child, 0)
 
     thread = threading.Thread(target=fake_zygote, daemon=True)
     thread.start()
@@ -50,7 +67,7 @@ def ready_then(answer: bytes, hold: float):
     """Say Ready, read the Execute request, send `answer`, then keep the socket open for `hold` seconds."""
 
     def behave(sock):
-        sock.sendall(frame(READY))
+        say_ready(sock)
         sock.recv(1 << 16)  # the Execute request (small here)
         sock.sendall(answer)
         time.sleep(hold)
@@ -97,3 +114,24 @@ def test_a_misbehaving_session_process_costs_only_its_session(answer, hold):
     assert outcome.kind in (_native.OutcomeKind.Dead, _native.OutcomeKind.Error), outcome
     assert seconds < 12, seconds
     session.shutdown()
+
+
+def test_a_session_process_cannot_hand_the_host_a_pidfd_of_another_process():
+    # The host kills and signals a session through the pidfd it sends with Ready: a session taken over by
+    # hostile code that sent one of another process (here a bystander) would have the host kill that one.
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        pidfd = os.pidfd_open(bystander.pid)
+
+        def behave(sock):
+            say_ready(sock, bystander.pid, pidfd)
+            time.sleep(0.5)
+
+        session, error, _ = session_with(behave)
+        os.close(pidfd)
+        assert session is None and "not its own" in str(error), error
+        time.sleep(0.2)
+        assert bystander.poll() is None, "the bystander is alive"
+    finally:
+        bystander.kill()
+        bystander.wait()
