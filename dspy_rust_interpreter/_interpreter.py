@@ -63,9 +63,9 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     timeout = merged["timeout"]
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
         raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-    grace = merged["abandon_after"]
-    if isinstance(grace, bool) or not isinstance(grace, (int, float)) or not grace > 0:
-        raise ValueError(f"abandon_after must be a positive number of seconds, got {grace!r}")
+    abandon_after = merged["abandon_after"]
+    if isinstance(abandon_after, bool) or not isinstance(abandon_after, (int, float)) or not abandon_after > 0:
+        raise ValueError(f"abandon_after must be a positive number of seconds, got {abandon_after!r}")
     memory = merged["memory_limit"]
     if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
         raise ValueError(f"memory_limit must be a positive number of bytes or None, got {memory!r}")

@@ -52,7 +52,7 @@ class Session:
         self,
         control_fd: int,
         timeout: float | None = None,
-        grace: float = 5.0,
+        abandon_after: float = 5.0,
         max_output_chars: int = 10_000_000,
         memory_limit: int | None = None,
         preload: list[str] | tuple[str, ...] = ...,
