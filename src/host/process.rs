@@ -33,6 +33,15 @@ pub enum Failure {
     Lost(String),
 }
 
+impl Failure {
+    /// What went wrong, whichever kind it was.
+    pub fn into_reason(self) -> String {
+        match self {
+            Failure::Zygote(reason) | Failure::Refused(reason) | Failure::Lost(reason) => reason,
+        }
+    }
+}
+
 pub struct Process {
     pub link: Channel,
     pidfd: Option<OwnedFd>,

@@ -118,10 +118,9 @@ impl State {
 }
 
 impl Session {
-    fn new_with(py: Python<'_>, options: SessionOptions, process: Process, tools: ToolTable, respawn_from: Option<OwnedFd>) -> Self {
+    fn new_with(options: SessionOptions, process: Process, tools: ToolTable, respawn_from: Option<OwnedFd>) -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let live = (process.pidfd().unwrap_or(-1), process.pid);
-        let _ = py;
         Self {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             options,
@@ -150,6 +149,10 @@ impl Session {
 
     fn grace(&self) -> Duration {
         Duration::try_from_secs_f64(self.options.abandon_after_seconds).unwrap_or(Duration::from_secs(5))
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok())
     }
 
     /// The variables as protocol data; large str/bytes seen in the last run as the same object cross as a
@@ -188,17 +191,15 @@ impl Session {
 
     /// Send one run and serve its tool calls until it ends, one way or another.
     fn exchange(&self, py: Python<'_>, state: &mut State, frame: Vec<u8>, context: Option<&Bound<'_, PyAny>>) -> (Ending, Option<PyErr>) {
-        if let Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) =
-            py.detach(|| process::send_request(&state.process.link, &frame).map_err(|e| Failure::Lost(format!("the session process is gone ({e})"))))
-        {
-            return (Ending::Died(Cause::Lost(reason)), None);
+        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
+            return (Ending::Died(Cause::Lost(format!("the session process is gone ({e})"))), None);
         }
         let mut tool_results = Vec::new();
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
         let mut interrupt: Option<(PyErr, Instant)> = None;
         let grace = self.grace();
-        let timeout = self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok());
+        let timeout = self.timeout();
         let ending = loop {
             let link = &state.process.link;
             if py.detach(|| link.readable_spinning(SPIN) || link.readable_within(TICK).unwrap_or(true)) {
@@ -231,7 +232,7 @@ impl Session {
                     Ok((_, other, _)) => {
                         break Ending::Died(Cause::Lost(format!("the session process sent {} during a run", process::name(&other))))
                     }
-                    Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => break Ending::Died(Cause::Lost(reason)),
+                    Err(failure) => break Ending::Died(Cause::Lost(failure.into_reason())),
                 }
                 continue;
             }
@@ -268,19 +269,13 @@ impl Session {
         state.process.kill();
         let process = match (state.checkpoint.take(), &state.respawn_from) {
             (Some(checkpoint), _) => {
-                py.detach(|| Process::resume(checkpoint)).map_err(|failure| match failure {
-                    Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => {
-                        format!("its checkpoint could not resume ({reason})")
-                    }
-                })?
+                py.detach(|| Process::resume(checkpoint))
+                    .map_err(|failure| format!("its checkpoint could not resume ({})", failure.into_reason()))?
             }
             (None, Some(zygote)) => {
                 let zygote = zygote.as_raw_fd();
-                py.detach(|| Process::spawn(zygote, &self.options)).map_err(|failure| match failure {
-                    Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => {
-                        format!("a new session process could not be started ({reason})")
-                    }
-                })?
+                py.detach(|| Process::spawn(zygote, &self.options))
+                    .map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?
             }
             (None, None) => return Err("there was no checkpoint to go back to".into()),
         };
@@ -307,7 +302,7 @@ impl Session {
     fn replay(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
         let entries = state.journal.take();
         let mut replay = Replay { runs: entries.len(), diverged: 0 };
-        let wait = self.grace() * 2 + self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok()).unwrap_or(Duration::from_secs(60));
+        let wait = self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60));
         let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
         for entry in entries {
             process::send_request(&state.process.link, &entry.request).map_err(|e| lost(e.to_string()))?;
@@ -345,7 +340,7 @@ impl Session {
                         break;
                     }
                     Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
-                    Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => return Err(lost(reason)),
+                    Err(failure) => return Err(lost(failure.into_reason())),
                 }
             }
         }
@@ -386,7 +381,7 @@ impl Session {
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
-        Ok(Self::new_with(py, options, process, ToolTable::default(), respawn_from))
+        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -412,24 +407,26 @@ impl Session {
             state.tools = ToolTable::new(specs);
             state.resend_tools = true;
         }
-        let fault = state.fault.take();
-        let fault_request = match fault {
-            Some(HostFault::InHandle) => panic!("fault injected in the session handle"),
-            Some(HostFault::InTool) => {
-                state.fault = fault;
-                None
+        // A fault for the tool call stays armed until the exchange serves one.
+        let fault_request = match state.fault {
+            Some(HostFault::InHandle) => {
+                state.fault = None;
+                panic!("fault injected in the session handle")
             }
-            Some(HostFault::InSession(place)) => Some(Request::InjectFault(place).encode()),
-            None => None,
+            Some(HostFault::InSession(place)) => {
+                state.fault = None;
+                Some(Request::InjectFault(place).encode())
+            }
+            Some(HostFault::InTool) | None => None,
         };
+        let asks_checkpoint = !state.checkpoint_pending && state.journal.wants_checkpoint();
         let request = Request::Execute(Box::new(Execute {
             code,
             variables,
             tools: std::mem::take(&mut state.resend_tools).then(|| state.tools.declarations()),
             fields: fields.map(|fields| fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()),
-            checkpoint: !state.checkpoint_pending && state.journal.wants_checkpoint(),
+            checkpoint: asks_checkpoint,
         }));
-        let asks_checkpoint = matches!(&request, Request::Execute(execute) if execute.checkpoint);
         let frame = py.detach(|| request.encode());
         drop(request);
         if let Some(fault_request) = fault_request {
@@ -488,14 +485,12 @@ impl Session {
                 Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
                 Ok((Reply::Failed(reason), _)) => return Err(lost(reason)),
                 Ok((other, _)) => return Err(lost(format!("the session process answered {}", process::name(&other)))),
-                Err(Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason)) => return Err(lost(reason)),
+                Err(failure) => return Err(lost(failure.into_reason())),
             }
         };
-        let process = py.detach(|| Process::resume(channel)).map_err(|failure| match failure {
-            Failure::Lost(reason) | Failure::Refused(reason) | Failure::Zygote(reason) => lost(reason),
-        })?;
+        let process = py.detach(|| Process::resume(channel)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        Ok(Self::new_with(py, self.options.clone(), process, state.tools.clone_ref(py), None))
+        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be

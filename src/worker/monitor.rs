@@ -25,7 +25,6 @@ static CURRENT: AtomicPtr<Monitor> = AtomicPtr::new(std::ptr::null_mut());
 struct Monitor {
     run: Mutex<Watched>,
     wake: Condvar,
-    grace: Duration,
 }
 
 /// What the monitor watches, under its lock.
@@ -67,9 +66,9 @@ pub fn install_interrupt_handler() -> std::io::Result<()> {
 }
 
 /// Start this process's monitor thread (once per process: at spawn, resume and fork).
-pub fn start(grace: Duration) -> std::io::Result<()> {
+pub fn start() -> std::io::Result<()> {
     let watched = Watched { run: None, parked: false };
-    let monitor: &'static Monitor = Box::leak(Box::new(Monitor { run: Mutex::new(watched), wake: Condvar::new(), grace }));
+    let monitor: &'static Monitor = Box::leak(Box::new(Monitor { run: Mutex::new(watched), wake: Condvar::new() }));
     CURRENT.store(monitor as *const Monitor as *mut Monitor, Ordering::SeqCst);
     std::thread::Builder::new().name("session-monitor".into()).stack_size(256 << 10).spawn(move || watch(monitor))?;
     Ok(())
@@ -113,7 +112,7 @@ fn watch(monitor: &'static Monitor) {
             }
             if let Some(run) = watched.run.as_mut() {
                 last_run = Instant::now();
-                check(monitor, run);
+                check(run);
             }
         }
         std::thread::sleep(TICK);
@@ -121,7 +120,7 @@ fn watch(monitor: &'static Monitor) {
 }
 
 /// Ask the running code to stop when a limit is passed; end the process if it ignored the stop too long.
-fn check(monitor: &Monitor, run: &mut Run) {
+fn check(run: &mut Run) {
     let wanted = match run.stopping {
         Some((reason, _)) => Some(reason),
         None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(StopReason::Interrupt),
@@ -137,7 +136,7 @@ fn check(monitor: &Monitor, run: &mut Run) {
     if let Some(reason) = wanted {
         let since = run.stopping.get_or_insert((reason, Instant::now())).1;
         // A tool call is the host's time: the code is not ignoring the stop while one runs.
-        if since.elapsed() > monitor.grace && run.shared.tool_time_running().is_none() {
+        if since.elapsed() > run.shared.limits.grace && run.shared.tool_time_running().is_none() {
             crate::worker::fault::abandon(match reason {
                 StopReason::Memory => Stop::Memory,
                 StopReason::Interrupt => Stop::Interrupt,

@@ -145,7 +145,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         exit(EXIT_SETUP);
     }
     let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared };
-    take_over(&session);
+    take_over();
     // No checkpoint yet: until the first one, the host's journal goes back to the session's start, and a
     // rollback starts a new session process from the zygote instead.
     serve(vm, session)
@@ -163,8 +163,8 @@ unsafe fn close_all_but(keep: RawFd) {
 
 /// This process serves the session from now on: start its monitor and tell the host, with a pidfd made
 /// here (so the host can never signal a recycled pid).
-fn take_over(session: &run::Session) {
-    if monitor::start(session.shared.limits.grace).is_err() {
+fn take_over() {
+    if monitor::start().is_err() {
         exit(EXIT_SETUP);
     }
     // SAFETY: pidfd_open on this process; the descriptor is closed once sent.
@@ -294,7 +294,7 @@ fn checkpoint(session: &mut run::Session) -> bool {
 fn wait_for_resume(session: &mut run::Session) {
     match receive(Spin::Never).0 {
         Request::Resume => {
-            take_over(session);
+            take_over();
             checkpoint(session);
         }
         Request::Shutdown => exit(EXIT_DONE),
