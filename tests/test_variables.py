@@ -375,3 +375,64 @@ def test_large_value_injected_again_after_a_gap_is_still_exact(interp):
     interp.execute("0", variables={"other": "x" * 10_000})
     # No longer remembered: a fresh copy, still the same text.
     assert interp.execute("doc == expected", variables={"doc": LARGE_TEXT, "expected": LARGE_TEXT}) is True
+
+
+# ---------------------------------------------------------------------------------------------------------
+# large str/bytes cross in the frame's own pages: exact at every size and shape, counted against the
+# session's memory and given back when freed
+# ---------------------------------------------------------------------------------------------------------
+
+DIGEST = "import zlib\n(type(v).__name__, len(v), zlib.crc32(v if isinstance(v, bytes) else v.encode()))"
+
+
+def _digest(value):
+    import zlib
+
+    data = value if isinstance(value, bytes) else value.encode()
+    return (type(value).__name__, len(value), zlib.crc32(data))
+
+
+LARGE_VALUES = [
+    pytest.param("a" * (64 * 1024 - 1), id="str-just-under-the-page-path"),
+    pytest.param("a" * (64 * 1024), id="str-at-the-page-path"),
+    pytest.param("b" * (3 * 1024 * 1024 + 17), id="ascii-str-3mb"),
+    pytest.param("é✓🐍x" * 300_000, id="non-ascii-str"),
+    pytest.param(bytes(range(256)) * 12_000, id="bytes"),
+]
+
+
+@pytest.mark.parametrize("value", LARGE_VALUES)
+def test_large_value_arrives_exact(interp, value):
+    assert interp.execute(DIGEST, variables={"v": value}) == _digest(value)
+
+
+@pytest.mark.parametrize("value", LARGE_VALUES)
+def test_large_value_from_a_tool_arrives_exact(make_interp, value):
+    interp = make_interp(tools={"fetch": lambda: value})
+    assert interp.execute(DIGEST.replace("(type(v)", "v = fetch()\n(type(v)")) == _digest(value)
+
+
+def test_several_large_values_in_one_container_arrive_exact(interp):
+    parts = ["x" * 100_000, "small", "ü" * 200_000, b"\x00" * 300_000, "y" * 70_000]
+    code = "import zlib\n[(type(p).__name__, len(p), zlib.crc32(p if isinstance(p, bytes) else p.encode())) for p in v]"
+    assert interp.execute(code, variables={"v": parts}) == [_digest(p) for p in parts]
+
+
+def test_a_large_value_can_be_changed_and_extended_in_the_sandbox(interp):
+    doc = "z" * (2 * 1024 * 1024)
+    code = "b = bytearray(doc.encode())\nb[0] = 65\nd = doc + '!'\n(bytes(b[:2]), d[-2:], doc[:2], len(d))"
+    assert interp.execute(code, variables={"doc": doc}) == (b"Az", "z!", "zz", len(doc) + 1)
+
+
+def test_large_values_count_against_the_memory_limit_and_come_back_when_freed(make_interp):
+    mb = 1024 * 1024
+    interp = make_interp(memory_limit=160 * mb)
+    # Counted: 100 MB injected plus 100 MB allocated is past the limit.
+    with pytest.raises(CodeExecutionError, match="MemoryError"):
+        interp.execute("x = bytearray(100 * 1024 * 1024)", variables={"doc": "q" * (100 * mb)})
+    # Given back: eight different 40 MB values, each dropped after use (320 MB in all), and then 100 MB
+    # more fits under the limit.
+    for i in range(8):
+        doc = str(i) * (40 * mb)
+        assert interp.execute("del doc", variables={"doc": doc}) is None
+    assert interp.execute("len(bytearray(100 * 1024 * 1024))") == 100 * mb

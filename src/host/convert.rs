@@ -3,11 +3,14 @@
 //! a million ways is refused instead of expanded for ever. Out of it: only what a session may send back
 //! (no `Keep`/`Kept`), checked again, as the session process is not trusted.
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
 use crate::convert::{failed, index_segment, plain_form, type_name, ConvertError, ConvertErrorKind, Direction};
-use crate::protocol::value::{Value, MAX_DEPTH, MAX_VALUES};
+use crate::protocol::value::{HostBuffer, Value, MAX_DEPTH, MAX_VALUES};
+use crate::protocol::wire::REFER_FROM;
 
 type Result<T> = std::result::Result<T, ConvertError>;
 
@@ -42,11 +45,23 @@ fn to_value_at(obj: &Bound<'_, PyAny>, depth: usize, seen: &mut usize) -> Result
         return Ok(Value::Float(f.value()));
     }
     if let Ok(s) = obj.cast::<PyString>() {
+        if let Ok(text) = s.to_str() {
+            if text.len() >= REFER_FROM {
+                // SAFETY: a str's UTF-8 is immutable and lives as long as the str, which `owner` holds.
+                return Ok(Value::Host(unsafe { HostBuffer::new(true, text.as_bytes(), owner(obj)) }));
+            }
+            return Ok(Value::Str(text.to_owned()));
+        }
         // Lone surrogates cannot be UTF-8; they become U+FFFD.
         return Ok(Value::Str(s.to_string_lossy().into_owned()));
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
-        return Ok(Value::Bytes(b.as_bytes().to_vec()));
+        let bytes = b.as_bytes();
+        if bytes.len() >= REFER_FROM {
+            // SAFETY: a bytes object's data is immutable and lives as long as it does; `owner` holds it.
+            return Ok(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
+        }
+        return Ok(Value::Bytes(bytes.to_vec()));
     }
     let items = |iter: &mut dyn Iterator<Item = Bound<'_, PyAny>>, seen: &mut usize| -> Result<Vec<Value>> {
         iter.enumerate()
@@ -79,6 +94,11 @@ fn to_value_at(obj: &Bound<'_, PyAny>, depth: usize, seen: &mut usize) -> Result
         return to_value_at(&plain, depth + 1, seen);
     }
     Err(ConvertError::new(ConvertErrorKind::Unsupported { type_name: type_name(obj), direction: Direction::IntoSandbox }))
+}
+
+/// What keeps a host object alive while an encoded frame refers to its buffer.
+fn owner(obj: &Bound<'_, PyAny>) -> Arc<dyn Send + Sync> {
+    Arc::new(obj.clone().unbind())
 }
 
 /// Protocol data from a session as a host value. Unhashable keys or set items (a session can send any
@@ -123,7 +143,7 @@ fn from_value_at(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
             }
             dict.into_any().unbind()
         }
-        Value::Keep(..) | Value::Kept(_) => {
+        Value::Keep(..) | Value::Kept(_) | Value::Host(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a cache reference cannot come from a session".into())))
         }
     })

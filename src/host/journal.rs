@@ -14,6 +14,8 @@
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
+use crate::protocol::wire::Encoded;
+
 /// Ask for a checkpoint once this many runs are journaled...
 pub const MAX_RUNS: usize = 64;
 /// ...or once the journal holds this many bytes...
@@ -22,9 +24,9 @@ pub const MAX_BYTES: usize = 4 << 20;
 pub const MAX_REPLAY: Duration = Duration::from_millis(50);
 
 pub struct Entry {
-    pub request: Vec<u8>,
+    pub request: Encoded,
     /// Each `ToolResult` request frame the host answered with, in order.
-    pub tool_results: Vec<Vec<u8>>,
+    pub tool_results: Vec<Encoded>,
     pub outcome: u64,
     /// How long the run took (what replaying it will take, about).
     pub took: Duration,
@@ -51,7 +53,7 @@ impl Journal {
     }
 
     pub fn record(&mut self, entry: Entry) {
-        self.bytes += entry.request.len() + entry.tool_results.iter().map(Vec::len).sum::<usize>();
+        self.bytes += entry.request.len() + entry.tool_results.iter().map(Encoded::len).sum::<usize>();
         self.took += entry.took;
         self.entries.push(entry);
     }
@@ -75,8 +77,14 @@ impl Journal {
 mod tests {
     use super::*;
 
+    fn frame(bytes: usize) -> Encoded {
+        let mut w = crate::protocol::wire::Writer::default();
+        w.buf = vec![0; bytes];
+        w.finish()
+    }
+
     fn entry(bytes: usize) -> Entry {
-        Entry { request: vec![0; bytes], tool_results: vec![vec![1; bytes]], outcome: digest(b"done"), took: Duration::from_micros(50) }
+        Entry { request: frame(bytes), tool_results: vec![frame(bytes)], outcome: digest(b"done"), took: Duration::from_micros(50) }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{Reply, Request, SessionOptions};
+use crate::protocol::wire::Encoded;
 
 /// The largest frame the host accepts from a session process.
 pub const MAX_REPLY_BYTES: usize = 512 << 20;
@@ -58,7 +59,7 @@ impl Process {
             // SAFETY: borrowed for this call only; the Python layer keeps the control socket open.
             let control = std::mem::ManuallyDrop::new(unsafe { Channel::from_raw(control_fd) });
             control
-                .send(&Request::Spawn(options.clone()).encode(), &[theirs.as_raw_fd()])
+                .send(&Request::Spawn(options.clone()).encode().into_vec(), &[theirs.as_raw_fd()])
                 .map_err(|e| Failure::Zygote(format!("the zygote is gone ({e})")))?;
         }
         drop(theirs);
@@ -71,7 +72,7 @@ impl Process {
     /// Ask the process waiting on `link` (a checkpoint, or a fork's copy) to take over, and wait for `Ready`.
     pub fn resume(link: Channel) -> Result<Process, Failure> {
         link.attest_senders().map_err(|e| Failure::Lost(e.to_string()))?;
-        link.send(&Request::Resume.encode(), &[]).map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
+        link.send(&Request::Resume.encode().into_vec(), &[]).map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
         Process::take_over(link)
     }
 
@@ -106,7 +107,7 @@ impl Process {
     }
 
     pub fn send(&self, request: &Request) -> Result<(), Failure> {
-        self.link.send(&request.encode(), &[]).map_err(|e| Failure::Lost(format!("the session process is gone ({e})")))
+        send_request(&self.link, &request.encode()).map_err(|e| Failure::Lost(format!("the session process is gone ({e})")))
     }
 
     /// Kill the process now. It cannot outlive this: the pidfd names exactly it.
@@ -127,12 +128,12 @@ impl Drop for Process {
 /// Requests at least this large go out of line (see `Channel::send_out_of_line`).
 const OUT_OF_LINE_FROM: usize = 1 << 20;
 
-/// Send an encoded request: large ones through a memfd, in one copy, rather than the socket buffer.
-pub fn send_request(link: &Channel, frame: &[u8]) -> io::Result<()> {
+/// Send an encoded request: large ones through a memfd, each part copied once, rather than the socket buffer.
+pub fn send_request(link: &Channel, frame: &Encoded) -> io::Result<()> {
     if frame.len() >= OUT_OF_LINE_FROM {
-        link.send_out_of_line(frame)
+        link.send_out_of_line(&frame.parts())
     } else {
-        link.send(frame, &[])
+        link.send(&frame.contiguous(), &[])
     }
 }
 

@@ -21,6 +21,7 @@ use crate::host::tools::{ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions, ToolResult};
 use crate::protocol::value::Value;
+use crate::protocol::wire::Encoded;
 
 /// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
 const TICK: Duration = Duration::from_millis(10);
@@ -190,7 +191,7 @@ impl Session {
     }
 
     /// Send one run and serve its tool calls until it ends, one way or another.
-    fn exchange(&self, py: Python<'_>, state: &mut State, frame: Vec<u8>, context: Option<&Bound<'_, PyAny>>) -> (Ending, Option<PyErr>) {
+    fn exchange(&self, py: Python<'_>, state: &mut State, frame: Encoded, context: Option<&Bound<'_, PyAny>>) -> (Ending, Option<PyErr>) {
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
             return (Ending::Died(Cause::Lost(format!("the session process is gone ({e})"))), None);
         }
@@ -222,7 +223,7 @@ impl Session {
                         let result = state.tools.call(py, &name, args, kwargs, context);
                         tool_time += called.elapsed();
                         let reply = Request::ToolResult(result).encode();
-                        if let Err(e) = py.detach(|| state.process.link.send(&reply, &[])) {
+                        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
                             break Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
                         }
                         tool_results.push(reply);
@@ -328,7 +329,7 @@ impl Session {
                                 .encode()
                             }
                         };
-                        state.process.link.send(&answer, &[]).map_err(|e| lost(e.to_string()))?;
+                        process::send_request(&state.process.link, &answer).map_err(|e| lost(e.to_string()))?;
                         tool_results.push(answer);
                     }
                     Ok((done, Reply::Done(_), _)) => {
@@ -415,7 +416,7 @@ impl Session {
             }
             Some(HostFault::InSession(place)) => {
                 state.fault = None;
-                Some(Request::InjectFault(place).encode())
+                Some(Request::InjectFault(place).encode().into_vec())
             }
             Some(HostFault::InTool) | None => None,
         };

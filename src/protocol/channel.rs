@@ -25,7 +25,36 @@ fn checked_len(len: u64, max_frame: usize) -> io::Result<usize> {
 /// A received frame: read into memory, or mapped from the sender's memfd.
 pub enum Frame {
     Inline(Vec<u8>),
-    Mapped { ptr: *const u8, len: usize },
+    Mapped(Mapping),
+}
+
+/// A read-only private mapping of an out-of-line frame. Values decoded from it may adopt whole pages of it
+/// as their heap blocks (`adopt`); the rest is unmapped with the frame.
+pub struct Mapping {
+    ptr: *const u8,
+    len: usize,
+    /// Page ranges now owned by adopted blocks, in order.
+    adopted: std::cell::RefCell<Vec<(usize, usize)>>,
+}
+
+impl Mapping {
+    /// `bytes`, a part of this frame starting on a page, as a heap block of their own: their pages leave the
+    /// frame (see `memory::adopt`). None when they cannot be adopted; the caller copies them.
+    pub fn adopt(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let (base, start) = (self.ptr as usize, bytes.as_ptr() as usize);
+        if start < base || start + bytes.len() > base + self.len {
+            return None;
+        }
+        let page = crate::memory::page_size();
+        let mut adopted = self.adopted.borrow_mut();
+        if adopted.last().is_some_and(|&(_, end)| start < end) {
+            return None; // a page already given up
+        }
+        // SAFETY: pages of this private mapping, given up below: `drop` no longer unmaps them.
+        let block = unsafe { crate::memory::adopt(bytes) }?;
+        adopted.push((start, (start + bytes.len()).div_ceil(page) * page));
+        Some(block)
+    }
 }
 
 impl std::ops::Deref for Frame {
@@ -35,16 +64,22 @@ impl std::ops::Deref for Frame {
         match self {
             Frame::Inline(bytes) => bytes,
             // SAFETY: a live read-only mapping of `len` bytes, unmapped only on drop.
-            Frame::Mapped { ptr, len } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
+            Frame::Mapped(mapping) => unsafe { std::slice::from_raw_parts(mapping.ptr, mapping.len) },
         }
     }
 }
 
-impl Drop for Frame {
+impl Drop for Mapping {
     fn drop(&mut self) {
-        if let Frame::Mapped { ptr, len } = self {
-            // SAFETY: the mapping made in `recv_trusted`, unmapped once.
-            unsafe { libc::munmap(*ptr as *mut libc::c_void, *len) };
+        let page = crate::memory::page_size();
+        let mut from = self.ptr as usize;
+        let end = (self.ptr as usize + self.len).div_ceil(page) * page;
+        for &(start, stop) in self.adopted.borrow().iter().chain(std::iter::once(&(end, end))) {
+            if start > from {
+                // SAFETY: pages of the mapping made in `recv_trusted` that no block adopted, unmapped once.
+                unsafe { libc::munmap(from as *mut libc::c_void, start - from) };
+            }
+            from = stop;
         }
     }
 }
@@ -171,18 +206,20 @@ impl Channel {
         if len == 0 {
             return Ok((Frame::Inline(Vec::new()), fds));
         }
-        // SAFETY: a fresh read-only private mapping of the sender's memfd, unmapped by `Frame`'s drop.
-        let ptr = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, memfd.as_raw_fd(), 0) };
+        // SAFETY: a fresh read-only private mapping of the sender's memfd, unmapped by `Mapping`'s drop. Its
+        // pages are mapped at once (the frame is read whole), not a fault at a time.
+        let flags = libc::MAP_PRIVATE | libc::MAP_POPULATE;
+        let ptr = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, flags, memfd.as_raw_fd(), 0) };
         if ptr == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
-        Ok((Frame::Mapped { ptr: ptr as *const u8, len }, fds))
+        Ok((Frame::Mapped(Mapping { ptr: ptr as *const u8, len, adopted: Default::default() }), fds))
     }
 
-    /// Send a large frame out of line: written once into a memfd, whose descriptor goes through the socket
-    /// with the length (flagged), so the frame never squeezes through the socket's ~200 KB buffer. Only a
-    /// peer that reads with `recv_trusted` accepts it.
-    pub fn send_out_of_line(&self, frame: &[u8]) -> io::Result<()> {
+    /// Send a large frame out of line: its parts written once into a memfd, whose descriptor goes through the
+    /// socket with the length (flagged), so the frame never squeezes through the socket's ~200 KB buffer. Only
+    /// a peer that reads with `recv_trusted` accepts it.
+    pub fn send_out_of_line(&self, parts: &[&[u8]]) -> io::Result<()> {
         // SAFETY: memfd_create with a static name; the descriptor is owned at once.
         let raw = unsafe { libc::memfd_create(c"frame".as_ptr(), libc::MFD_CLOEXEC) };
         if raw < 0 {
@@ -190,13 +227,17 @@ impl Channel {
         }
         // SAFETY: a descriptor we just created.
         let memfd = unsafe { OwnedFd::from_raw_fd(raw) };
-        let mut written = 0;
-        while written < frame.len() {
-            let rest = &frame[written..];
-            // SAFETY: writes from a live slice.
-            written += retry_interrupted(|| unsafe { libc::write(memfd.as_raw_fd(), rest.as_ptr() as *const _, rest.len()) })?;
+        let mut len = 0;
+        for part in parts {
+            let mut written = 0;
+            while written < part.len() {
+                let rest = &part[written..];
+                // SAFETY: writes from a live slice.
+                written += retry_interrupted(|| unsafe { libc::write(memfd.as_raw_fd(), rest.as_ptr() as *const _, rest.len()) })?;
+            }
+            len += part.len();
         }
-        let header = (frame.len() as u64 | OUT_OF_LINE).to_le_bytes();
+        let header = (len as u64 | OUT_OF_LINE).to_le_bytes();
         self.send_parts(&header, &[], &[memfd.as_raw_fd()])
     }
 
@@ -369,15 +410,15 @@ mod tests {
     fn an_out_of_line_frame_arrives_mapped_and_only_where_trusted() {
         let (a, b) = Channel::pair().unwrap();
         let big: Vec<u8> = (0..(3 << 20)).map(|i| (i % 253) as u8).collect();
-        a.send_out_of_line(&big).unwrap();
+        a.send_out_of_line(&[&big[..10], &big[10..]]).unwrap();
         a.send(b"after", &[]).unwrap();
         let (frame, fds) = b.recv_trusted(1 << 30).unwrap();
-        assert!(matches!(frame, Frame::Mapped { .. }) && fds.is_empty(), "the memfd is used up by the frame");
+        assert!(matches!(frame, Frame::Mapped(_)) && fds.is_empty(), "the memfd is used up by the frame");
         assert!(*frame == big[..]);
         let (next, _) = b.recv_trusted(1 << 30).unwrap();
         assert_eq!(&*next, b"after");
         // An untrusting reader (the host) refuses it: its flagged length is over any limit.
-        a.send_out_of_line(&big).unwrap();
+        a.send_out_of_line(&[&big[..10], &big[10..]]).unwrap();
         assert_eq!(b.recv(1 << 30).unwrap_err().kind(), std::io::ErrorKind::InvalidData);
     }
 

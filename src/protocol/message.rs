@@ -5,8 +5,9 @@
 //! runs the session sends `Checkpoint` with the socket of a frozen copy of itself; `Fork` asks for a live
 //! copy. A process that takes over a session (new, resumed checkpoint, fork) first says `Ready`.
 
+use super::channel::Frame;
 use super::value::Value;
-use super::wire::{Reader, WireError, WireResult, Writer};
+use super::wire::{Encoded, Reader, WireError, WireResult, Writer};
 
 /// A declared output field: name and, for the simple types dspy declares, the expected type.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,7 +186,7 @@ fn read_stop(r: &mut Reader<'_>) -> WireResult<Stop> {
 }
 
 impl Request {
-    pub fn encode(&self) -> Vec<u8> {
+    pub fn encode(&self) -> Encoded {
         let mut w = Writer::default();
         match self {
             Request::Spawn(options) => {
@@ -251,11 +252,19 @@ impl Request {
                 w.u8(*place as u8);
             }
         }
-        w.buf
+        w.finish()
     }
 
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
-        let mut r = Reader::new(frame);
+        Self::read(Reader::new(frame))
+    }
+
+    /// A received request; its large values keep the frame's pages when it is mapped (see `Reader::of_frame`).
+    pub fn decode_frame(frame: &Frame) -> WireResult<Self> {
+        Self::read(Reader::of_frame(frame))
+    }
+
+    fn read(mut r: Reader<'_>) -> WireResult<Self> {
         let request = match r.u8()? {
             0 => Request::Spawn(SessionOptions {
                 timeout_seconds: r.opt_f64()?,
@@ -378,7 +387,7 @@ impl Reply {
                 w.u8(*reason as u8);
             }
         }
-        w.buf
+        w.finish().into_vec()
     }
 
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
@@ -457,7 +466,7 @@ mod tests {
             Request::InjectFault(FaultPlace::StackOverflow),
         ];
         for request in requests {
-            assert_eq!(Request::decode(&request.encode()).unwrap(), request);
+            assert_eq!(Request::decode(&request.encode().into_vec()).unwrap(), request);
         }
     }
 

@@ -1,8 +1,11 @@
 //! The plain data that crosses between host and session: None, bool, int of any size, float, str, bytes,
 //! list, tuple, dict, set, frozenset, nested. `Keep`/`Kept` let a large str or bytes injected again as the
-//! same host object reuse the session's copy instead of crossing again.
+//! same host object reuse the session's copy instead of crossing again. A large host str or bytes goes into
+//! the frame straight from the host object's buffer (`HostBuffer`): it is copied once, into the frame's file.
 
-use super::wire::{Reader, WireError, WireResult, Writer};
+use std::sync::Arc;
+
+use super::wire::{Reader, WireError, WireResult, Writer, REFER_FROM};
 
 /// Deeper nesting than this is refused on either side (it is also how a value that contains itself is
 /// caught while converting).
@@ -30,6 +33,49 @@ pub enum Value {
     Keep(u64, Box<Value>),
     /// The value kept under this key by the previous run (host -> session only).
     Kept(u64),
+    /// A host str (its UTF-8) or bytes, written from the host object's own buffer (host -> session only; it
+    /// reads back as `Str` or `Bytes`).
+    Host(HostBuffer),
+}
+
+/// The buffer of a host object that is immutable while it lives (a CPython str's UTF-8, a bytes' data), held
+/// alive by `owner` for as long as any copy of this handle exists.
+#[derive(Clone)]
+pub struct HostBuffer {
+    pub is_str: bool,
+    ptr: *const u8,
+    len: usize,
+    _owner: Arc<dyn Send + Sync>,
+}
+
+// SAFETY: the buffer is immutable and outlives every handle (see `new`); `owner` itself is Send + Sync.
+unsafe impl Send for HostBuffer {}
+// SAFETY: as above: shared access is read-only.
+unsafe impl Sync for HostBuffer {}
+
+impl HostBuffer {
+    /// # Safety
+    /// `bytes` must stay valid and unchanged while `owner` lives, and be UTF-8 when `is_str`.
+    pub unsafe fn new(is_str: bool, bytes: &[u8], owner: Arc<dyn Send + Sync>) -> Self {
+        Self { is_str, ptr: bytes.as_ptr(), len: bytes.len(), _owner: owner }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: valid while `owner` lives (`new`'s contract), and this handle holds it.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl PartialEq for HostBuffer {
+    fn eq(&self, other: &Self) -> bool {
+        self.is_str == other.is_str && self.bytes() == other.bytes()
+    }
+}
+
+impl std::fmt::Debug for HostBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostBuffer({} {} bytes)", if self.is_str { "str" } else { "bytes" }, self.len)
+    }
 }
 
 mod tag {
@@ -48,6 +94,9 @@ mod tag {
     pub const FROZEN_SET: u8 = 12;
     pub const KEEP: u8 = 13;
     pub const KEPT: u8 = 14;
+    /// A large str or bytes starting on a page of the frame (`Writer::refer`).
+    pub const PADDED_STR: u8 = 15;
+    pub const PADDED_BYTES: u8 = 16;
 }
 
 impl Value {
@@ -105,6 +154,14 @@ impl Value {
                 w.u8(tag::KEPT);
                 w.u64(*key);
             }
+            Value::Host(buffer) if buffer.bytes().len() >= REFER_FROM => {
+                w.u8(if buffer.is_str { tag::PADDED_STR } else { tag::PADDED_BYTES });
+                w.refer(buffer);
+            }
+            Value::Host(buffer) => {
+                w.u8(if buffer.is_str { tag::STR } else { tag::BYTES });
+                w.bytes(buffer.bytes());
+            }
         }
     }
 
@@ -147,6 +204,8 @@ impl Value {
                 Value::Keep(key, Box::new(Self::read_at(r, depth + 1)?))
             }
             tag::KEPT => Value::Kept(r.u64()?),
+            tag::PADDED_STR => Value::Str(r.padded_string()?),
+            tag::PADDED_BYTES => Value::Bytes(r.padded_bytes()?),
             other => return Err(WireError::BadTag(other)),
         })
     }
@@ -159,7 +218,8 @@ mod tests {
     fn round_trip(value: &Value) -> Value {
         let mut w = Writer::default();
         value.write(&mut w);
-        let mut r = Reader::new(&w.buf);
+        let frame = w.finish().into_vec();
+        let mut r = Reader::new(&frame);
         let back = Value::read(&mut r).unwrap();
         r.finish().unwrap();
         back
@@ -182,6 +242,46 @@ mod tests {
             Value::Kept(3),
         ]);
         assert_eq!(round_trip(&value), value);
+    }
+
+    #[test]
+    fn a_host_buffer_reads_back_as_its_kind() {
+        for size in [10, 1 << 20] {
+            let text: Arc<String> = Arc::new("é".repeat(size));
+            let bytes: Arc<Vec<u8>> = Arc::new(vec![7; size]);
+            // SAFETY: the Arcs own the buffers, unchanged.
+            let (s, b) = unsafe {
+                (HostBuffer::new(true, text.as_bytes(), text.clone()), HostBuffer::new(false, &bytes, bytes.clone()))
+            };
+            let value = Value::List(vec![Value::Host(s), Value::Int(1), Value::Host(b)]);
+            let expected = Value::List(vec![Value::Str(text.to_string()), Value::Int(1), Value::Bytes(bytes.to_vec())]);
+            assert_eq!(round_trip(&value), expected);
+        }
+    }
+
+    #[test]
+    fn large_strs_in_a_mapped_frame_keep_the_frame_pages() {
+        use crate::protocol::channel::{Channel, Frame};
+        let text: Arc<String> = Arc::new("a".repeat(3 << 20) + "é");
+        // SAFETY: the Arc owns the buffer, unchanged.
+        let host = unsafe { HostBuffer::new(true, text.as_bytes(), text.clone()) };
+        let value = Value::List(vec![Value::Int(1), Value::Host(host.clone()), Value::Host(host)]);
+        let mut w = Writer::default();
+        value.write(&mut w);
+        let (a, b) = Channel::pair().unwrap();
+        a.send_out_of_line(&w.finish().parts()).unwrap();
+        let (frame, _) = b.recv_trusted(1 << 30).unwrap();
+        let Frame::Mapped(_) = &frame else { panic!("sent out of line") };
+        let frame_range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
+        let back = Value::read(&mut Reader::of_frame(&frame)).unwrap();
+        drop(frame);
+        let Value::List(items) = &back else { panic!("{back:?}") };
+        for item in &items[1..] {
+            let Value::Str(s) = item else { panic!("{item:?}") };
+            assert_eq!(s, &*text);
+            assert!(frame_range.contains(&(s.as_ptr() as usize)), "adopted in place, not copied");
+        }
+        assert_eq!(items[0], Value::Int(1));
     }
 
     #[test]

@@ -1,5 +1,10 @@
 //! The binary encoding of messages: little-endian integers, length-prefixed byte strings. Reading never
-//! trusts a length: it is checked against what is left of the frame before anything is allocated.
+//! trusts a length: it is checked against what is left of the frame before anything is allocated. Writing
+//! leaves a large host buffer where it is: the encoded frame refers to it, and it is copied only when sent,
+//! starting on a page of the frame, so that a session that maps the frame can keep those pages as the value.
+
+use super::channel::{Frame, Mapping};
+use super::value::HostBuffer;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
@@ -17,12 +22,84 @@ pub enum WireError {
 
 pub type WireResult<T> = Result<T, WireError>;
 
+/// Host buffers at least this large are referred to, not copied, by an encoded frame.
+pub const REFER_FROM: usize = crate::memory::ADOPT_FROM;
+/// Referred buffers start on a multiple of this in the frame (a page, or several).
+const REFER_ALIGN: usize = 4096;
+
 #[derive(Default)]
 pub struct Writer {
     pub buf: Vec<u8>,
+    /// Host buffers that belong at these offsets of `buf`, in order.
+    refers: Vec<(usize, HostBuffer)>,
+}
+
+/// An encoded frame: its bytes, with large host buffers between them left in place.
+#[derive(Clone)]
+pub struct Encoded {
+    buf: Vec<u8>,
+    refers: Vec<(usize, HostBuffer)>,
+}
+
+impl Encoded {
+    pub fn len(&self) -> usize {
+        self.buf.len() + self.refers.iter().map(|(_, buffer)| buffer.bytes().len()).sum::<usize>()
+    }
+
+    /// The frame's pieces, in order.
+    pub fn parts(&self) -> Vec<&[u8]> {
+        let mut parts = Vec::with_capacity(2 * self.refers.len() + 1);
+        let mut from = 0;
+        for (at, buffer) in &self.refers {
+            parts.push(&self.buf[from..*at]);
+            parts.push(buffer.bytes());
+            from = *at;
+        }
+        parts.push(&self.buf[from..]);
+        parts
+    }
+
+    /// The frame in one buffer (a copy of every host buffer it refers to).
+    pub fn contiguous(&self) -> std::borrow::Cow<'_, [u8]> {
+        if self.refers.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.buf);
+        }
+        let mut frame = Vec::with_capacity(self.len());
+        for part in self.parts() {
+            frame.extend_from_slice(part);
+        }
+        std::borrow::Cow::Owned(frame)
+    }
+
+    pub fn into_vec(self) -> Vec<u8> {
+        if self.refers.is_empty() {
+            return self.buf;
+        }
+        self.contiguous().into_owned()
+    }
 }
 
 impl Writer {
+    pub fn finish(self) -> Encoded {
+        Encoded { buf: self.buf, refers: self.refers }
+    }
+
+    /// Where the next byte written will be in the frame.
+    fn position(&self) -> usize {
+        self.buf.len() + self.refers.iter().map(|(_, buffer)| buffer.bytes().len()).sum::<usize>()
+    }
+
+    /// A host buffer, referred to: padding (a u16 count of zeros), then length-prefixed, its bytes starting
+    /// on a multiple of `REFER_ALIGN` in the frame. Read with `Reader::padded_bytes`.
+    pub fn refer(&mut self, buffer: &HostBuffer) {
+        let before_bytes = self.position() + 2 + 8;
+        let pad = (REFER_ALIGN - before_bytes % REFER_ALIGN) % REFER_ALIGN;
+        self.buf.extend_from_slice(&(pad as u16).to_le_bytes());
+        self.buf.resize(self.buf.len() + pad, 0);
+        self.len(buffer.bytes().len());
+        self.refers.push((self.buf.len(), buffer.clone()));
+    }
+
     pub fn u8(&mut self, value: u8) {
         self.buf.push(value);
     }
@@ -92,11 +169,22 @@ impl Writer {
 pub struct Reader<'a> {
     buf: &'a [u8],
     pos: usize,
+    /// The frame's mapping, when it is one: large values may adopt its pages.
+    mapping: Option<&'a Mapping>,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(buf: &'a [u8]) -> Self {
-        Self { buf, pos: 0 }
+        Self { buf, pos: 0, mapping: None }
+    }
+
+    /// A reader of a received frame, whose large values keep the frame's pages when it is mapped.
+    pub fn of_frame(frame: &'a Frame) -> Self {
+        let mapping = match frame {
+            Frame::Mapped(mapping) => Some(mapping),
+            Frame::Inline(_) => None,
+        };
+        Self { buf: frame, pos: 0, mapping }
     }
 
     pub fn finish(&self) -> WireResult<()> {
@@ -162,6 +250,26 @@ impl<'a> Reader<'a> {
 
     pub fn string(&mut self) -> WireResult<String> {
         self.str().map(str::to_owned)
+    }
+
+    /// Bytes written by `Writer::refer`, as an owned buffer: their pages themselves when the frame is mapped.
+    pub fn padded_bytes(&mut self) -> WireResult<Vec<u8>> {
+        let pad = u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes"));
+        self.take(pad as usize)?;
+        let bytes = self.bytes()?;
+        Ok(self.mapping.and_then(|mapping| mapping.adopt(bytes)).unwrap_or_else(|| bytes.to_vec()))
+    }
+
+    /// A str written by `Writer::refer`: as `padded_bytes`, checked as UTF-8 first.
+    pub fn padded_string(&mut self) -> WireResult<String> {
+        let start = self.pos;
+        let pad = u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes"));
+        self.take(pad as usize)?;
+        std::str::from_utf8(self.bytes()?).map_err(|_| WireError::BadUtf8)?;
+        self.pos = start;
+        let bytes = self.padded_bytes()?;
+        // SAFETY: checked as UTF-8 just above (the same bytes, adopted or copied).
+        Ok(unsafe { String::from_utf8_unchecked(bytes) })
     }
 
     pub fn opt_string(&mut self) -> WireResult<Option<String>> {

@@ -99,6 +99,7 @@ pub fn to_sandbox(value: &Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
         Value::Keep(..) | Value::Kept(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a kept value can only be a variable".into())))
         }
+        Value::Host(_) => return Err(ConvertError::new(ConvertErrorKind::Failed("a host buffer only exists in the host".into()))),
     })
 }
 

@@ -79,7 +79,7 @@ fn receive(spin: Spin) -> (Request, Vec<OwnedFd>) {
         Some(Ok(received)) => received,
         _ => exit(EXIT_DONE), // end-of-file: the host let go of this process
     };
-    match Request::decode(&frame) {
+    match Request::decode_frame(&frame) {
         Ok(request) => (request, fds),
         Err(_) => exit(EXIT_PROTOCOL),
     }

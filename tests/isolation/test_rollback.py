@@ -112,6 +112,24 @@ def test_the_runs_since_the_last_checkpoint_are_replayed_without_calling_tools_a
     assert results["tool_calls"] == [13, 13], "replayed runs do not call host tools again"
 
 
+def test_large_values_and_tool_results_are_replayed_exactly():
+    # Large str/bytes go out of line, in the frame's own pages; a replay sends the same frames again.
+    results = run_isolated(
+        """
+        big = "é" + "x" * (3 << 20)
+        blob = bytes(range(256)) * 8192
+        interp = RustInterpreter(tools={"fetch": lambda: blob})
+        interp.execute("a = doc[:2] + doc[-1]\\nb = fetch()", variables={"doc": big})
+        interp._session._inject_fault("abort")
+        results["run"] = outcome(interp, "a = 'lost'")
+        results["after"] = outcome(interp, "(a, len(doc), doc == 'é' + 'x' * (3 << 20), b == bytes(range(256)) * 8192)")
+        interp.shutdown()
+        """
+    )
+    assert "variables are as they were before this cell" in results["run"]["message"], results["run"]
+    assert results["after"]["value"] == repr(("éx" + "x", (3 << 20) + 1, True, True))
+
+
 def test_a_replayed_run_that_ends_differently_is_reported():
     results = run_isolated(
         """
