@@ -1,8 +1,8 @@
 //! The host end of the session processes: what runs in the user's CPython process. `session` is the
-//! handle Python holds, `process` its hold on one session process (spawn, take over, kill), `journal` the runs since
-//! the last checkpoint (replayed on rollback), `tools` calls
-//! the host's tools for a session, `outcome` turns results into what Python gets, `convert` turns host
-//! values into protocol values and back.
+//! handle Python holds (with `session::rollback`, which brings it back after its process dies), `process`
+//! its hold on one session process (spawn, take over, kill), `journal` the runs since the last checkpoint
+//! (replayed on rollback), `tools` calls the host's tools for a session, `outcome` turns results into what
+//! Python gets, `convert` turns host values into protocol values and back.
 
 pub mod convert;
 pub mod journal;

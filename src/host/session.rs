@@ -4,7 +4,7 @@
 //! by its checkpoint (the session as of its last completed run): the caller gets an error naming what
 //! happened, and the session goes on. Only `shutdown()` (or a failed rollback) ends a session.
 
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -19,9 +19,12 @@ use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions, ToolResult};
+use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
+
+mod rollback;
+pub use rollback::Replay;
 
 /// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
 const TICK: Duration = Duration::from_millis(10);
@@ -93,12 +96,6 @@ impl Drop for Waiting {
     fn drop(&mut self) {
         WAITING.with(|w| w.borrow_mut().pop());
     }
-}
-
-/// What a rollback replayed: the runs since the checkpoint, and how many of them ended differently.
-pub struct Replay {
-    pub runs: usize,
-    pub diverged: usize,
 }
 
 /// How an exchange ended.
@@ -262,90 +259,6 @@ impl Session {
             }
         };
         (ending, interrupt.map(|(err, _)| err))
-    }
-
-    /// Replace the dead process with the checkpoint and replay the journal: the session is then as it was
-    /// before the failed run. An error when there is no checkpoint, or it cannot take over.
-    fn roll_back(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
-        state.process.kill();
-        let process = match (state.checkpoint.take(), &state.respawn_from) {
-            (Some(checkpoint), _) => {
-                py.detach(|| Process::resume(checkpoint))
-                    .map_err(|failure| format!("its checkpoint could not resume ({})", failure.into_reason()))?
-            }
-            (None, Some(zygote)) => {
-                let zygote = zygote.as_raw_fd();
-                py.detach(|| Process::spawn(zygote, &self.options))
-                    .map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?
-            }
-            (None, None) => return Err("there was no checkpoint to go back to".into()),
-        };
-        {
-            // Under the lock a shutdown signals with: it either sees this process or finds it killed here.
-            let mut live = self.live.lock();
-            if self.alive.load(Ordering::SeqCst) {
-                *live = (process.pidfd().unwrap_or(-1), process.pid);
-            } else {
-                process.kill();
-            }
-        }
-        drop(std::mem::replace(&mut state.process, process));
-        // The kept values of the checkpoint are not the host's latest: the next run sends values in full.
-        state.kept.clear();
-        state.checkpoint_pending = false;
-        let replay = self.replay(py, state)?;
-        // A tool table sent in a run that was not replayed (the failed one) is not in the process.
-        state.resend_tools = true;
-        Ok(replay)
-    }
-
-    /// Run the journaled runs again in the resumed process, answering their tool calls from the journal.
-    fn replay(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
-        let entries = state.journal.take();
-        let mut replay = Replay { runs: entries.len(), diverged: 0 };
-        let wait = self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60));
-        let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
-        for entry in entries {
-            process::send_request(&state.process.link, &entry.request).map_err(|e| lost(e.to_string()))?;
-            let mut answers = entry.tool_results.iter();
-            let mut tool_results = Vec::new();
-            let started = Instant::now();
-            loop {
-                let link = &state.process.link;
-                if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
-                    return Err(lost("a replayed cell did not finish".into()));
-                }
-                let received = py.detach(|| process::receive_frame(link));
-                match received {
-                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
-                    Ok((_, Reply::ToolCall { name, .. }, _)) => {
-                        let answer = match answers.next() {
-                            Some(answer) => answer.clone(),
-                            None => {
-                                replay.diverged += 1;
-                                Request::ToolResult(ToolResult::Refused(format!(
-                                    "tool '{name}' was not called when this cell first ran; its replay is refused"
-                                )))
-                                .encode()
-                            }
-                        };
-                        process::send_request(&state.process.link, &answer).map_err(|e| lost(e.to_string()))?;
-                        tool_results.push(answer);
-                    }
-                    Ok((done, Reply::Done(_), _)) => {
-                        let outcome = journal::digest(&done);
-                        if outcome != entry.outcome {
-                            replay.diverged += 1;
-                        }
-                        state.journal.record(Entry { request: entry.request, tool_results, outcome, took: started.elapsed() });
-                        break;
-                    }
-                    Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
-                    Err(failure) => return Err(lost(failure.into_reason())),
-                }
-            }
-        }
-        Ok(replay)
     }
 
     fn take_state(&self) -> Option<State> {
