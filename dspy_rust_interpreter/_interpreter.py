@@ -46,6 +46,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "max_tool_result_bytes": None,
     # A tool call taking longer than this is logged as a warning on the "dspy_rust_interpreter" logger.
     "slow_tool_seconds": 5.0,
+    # Tool calls that async sandbox code has in flight at once (`await asyncio.gather(search(a), ...)`) run
+    # on this many host threads at most; more wait for a free one.
+    "max_concurrent_tools": 8,
     # Modules imported while the sandbox is built, so that the code's first `import` of them is a lookup
     # (InterpreterPool builds its sandboxes ahead of time: there, this costs no one any waiting).
     "preload": (),
@@ -75,6 +78,9 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     tool_timeout = merged["tool_timeout"]
     if tool_timeout is not None and not _positive_number(tool_timeout):
         raise ValueError(f"tool_timeout must be a positive number of seconds or None, got {tool_timeout!r}")
+    concurrent = merged["max_concurrent_tools"]
+    if isinstance(concurrent, bool) or not isinstance(concurrent, int) or concurrent < 1:
+        raise ValueError(f"max_concurrent_tools must be a positive int, got {concurrent!r}")
     for name in ("max_tool_calls", "max_tool_result_bytes"):
         value = merged[name]
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
@@ -252,7 +258,7 @@ class RustInterpreter:
             tool_seconds_before = runtime.stats.tool_seconds
             started = time.perf_counter()
             try:
-                outcome = session.execute(code, variables or None, tools, field_specs, context)
+                outcome = session.execute(code, variables or None, tools, field_specs, context, runtime.concurrent_calls())
             except _native.PanicException as panic:
                 raise self._fail(panic) from None
             finally:
@@ -318,6 +324,7 @@ class RustInterpreter:
                 self._lock.release()
         on_shutdown, self._on_shutdown = self._on_shutdown, None
         self._runtime.close_streams()
+        self._runtime.close_concurrent_calls()
         if on_shutdown is not None:
             on_shutdown()
 

@@ -1,6 +1,7 @@
 """Type stubs for the private extension module (see src/host/session.rs). Users never touch it directly."""
 
 from contextvars import Context
+from ._concurrent_calls import ConcurrentCalls
 from typing import Any, Callable
 
 # (name, callable, parameter names positional arguments bind to, or None to pass them through,
@@ -66,9 +67,11 @@ class Session:
         tools: list[ToolSpec] | None = None,
         fields: list[FieldSpec] | None = None,
         context: Context | None = None,
+        calls: ConcurrentCalls | None = None,
     ) -> RunOutcome:
         """Run code. Raises TypeError when a variable cannot enter the sandbox (nothing is bound). A run
-        whose process died is rolled back and reported as an Error naming the cause (``rolled_back``)."""
+        whose process died is rolled back and reported as an Error naming the cause (``rolled_back``). Tools
+        that async sandbox code calls run at the same time on ``calls``; without it, one after the other."""
     def fork(self) -> Session:
         """A new session with an identical, independent copy of this one's state and tools."""
     def interrupt(self) -> None:

@@ -104,6 +104,21 @@ class ToolRuntime:
         self.streams: dict[str, OpenStream] = {}
         # Set per execute(): report each tool call through dspy's callbacks (only when some are active).
         self.report_calls = False
+        self.max_concurrent: int = options["max_concurrent_tools"]
+        self._concurrent: Any = None
+
+    def concurrent_calls(self) -> Any:
+        """The pool that runs the calls async sandbox code has in flight at once (made on first use)."""
+        if self._concurrent is None:
+            from ._concurrent_calls import ConcurrentCalls
+
+            self._concurrent = ConcurrentCalls(self.max_concurrent, self.owner_id)
+        return self._concurrent
+
+    def close_concurrent_calls(self) -> None:
+        concurrent, self._concurrent = self._concurrent, None
+        if concurrent is not None:
+            concurrent.close()
 
     # -- results ---------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
-use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
+use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyPayload, PyRef, PyResult, Settings, VirtualMachine};
 
 use crate::state::with_state;
 use crate::{finish, output, tools};
@@ -44,6 +44,8 @@ const FROZEN_MODULES: &[&str] = &[
     "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "codeop",
     "_compat_pickle", "__future__", "quopri", "colorsys",
     "_pylong", "contextvars", "ipaddress",
+    // asyncio, over the stand-ins below, and what it imports
+    "asyncio", "concurrent", "logging",
 ];
 
 fn frozen_allowed(name: &str) -> bool {
@@ -56,13 +58,21 @@ fn frozen_allowed(name: &str) -> bool {
 /// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
 /// without code-object loading, `_help` with the builtin `help()` (CPython's is `pydoc`), and `_csv` with the
 /// dialect registry and field size limit per session (the native `_csv` keeps them process-wide; see
-/// `install_csv`).
+/// `install_csv`). For asyncio: `threading` for one thread, `socket`, `subprocess` and `signal` with their
+/// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
+/// `_sandbox_async`, which runs cells that await at top level.
 const STAND_INS: &[(&str, &str)] = &[
     ("os", include_str!("sandbox_py/os.py")),
     ("posix", include_str!("sandbox_py/os.py")),
     ("marshal", include_str!("sandbox_py/marshal.py")),
     ("_help", include_str!("sandbox_py/help.py")),
     ("_csv", include_str!("sandbox_py/csv.py")),
+    ("threading", include_str!("sandbox_py/threading.py")),
+    ("socket", include_str!("sandbox_py/socket.py")),
+    ("subprocess", include_str!("sandbox_py/subprocess.py")),
+    ("signal", include_str!("sandbox_py/signal.py")),
+    ("asyncio.unix_events", include_str!("sandbox_py/asyncio_events.py")),
+    ("_sandbox_async", include_str!("sandbox_py/sandbox_async.py")),
 ];
 
 /// The stand-ins compiled once per process and frozen, so an import finds them even after sandbox code
@@ -119,21 +129,48 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
 
 /// Sandbox code must not build code objects of its own: the VM runs bytecode without verifying it, so crafted
 /// bytecode could crash the process or worse. Code objects then only come from the compiler (`compile`,
-/// `def`, `lambda`), and assigning one to `function.__code__` is no more than defining that function.
+/// `def`, `lambda`), and assigning one to `function.__code__` is no more than defining that function. The one
+/// change left is what `types.coroutine` (which asyncio uses) makes: marking a generator's code as an
+/// iterable coroutine, a flag that changes no bytecode.
 fn forbid_code_crafting(vm: &VirtualMachine) {
     let code_type = vm.ctx.types.code_type;
     code_type.modified();
-    for method in ["replace", "__replace__"] {
-        code_type.attributes.remove(vm.ctx.intern_str(method));
-    }
+    code_type.attributes.remove(vm.ctx.intern_str("__replace__"));
+    code_type.set_attr(vm.ctx.intern_str("replace"), vm.new_method("replace", code_type, mark_iterable_coroutine).into());
     code_type.slots.new.store(Some(refuse_code_construction));
 }
 
-fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
-    Err(vm.new_exception_msg(
+/// `code.replace(co_flags=...)` that only sets CO_ITERABLE_COROUTINE; anything else is refused.
+fn mark_iterable_coroutine(
+    code: PyRef<rustpython_vm::builtins::PyCode>,
+    args: rustpython_vm::function::FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult<PyRef<rustpython_vm::builtins::PyCode>> {
+    use rustpython_vm::bytecode::CodeFlags;
+    let old = code.code.flags;
+    let flags = match (args.args.as_slice(), args.kwargs.len(), args.kwargs.get("co_flags")) {
+        ([], 1, Some(flags)) => flags.try_to_value::<u32>(vm).ok().and_then(CodeFlags::from_bits),
+        _ => None,
+    };
+    match flags {
+        Some(flags) if old.contains(CodeFlags::GENERATOR) && flags == old | CodeFlags::ITERABLE_COROUTINE => {
+            let mut marked = code.code.clone();
+            marked.flags = flags;
+            Ok(rustpython_vm::builtins::PyCode::new(marked).into_ref(&vm.ctx))
+        }
+        _ => Err(refused_code_change(vm)),
+    }
+}
+
+fn refused_code_change(vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    vm.new_exception_msg(
         vm.ctx.exceptions.permission_error.to_owned(),
         "code objects cannot be created or modified in the sandbox; write the code as def/lambda, or compile() it".into(),
-    ))
+    )
+}
+
+fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+    Err(refused_code_change(vm))
 }
 
 /// `root` and every type below it that is still alive, each once (types have several bases).

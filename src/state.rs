@@ -41,6 +41,8 @@ pub struct SessionState {
     pub builtin_exceptions: HashMap<String, PyTypeRef>,
     /// The VM's own `sys.modules`, for `sys.__getattr__` (see `sandbox::sys_getattr_fallback`).
     pub modules: Option<PyDictRef>,
+    /// Host calls started from async code and not yet delivered: the tool's name by call id.
+    pub host_calls: HashMap<u64, String>,
 }
 
 thread_local! {

@@ -1,6 +1,10 @@
 //! Host tools inside the sandbox: each tool is a global stand-in function that forwards to the host
 //! callable registered under its name *at call time*, so replacing a tool takes effect at once and removing
 //! one revokes every reference sandbox code kept. `call_tool(name, *args, **kwargs)` is the generic door.
+//!
+//! Called from sync code, a tool answers at once, as a function does. Called from async code (a coroutine the
+//! sandbox's event loop is running), it starts the host call and returns an awaitable of its result at once,
+//! so calls gathered together run at the same time on the host (see `_sandbox_async`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -189,6 +193,12 @@ pub fn call_host_tool(
         }
         keyword.push((key.clone(), to_value(value, &format!("argument '{key}'"))?));
     }
+    if in_running_event_loop(vm) {
+        let call_id = crate::worker::session::start_host_call(name, positional, keyword);
+        with_state(|s| s.host_calls.insert(call_id, name.to_owned()));
+        let waiter = vm.new_function("wait_for_host_calls", wait_for_host_calls);
+        return vm.import("_sandbox_async", 0)?.get_attr("start_call", vm)?.call((call_id, name.to_owned(), waiter), vm);
+    }
     if let Some(shared) = &shared {
         shared.tool_call_started();
     }
@@ -196,6 +206,10 @@ pub fn call_host_tool(
     if let Some(shared) = &shared {
         shared.tool_call_ended();
     }
+    tool_result_in_sandbox(result, name, vm)
+}
+
+fn tool_result_in_sandbox(result: ToolResult, name: &str, vm: &VirtualMachine) -> PyResult {
     match result {
         ToolResult::Return(value) => convert::into_sandbox(value, vm).map_err(|e| {
             vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
@@ -203,6 +217,46 @@ pub fn call_host_tool(
         ToolResult::Raise(error) => Err(host_error_in_sandbox(error, vm, name)),
         ToolResult::Refused(message) => Err(vm.new_type_error(message)),
     }
+}
+
+/// Whether the caller runs inside the sandbox's event loop (asyncio imported, a loop running).
+fn in_running_event_loop(vm: &VirtualMachine) -> bool {
+    let Some(modules) = with_state(|s| s.modules.clone()) else { return false };
+    let Ok(events) = modules.get_item("asyncio.events", vm) else { return false };
+    events
+        .get_attr("_get_running_loop", vm)
+        .and_then(|running| running.call((), vm))
+        .is_ok_and(|running| !vm.is_none(&running))
+}
+
+/// `wait_for_host_calls(timeout)`, for the event loop when it has nothing else to run: the host calls that
+/// finish within `timeout` seconds (None: until one does), as `(call_id, ok, value or exception)`. The wait
+/// is host time, not the run's (it is not counted against the time limit).
+fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
+    if timeout.is_some_and(|t| !(t >= 0.0) || !t.is_finite()) {
+        return Err(vm.new_value_error("timeout must be a non-negative number or None"));
+    }
+    let shared = with_state(|s| s.shared.clone());
+    if let Some(shared) = &shared {
+        if shared.stop_reason() != StopReason::None {
+            return Err(vm.new_runtime_error("host calls cannot be awaited: this run is being stopped"));
+        }
+        shared.tool_call_started();
+    }
+    let results = crate::worker::session::wait_host_calls(timeout);
+    if let Some(shared) = &shared {
+        shared.tool_call_ended();
+    }
+    let mut delivered = Vec::with_capacity(results.len());
+    for (call_id, result) in results {
+        let Some(name) = with_state(|s| s.host_calls.remove(&call_id)) else { continue };
+        let (ok, value) = match tool_result_in_sandbox(result, &name, vm) {
+            Ok(value) => (true, value),
+            Err(exc) => (false, exc.into()),
+        };
+        delivered.push(vm.ctx.new_tuple(vec![vm.ctx.new_int(call_id).into(), vm.ctx.new_bool(ok).into(), value]).into());
+    }
+    Ok(delivered)
 }
 
 /// The host's exception raised inside the sandbox: the same built-in type when there is one (the VM's own,

@@ -228,9 +228,14 @@ GROUPS["files"] = {
     ),
 }
 
-# Network: nothing that can open a connection is importable.
+# Network: nothing can open a connection. `socket` is the sandbox's own (its names, for asyncio; every socket
+# refused); the native `_socket` and everything above it are absent.
+NO_NETWORK = "the sandbox has no network: sockets are not available"
 GROUPS["network"] = {
-    "socket": ("import socket", no_module("socket")),
+    "socket": ("import socket\nsocket.socket()", error("PermissionError", NO_NETWORK)),
+    "socket_create_connection": ("import socket\nsocket.create_connection(('example.com', 80))", error("PermissionError", NO_NETWORK)),
+    "socket_getaddrinfo": ("import socket\nsocket.getaddrinfo('example.com', 80)", error("PermissionError", NO_NETWORK)),
+    "socket_socketpair": ("import socket\nsocket.socketpair()", error("PermissionError", NO_NETWORK)),
     "_socket": ("import _socket", no_module("_socket")),
     "urllib_request": ("import urllib.request", no_module("urllib")),
     "http_client": ("import http.client", no_module("http")),
@@ -239,9 +244,13 @@ GROUPS["network"] = {
     "import_module_socket": ("import importlib\nimportlib.import_module('_socket')", no_module("_socket")),
 }
 
-# Processes: no module or os function starts, replaces or signals a process.
+# Processes: no module or os function starts, replaces or signals a process (`subprocess` is the sandbox's own:
+# its names, every start refused).
+NO_PROGRAMS = "the sandbox cannot start programs"
 GROUPS["processes"] = {
-    "subprocess": ("import subprocess", no_module("subprocess")),
+    "subprocess_run": ("import subprocess\nsubprocess.run(['id'])", error("PermissionError", NO_PROGRAMS)),
+    "subprocess_popen": ("import subprocess\nsubprocess.Popen(['id'])", error("PermissionError", NO_PROGRAMS)),
+    "subprocess_check_output": ("import subprocess\nsubprocess.check_output('id', shell=True)", error("PermissionError", NO_PROGRAMS)),
     "os_system": ("import os\nos.system('id')", error("PermissionError", "os.system() is not available in the sandbox")),
     "os_popen": ("import os\nos.popen('id')", error("PermissionError", "os.popen() is not available in the sandbox")),
     "os_execv": ("import os\nos.execv('/bin/sh', ['sh'])", error("PermissionError", "os.execv() is not available")),
@@ -256,7 +265,8 @@ GROUPS["processes"] = {
 
 # Import tricks: every door of the import system leads to the same allow-list.
 GROUPS["imports"] = {
-    "dunder_import_fromlist": ("__import__('subprocess', fromlist=['run'])", no_module("subprocess")),
+    "dunder_import_fromlist": ("__import__('_posixsubprocess', fromlist=['fork_exec'])", no_module("_posixsubprocess")),
+    "dunder_import_stand_in": ("__import__('subprocess', fromlist=['run']).run(['id'])", error("PermissionError", NO_PROGRAMS)),
     "dunder_import_os_fromlist": (
         "__import__('os', fromlist=['system']).system('id')",
         error("PermissionError", "os.system() is not available in the sandbox"),
@@ -267,16 +277,23 @@ GROUPS["imports"] = {
         error("UnsupportedOperation", NO_FILEIO),
     ),
     "meta_path_with_path_finder_and_sys_path": (
-        "import sys, _frozen_importlib_external as ext, _frozen_importlib as boot\next._install(boot)\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport subprocess",
-        no_module("subprocess"),
+        "import sys, _frozen_importlib_external as ext, _frozen_importlib as boot\next._install(boot)\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty",
+        no_module("pty"),
     ),
-    "sys_path_insertion": ("import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport subprocess", no_module("subprocess")),
+    "sys_path_insertion": ("import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty", no_module("pty")),
+    "sys_path_insertion_gets_the_stand_in": (
+        "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport subprocess\nsubprocess.run(['id'])",
+        error("PermissionError", NO_PROGRAMS),
+    ),
     "imp_create_builtin_socket": ("import _imp\nclass Spec:\n    name = '_socket'\n_imp.create_builtin(Spec())", value("None")),
-    "imp_init_frozen": ("import _imp\n_imp.init_frozen('subprocess')", error("ImportError", "No such frozen object named subprocess")),
+    "imp_init_frozen": ("import _imp\n_imp.init_frozen('pty')", error("ImportError", "No such frozen object named pty")),
     "gc": ("import gc", no_module("gc")),
     "gc_import_module": ("import importlib\nimportlib.import_module('gc')", no_module("gc")),
-    "threading": ("import threading", no_module("threading")),
-    "signal": ("import signal", no_module("signal")),
+    "threading": ("import threading\nthreading.Thread(target=print).start()", error("RuntimeError", "the sandbox has no threads")),
+    "threading_timer": ("import threading\nthreading.Timer(0, print).start()", error("RuntimeError", "the sandbox has no threads")),
+    "signal": ("import signal\nsignal.signal(signal.SIGINT, print)", error("NotImplementedError", "the sandbox does not deliver signals")),
+    "signal_kill": ("import signal\nsignal.pthread_kill(1, signal.SIGKILL)", error("NotImplementedError", "the sandbox does not deliver signals")),
+    "signal_alarm": ("import signal\nsignal.alarm(1)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "_signal": ("import _signal", no_module("_signal")),
     "ctypes": ("import ctypes", no_module("ctypes")),
     "_ctypes": ("import _ctypes", no_module("_ctypes")),
@@ -314,8 +331,8 @@ GROUPS["class_walks"] = {
         value("[]"),
     ),
     "catch_warnings_module_builtins": (
-        "import warnings\ncw = [c for c in object.__subclasses__() if c.__name__ == 'catch_warnings'] or [warnings.catch_warnings]\ncw[0]()._module.__builtins__['__import__']('subprocess')",
-        no_module("subprocess"),
+        "import warnings\ncw = [c for c in object.__subclasses__() if c.__name__ == 'catch_warnings'] or [warnings.catch_warnings]\ncw[0]()._module.__builtins__['__import__']('_posixsubprocess')",
+        no_module("_posixsubprocess"),
     ),
     "os_wrap_close": ("import os\nos._wrap_close", error("AttributeError", "module 'os' has no attribute '_wrap_close'")),
     "builtin_types_are_immutable": ("int.leak = 1", error("TypeError", "cannot set 'leak' attribute of immutable type 'int'")),
@@ -371,14 +388,31 @@ GROUPS["frames"] = {
 
 # Code objects: crafted bytecode is never run (the VM does not verify it); compiler-made code is harmless. The
 # built-in types are shared by every VM of the process, so these run in an interpreter that is not the first.
-NO_REPLACE = "'code' object has no attribute 'replace'"
 NO_CODE_CRAFTING = "code objects cannot be created or modified in the sandbox"
 GROUPS["code_objects"] = {
     "replace_co_code": (
         "c = compile('1', 'x', 'eval').replace(co_code=b'\\xff\\xff\\xff\\xff')\neval(c)",
-        error("AttributeError", NO_REPLACE),
+        error("PermissionError", NO_CODE_CRAFTING),
     ),
-    "replace_co_names": ("eval(compile('x', 'x', 'eval').replace(co_names=()))", error("AttributeError", NO_REPLACE)),
+    "replace_co_names": ("eval(compile('x', 'x', 'eval').replace(co_names=()))", error("PermissionError", NO_CODE_CRAFTING)),
+    # The one change allowed is what types.coroutine makes: CO_ITERABLE_COROUTINE (0x100) on a generator's code.
+    "replace_flags_of_a_plain_function": ("(lambda: 1).__code__.replace(co_flags=0x100)", error("PermissionError", NO_CODE_CRAFTING)),
+    "replace_flags_beyond_iterable_coroutine": (
+        "def g():\n    yield\nc = g.__code__\nc.replace(co_flags=c.co_flags | 0x100 | 0x80)",
+        error("PermissionError", NO_CODE_CRAFTING),
+    ),
+    "replace_flags_with_another_field": (
+        "def g():\n    yield\nc = g.__code__\nc.replace(co_flags=c.co_flags | 0x100, co_code=b'')",
+        error("PermissionError", NO_CODE_CRAFTING),
+    ),
+    "replace_flags_clearing_generator": (
+        "def g():\n    yield\nc = g.__code__\nc.replace(co_flags=(c.co_flags & ~0x20) | 0x100)",
+        error("PermissionError", NO_CODE_CRAFTING),
+    ),
+    "types_coroutine_marks_a_generator": (
+        "import types\n@types.coroutine\ndef g():\n    yield 1\nbool(g.__code__.co_flags & 0x100), list(g())",
+        value("(True, [1])"),
+    ),
     "code_type_constructor": (
         "import types\nc = compile('1', 'x', 'eval')\ntypes.CodeType(0, 0, 0, 0, 1, 0, c.co_code, (), (), (), 'x', 'x', 'x', 1, b'', b'', (), ())",
         error("PermissionError", NO_CODE_CRAFTING),
@@ -387,7 +421,7 @@ GROUPS["code_objects"] = {
     "copy_replace_code": ("import copy\ncopy.replace(compile('x', 'x', 'eval'), co_names=())", error("TypeError", "replace() does not support code objects")),
     "function_type_with_crafted_code": (
         "import types\ntypes.FunctionType((lambda: 1).__code__.replace(co_code=b'\\x00\\x00'), {})()",
-        error("AttributeError", NO_REPLACE),
+        error("PermissionError", NO_CODE_CRAFTING),
     ),
     "marshal_loads": ("import marshal\nmarshal.loads(b'\\xe3' + bytes(40))", error("PermissionError", "marshal.loads() is not available")),
     "dunder_code_swap_is_harmless": ("def f():\n    return 1\nf.__code__ = (lambda: 2).__code__\nf()", value("2")),
@@ -827,7 +861,7 @@ for _ in range({earlier_interpreters}):
 results['run'] = attempt({CRAFTED_BYTECODE!r})
 """
     results = run_child(script, timeout=HANG)
-    error("AttributeError", NO_REPLACE).check("crafted_bytecode", results["run"])
+    error("PermissionError", NO_CODE_CRAFTING).check("crafted_bytecode", results["run"])
 
 
 # Deep chains of native iterators recurse in Rust (through `__next__` slots, or through method wrappers).

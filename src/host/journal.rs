@@ -6,7 +6,7 @@
 //! the next few runs); instead the session process forks one when the host asks (every 64 runs, or when
 //! the journal holds much data or would take long to replay) or when a run took long enough that a fork is
 //! cheap beside it. The runs in between are journaled: each
-//! request as sent, the host's answers to its tool calls, and a digest of its outcome. A rollback resumes
+//! request as sent, the host's answers to its tool calls and waits, and a digest of its outcome. A rollback resumes
 //! the checkpoint and replays the journal (tool calls are answered from it, host tools are not called
 //! again), checking that each replayed run ends exactly as it did. Code is deterministic between forks but
 //! for the clock and the system's randomness; a replay that ends differently is reported as such.
@@ -23,10 +23,26 @@ pub const MAX_BYTES: usize = 4 << 20;
 /// ...or once replaying it would take about this long (a rollback replays it).
 pub const MAX_REPLAY: Duration = Duration::from_millis(50);
 
+/// A frame the host answered the session with during a run: a sync tool call's `ToolResult`, or the `Woken`
+/// that ended one of its event loop's waits for host calls.
+#[derive(Clone)]
+pub enum Answer {
+    Tool(Encoded),
+    Woken(Encoded),
+}
+
+impl Answer {
+    pub fn frame(&self) -> &Encoded {
+        match self {
+            Answer::Tool(frame) | Answer::Woken(frame) => frame,
+        }
+    }
+}
+
 pub struct Entry {
     pub request: Encoded,
-    /// Each `ToolResult` request frame the host answered with, in order.
-    pub tool_results: Vec<Encoded>,
+    /// Each answer the host gave during the run, in order.
+    pub answers: Vec<Answer>,
     pub outcome: u64,
     /// How long the run took (what replaying it will take, about).
     pub took: Duration,
@@ -53,7 +69,7 @@ impl Journal {
     }
 
     pub fn record(&mut self, entry: Entry) {
-        self.bytes += entry.request.len() + entry.tool_results.iter().map(Encoded::len).sum::<usize>();
+        self.bytes += entry.request.len() + entry.answers.iter().map(|answer| answer.frame().len()).sum::<usize>();
         self.took += entry.took;
         self.entries.push(entry);
     }
@@ -84,7 +100,7 @@ mod tests {
     }
 
     fn entry(bytes: usize) -> Entry {
-        Entry { request: frame(bytes), tool_results: vec![frame(bytes)], outcome: digest(b"done"), took: Duration::from_micros(50) }
+        Entry { request: frame(bytes), answers: vec![Answer::Tool(frame(bytes))], outcome: digest(b"done"), took: Duration::from_micros(50) }
     }
 
     #[test]

@@ -194,5 +194,7 @@ pub fn name(reply: &Reply) -> &'static str {
         Reply::Forked => "Forked",
         Reply::Fault { .. } => "Fault",
         Reply::Abandoned(_) => "Abandoned",
+        Reply::ToolStart { .. } => "ToolStart",
+        Reply::Wait { .. } => "Wait",
     }
 }

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::host::convert;
-use crate::host::journal::{self, Entry, Journal};
+use crate::host::journal::{self, Answer, Entry, Journal};
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
@@ -23,7 +23,10 @@ use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Reque
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
 
+mod host_calls;
 mod rollback;
+
+use host_calls::HostCalls;
 pub use rollback::Replay;
 
 /// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
@@ -188,25 +191,49 @@ impl Session {
     }
 
     /// Send one run and serve its tool calls until it ends, one way or another.
-    fn exchange(&self, py: Python<'_>, state: &mut State, frame: Encoded, context: Option<&Bound<'_, PyAny>>) -> (Ending, Option<PyErr>) {
+    fn exchange<'py>(
+        &self,
+        py: Python<'py>,
+        state: &mut State,
+        frame: Encoded,
+        context: Option<&Bound<'py, PyAny>>,
+        pool: Option<&Bound<'py, PyAny>>,
+    ) -> (Ending, Option<PyErr>) {
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
             return (Ending::Died(Cause::Lost(format!("the session process is gone ({e})"))), None);
         }
-        let mut tool_results = Vec::new();
+        let mut answers = Vec::new();
+        let mut host_calls = HostCalls::new(pool);
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
         let mut interrupt: Option<(PyErr, Instant)> = None;
         let grace = self.grace();
         let timeout = self.timeout();
+        let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
         let ending = loop {
+            if let Some((answer, waited)) = host_calls.answer() {
+                tool_time += waited;
+                if let Err(e) = py.detach(|| process::send_request(&state.process.link, &answer)) {
+                    break gone(e);
+                }
+                answers.push(Answer::Woken(answer));
+            }
             let link = &state.process.link;
-            if py.detach(|| link.readable_spinning(SPIN) || link.readable_within(TICK).unwrap_or(true)) {
+            let tick = host_calls.poll_timeout(TICK);
+            let (readable, woken) = match host_calls.wake_fd() {
+                None => (py.detach(|| link.readable_spinning(SPIN) || link.readable_within(tick).unwrap_or(true)), false),
+                Some(fd) => py.detach(|| link.readable_or(fd, tick).unwrap_or((true, false))),
+            };
+            if woken {
+                host_calls.collect(py);
+            }
+            if readable {
                 let received = py.detach(|| process::receive_frame(link));
                 match received {
                     Ok((done, Reply::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
                             let took = started.elapsed().saturating_sub(tool_time);
-                            state.journal.record(Entry { request: frame, tool_results, outcome: journal::digest(&done), took });
+                            state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done), took });
                         }
                         break Ending::Done(outcome);
                     }
@@ -221,10 +248,14 @@ impl Session {
                         tool_time += called.elapsed();
                         let reply = Request::ToolResult(result).encode();
                         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
-                            break Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
+                            break gone(e);
                         }
-                        tool_results.push(reply);
+                        answers.push(Answer::Tool(reply));
                     }
+                    Ok((_, Reply::ToolStart { call_id, name, args, kwargs }, _)) => {
+                        host_calls.start(py, &state.tools, call_id, name, args, kwargs, context);
+                    }
+                    Ok((_, Reply::Wait { timeout }, _)) => host_calls.wait(timeout),
                     Ok((_, Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
                     Ok((_, Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
                     Ok((_, other, _)) => {
@@ -242,6 +273,8 @@ impl Session {
                     if let Some(pidfd) = state.process.pidfd() {
                         process::signal(pidfd, crate::worker::monitor::INTERRUPT_SIGNAL);
                     }
+                    // A session waiting for host calls raises the interrupt once its wait is answered.
+                    host_calls.cut_wait();
                     interrupt = Some((err, Instant::now()));
                 }
             }
@@ -253,7 +286,7 @@ impl Session {
                 }
             }
             if let Some(limit) = timeout {
-                if started.elapsed().saturating_sub(tool_time) > limit + backstop {
+                if started.elapsed().saturating_sub(tool_time + host_calls.waited()) > limit + backstop {
                     break Ending::Died(Cause::Abandoned(crate::protocol::message::Stop::Timeout));
                 }
             }
@@ -299,7 +332,10 @@ impl Session {
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
-    #[pyo3(signature = (code, variables=None, tools=None, fields=None, context=None))]
+    /// Tools that async sandbox code calls run at the same time on `calls` (the interpreter's
+    /// `ConcurrentCalls`); without it, one at a time.
+    #[pyo3(signature = (code, variables=None, tools=None, fields=None, context=None, calls=None))]
+    #[allow(clippy::too_many_arguments)]
     fn execute(
         &self,
         py: Python<'_>,
@@ -308,6 +344,7 @@ impl Session {
         tools: Option<Vec<ToolSpec>>,
         fields: Option<Vec<(String, Option<String>)>>,
         context: Option<Bound<'_, PyAny>>,
+        calls: Option<Bound<'_, PyAny>>,
     ) -> PyResult<RunOutcome> {
         if self.would_wait_on_itself() {
             return Err(PyRuntimeError::new_err("execute() would wait on itself: it was called from a tool this session is running"));
@@ -349,7 +386,7 @@ impl Session {
         let _waiting = Waiting::on(self.id);
         // The session keeps a checkpoint due until it can fork one: ask once.
         state.checkpoint_pending |= asks_checkpoint;
-        let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref());
+        let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref(), calls.as_ref());
         let result = match ending {
             Ending::Done(outcome) => {
                 if !matches!(outcome, Outcome::BadInput(_)) {

@@ -1,5 +1,7 @@
 //! Host tools, called on the caller's own thread when a session process asks: by name, only among the
 //! tools this session registered, inside the caller's `contextvars` copy (so tools see dspy's settings).
+//! Calls that async sandbox code starts run at the same time instead, on the interpreter's bounded pool
+//! (`ConcurrentCalls` in `_concurrent_calls.py`), each in a copy of that context.
 //! Arguments were bound to the tool's parameter names in the session; here they only cross back into host
 //! values, checked, as everything from a session process is.
 
@@ -53,40 +55,73 @@ impl ToolTable {
         kwargs: Vec<(String, Value)>,
         context: Option<&Bound<'_, PyAny>>,
     ) -> ToolResult {
+        let (callable, positional, keyword) = match self.bind(py, name, &args, &kwargs) {
+            Ok(bound) => bound,
+            Err(refused) => return refused,
+        };
+        let result = match context {
+            Some(context) => {
+                let run_args: Vec<Bound<'_, PyAny>> = std::iter::once(callable.bind(py).clone()).chain(positional.iter()).collect();
+                PyTuple::new(py, run_args).and_then(|run_args| context.call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword)))
+            }
+            None => callable.bind(py).call(positional, Some(&keyword)),
+        };
+        outcome(py, name, result)
+    }
+
+    /// Start tool `name` for the session on `calls` (the interpreter's `ConcurrentCalls`), to run while the
+    /// session goes on; its outcome comes back from `calls.take()`. A call that cannot start is answered at once.
+    pub fn start(
+        &self,
+        py: Python<'_>,
+        call_id: u64,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        context: Option<&Bound<'_, PyAny>>,
+        calls: &Bound<'_, PyAny>,
+    ) -> Result<(), ToolResult> {
+        let (callable, positional, keyword) = self.bind(py, name, &args, &kwargs)?;
+        calls
+            .call_method1(pyo3::intern!(py, "start"), (call_id, callable.clone_ref(py), positional, keyword, context))
+            .map(drop)
+            .map_err(|err| ToolResult::Raise(host_error(py, err)))
+    }
+
+    /// The callable and host arguments of a call, or the refusal the session gets.
+    fn bind<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        args: &[Value],
+        kwargs: &[(String, Value)],
+    ) -> Result<(&Py<PyAny>, Bound<'py, PyTuple>, Bound<'py, PyDict>), ToolResult> {
         let Some(callable) = self.callables.get(name) else {
-            return ToolResult::Refused(format!("tool '{name}' is not registered with this interpreter"));
+            return Err(ToolResult::Refused(format!("tool '{name}' is not registered with this interpreter")));
         };
         let refused = |what: String, e: crate::convert::ConvertError| ToolResult::Refused(format!("tool '{name}': {}", e.describe(&what)));
-        let mut positional: Vec<Py<PyAny>> = Vec::with_capacity(args.len() + 1);
-        positional.push(callable.clone_ref(py));
+        let mut positional: Vec<Py<PyAny>> = Vec::with_capacity(args.len());
         for (i, value) in args.iter().enumerate() {
-            match convert::from_value(value, py) {
-                Ok(value) => positional.push(value),
-                Err(e) => return refused(format!("positional argument {i}"), e),
-            }
+            positional.push(convert::from_value(value, py).map_err(|e| refused(format!("positional argument {i}"), e))?);
         }
         let keyword = PyDict::new(py);
-        for (key, value) in &kwargs {
-            let converted = match convert::from_value(value, py) {
-                Ok(converted) => converted,
-                Err(e) => return refused(format!("argument '{key}'"), e),
-            };
-            if let Err(err) = keyword.set_item(key, converted) {
-                return ToolResult::Raise(host_error(py, err));
-            }
+        for (key, value) in kwargs {
+            let converted = convert::from_value(value, py).map_err(|e| refused(format!("argument '{key}'"), e))?;
+            keyword.set_item(key, converted).map_err(|err| ToolResult::Raise(host_error(py, err)))?;
         }
-        let result = match context {
-            Some(context) => PyTuple::new(py, positional)
-                .and_then(|run_args| context.call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword))),
-            None => PyTuple::new(py, &positional[1..]).and_then(|call_args| callable.bind(py).call(call_args, Some(&keyword))),
-        };
-        match result {
-            Ok(value) => match convert::to_value(&value) {
-                Ok(value) => ToolResult::Return(value),
-                Err(e) => ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())),
-            },
-            Err(err) => ToolResult::Raise(host_error(py, err)),
-        }
+        let positional = PyTuple::new(py, positional).map_err(|err| ToolResult::Raise(host_error(py, err)))?;
+        Ok((callable, positional, keyword))
+    }
+}
+
+/// What a tool's call came to, as the session's answer.
+pub fn outcome(py: Python<'_>, name: &str, result: PyResult<Bound<'_, PyAny>>) -> ToolResult {
+    match result {
+        Ok(value) => match convert::to_value(&value) {
+            Ok(value) => ToolResult::Return(value),
+            Err(e) => ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())),
+        },
+        Err(err) => ToolResult::Raise(host_error(py, err)),
     }
 }
 

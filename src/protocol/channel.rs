@@ -320,6 +320,21 @@ impl Channel {
     }
 }
 
+impl Channel {
+    /// Wait up to `timeout` for something to read here or on `other` (an eventfd another thread signals):
+    /// which of the two is ready.
+    pub fn readable_or(&self, other: RawFd, timeout: std::time::Duration) -> io::Result<(bool, bool)> {
+        let mut polls = [
+            libc::pollfd { fd: self.fd.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: other, events: libc::POLLIN, revents: 0 },
+        ];
+        let millis = timeout.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: two valid pollfds.
+        retry_interrupted(|| unsafe { libc::poll(polls.as_mut_ptr(), 2, millis) as isize })?;
+        Ok((polls[0].revents != 0, polls[1].revents != 0))
+    }
+}
+
 impl AsRawFd for Channel {
     fn as_raw_fd(&self) -> RawFd {
         self.fd.as_raw_fd()

@@ -80,6 +80,9 @@ pub enum Request {
     Spawn(SessionOptions),
     Execute(Box<Execute>),
     ToolResult(ToolResult),
+    /// The answer to `Reply::Wait`: the host calls (started with `Reply::ToolStart`) that finished since the
+    /// last answer, by call id; none when the wait timed out.
+    Woken(Vec<(u64, ToolResult)>),
     /// Make a live, independent copy of the session; it answers `Ready` on the socket sent back with `Forked`.
     Fork,
     /// To a checkpoint: become the live session.
@@ -129,6 +132,12 @@ pub enum Reply {
     /// The session could not be built (e.g. a preload module the sandbox does not offer).
     Failed(String),
     ToolCall { name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
+    /// Start a host call that runs while the session goes on (a tool called in async code); its result comes
+    /// in a `Request::Woken`.
+    ToolStart { call_id: u64, name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
+    /// The session's event loop has nothing to run: answer with the host calls that finish within `timeout`
+    /// seconds (at least one, when `None`).
+    Wait { timeout: Option<f64> },
     Done(Outcome),
     /// A frozen copy of the session as of the last completed run (its socket travels with the message).
     Checkpoint,
@@ -138,6 +147,42 @@ pub enum Reply {
     Fault { signal: i32, out_of_memory: bool },
     /// The process is ending itself: the run was asked to stop and did not within the grace period.
     Abandoned(Stop),
+}
+
+fn write_tool_result(w: &mut Writer, result: &ToolResult) {
+    match result {
+        ToolResult::Return(value) => {
+            w.u8(0);
+            value.write(w);
+        }
+        ToolResult::Raise(error) => {
+            w.u8(1);
+            w.str(&error.type_name);
+            w.bool(error.is_builtin);
+            w.str(&error.message);
+            w.str(&error.host_type);
+            w.str(&error.traceback);
+        }
+        ToolResult::Refused(message) => {
+            w.u8(2);
+            w.str(message);
+        }
+    }
+}
+
+fn read_tool_result(r: &mut Reader<'_>) -> WireResult<ToolResult> {
+    Ok(match r.u8()? {
+        0 => ToolResult::Return(Value::read(r)?),
+        1 => ToolResult::Raise(HostError {
+            type_name: r.string()?,
+            is_builtin: r.bool()?,
+            message: r.string()?,
+            host_type: r.string()?,
+            traceback: r.string()?,
+        }),
+        2 => ToolResult::Refused(r.string()?),
+        other => return Err(WireError::BadTag(other)),
+    })
 }
 
 fn write_values(w: &mut Writer, values: &[Value]) {
@@ -225,23 +270,14 @@ impl Request {
             }
             Request::ToolResult(result) => {
                 w.u8(2);
-                match result {
-                    ToolResult::Return(value) => {
-                        w.u8(0);
-                        value.write(&mut w);
-                    }
-                    ToolResult::Raise(error) => {
-                        w.u8(1);
-                        w.str(&error.type_name);
-                        w.bool(error.is_builtin);
-                        w.str(&error.message);
-                        w.str(&error.host_type);
-                        w.str(&error.traceback);
-                    }
-                    ToolResult::Refused(message) => {
-                        w.u8(2);
-                        w.str(message);
-                    }
+                write_tool_result(&mut w, result);
+            }
+            Request::Woken(results) => {
+                w.u8(7);
+                w.len(results.len());
+                for (call_id, result) in results {
+                    w.u64(*call_id);
+                    write_tool_result(&mut w, result);
                 }
             }
             Request::Fork => w.u8(3),
@@ -296,18 +332,15 @@ impl Request {
                 };
                 Request::Execute(Box::new(Execute { code, variables, tools, fields, checkpoint: r.bool()? }))
             }
-            2 => Request::ToolResult(match r.u8()? {
-                0 => ToolResult::Return(Value::read(&mut r)?),
-                1 => ToolResult::Raise(HostError {
-                    type_name: r.string()?,
-                    is_builtin: r.bool()?,
-                    message: r.string()?,
-                    host_type: r.string()?,
-                    traceback: r.string()?,
-                }),
-                2 => ToolResult::Refused(r.string()?),
-                other => return Err(WireError::BadTag(other)),
-            }),
+            2 => Request::ToolResult(read_tool_result(&mut r)?),
+            7 => {
+                let n = r.count(10)?;
+                let mut results = Vec::with_capacity(n);
+                for _ in 0..n {
+                    results.push((r.u64()?, read_tool_result(&mut r)?));
+                }
+                Request::Woken(results)
+            }
             3 => Request::Fork,
             4 => Request::Resume,
             5 => Request::Shutdown,
@@ -386,6 +419,17 @@ impl Reply {
                 w.u8(7);
                 w.u8(*reason as u8);
             }
+            Reply::ToolStart { call_id, name, args, kwargs } => {
+                w.u8(8);
+                w.u64(*call_id);
+                w.str(name);
+                write_values(&mut w, args);
+                write_named(&mut w, kwargs);
+            }
+            Reply::Wait { timeout } => {
+                w.u8(9);
+                w.opt_f64(*timeout);
+            }
         }
         w.finish().into_vec()
     }
@@ -425,6 +469,8 @@ impl Reply {
             5 => Reply::Forked,
             6 => Reply::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
             7 => Reply::Abandoned(read_stop(&mut r)?),
+            8 => Reply::ToolStart { call_id: r.u64()?, name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
+            9 => Reply::Wait { timeout: r.opt_f64()? },
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -460,6 +506,8 @@ mod tests {
                 traceback: "tb".into(),
             })),
             Request::ToolResult(ToolResult::Refused("no".into())),
+            Request::Woken(vec![(3, ToolResult::Return(Value::Str("r".into()))), (1, ToolResult::Refused("no".into()))]),
+            Request::Woken(vec![]),
             Request::Fork,
             Request::Resume,
             Request::Shutdown,
@@ -482,6 +530,9 @@ mod tests {
             Reply::Checkpoint,
             Reply::Fault { signal: 6, out_of_memory: true },
             Reply::Abandoned(Stop::Memory),
+            Reply::ToolStart { call_id: 7, name: "t".into(), args: vec![Value::Int(1)], kwargs: vec![("k".into(), Value::None)] },
+            Reply::Wait { timeout: Some(0.25) },
+            Reply::Wait { timeout: None },
         ];
         for reply in replies {
             assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);

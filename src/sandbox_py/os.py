@@ -3,6 +3,8 @@
 Standard-library modules import ``os`` for path helpers and constants. This module gives them those and
 nothing that reaches the host: no files, no environment (``environ`` is empty), no processes, no network.
 Anything else raises ``AttributeError``; operations that would touch the host raise ``PermissionError``.
+``getpid()`` answers 1: the session is a process of its own, and which one on the host is not its business
+(asyncio asks, to notice a fork).
 """
 
 import sys
@@ -38,11 +40,15 @@ def _refuse(operation):
 
 
 for _operation in ("stat", "lstat", "listdir", "scandir", "open", "remove", "unlink", "mkdir", "makedirs", "rmdir",
-                   "rename", "replace", "chdir", "chmod", "system", "popen", "kill", "getpid", "walk",
+                   "rename", "replace", "chdir", "chmod", "system", "popen", "kill", "walk",
                    "access", "readlink", "symlink", "link", "utime", "truncate", "startfile", "execv", "execve",
                    "spawnv", "putenv", "unsetenv", "getlogin", "cpu_count"):
     globals()[_operation] = _refuse(_operation)
 del _operation
+
+
+def getpid():
+    return 1
 
 
 def getenv(key, default=None):

@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyCode};
-use rustpython_vm::compiler::Mode;
+use rustpython_vm::bytecode::CodeFlags;
+use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::scope::Scope;
-use rustpython_vm::{PyObjectRef, PyRef, VirtualMachine};
+use rustpython_vm::{PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport};
 use crate::limits::{self, Shared};
@@ -38,7 +39,9 @@ impl Cells {
         }
         self.sources.push(code.to_owned());
         let cell_name = format!("<cell {}>", self.sources.len());
-        let compiled = vm.compile(code, mode, cell_name).map_err(|err| {
+        // A cell may await at top level, as in IPython: it then compiles to a coroutine (see `run_cell`).
+        let opts = CompileOpts { allow_top_level_await: true, ..vm.compile_opts() };
+        let compiled = vm.compile_with_opts(code, mode, cell_name, opts).map_err(|err| {
             let report = errors::syntax_report(vm, err, code);
             Outcome::Syntax {
                 message: report.message,
@@ -67,6 +70,8 @@ pub struct Session {
     pub cells: Cells,
     pub kept: KeptValues,
     pub shared: Arc<Shared>,
+    /// The last run was stopped by a limit (see `settle_event_loops`).
+    pub stopped: bool,
 }
 
 /// Ends the run's budget and monitoring however the run ends.
@@ -127,8 +132,11 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         Ok(compiled) => compiled,
         Err(syntax_error) => return syntax_error,
     };
+    if std::mem::take(&mut session.stopped) {
+        settle_event_loops(vm);
+    }
     let scope = Scope::with_builtins(None, globals, vm);
-    let result = vm.run_code_obj(compiled, scope);
+    let result = run_cell(vm, compiled, scope);
 
     // After an accepted finish call, let go of the unwound run (its frames, their locals, suspended
     // generators) while the stop still stands: whatever finalizer that runs is stopped at its first
@@ -147,6 +155,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         limits::StopReason::Interrupt => Some(Stop::Interrupt),
         _ => None,
     };
+    session.stopped = stop.is_some();
     shared.reset_for_job();
     let printed = output::take_output();
     if let Some((kind, fields)) = finish {
@@ -171,6 +180,41 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         Some(Ok(value)) => value_outcome(vm, mode, value, printed),
         Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed), stop),
         None => unreachable!("a finish call returned above"),
+    }
+}
+
+/// Run a compiled cell. One that awaits at top level is a coroutine, run to its end on the session's event
+/// loop (`_sandbox_async`); any other runs as it is.
+fn run_cell(vm: &VirtualMachine, compiled: PyRef<PyCode>, scope: Scope) -> PyResult {
+    let awaits = compiled.flags.contains(CodeFlags::COROUTINE);
+    let result = vm.run_code_obj(compiled, scope)?;
+    if !awaits {
+        return Ok(result);
+    }
+    vm.import("_sandbox_async", 0)?.get_attr("run_cell", vm)?.call((result,), vm).inspect_err(trim_to_cell)
+}
+
+/// The event loop's frames are not the model's code: a top-level-await cell's traceback starts at the cell,
+/// as IPython shows it (and is empty when the error arose in the loop itself, e.g. a limit's stop).
+fn trim_to_cell(exc: &PyBaseExceptionRef) {
+    let mut entry = exc.traceback();
+    while let Some(tb) = entry.take() {
+        if tb.frame.f_code().source_path().as_str().starts_with("<cell ") {
+            entry = Some(tb);
+            break;
+        }
+        entry = tb.next.lock().clone();
+    }
+    exc.set_traceback(entry);
+}
+
+/// A run a limit stopped unwound without running its `finally` blocks, so an event loop it was running still
+/// reads as running (and `asyncio.run` would refuse to start another): end that as the loop's own cleanup
+/// would have. Only if asyncio was imported.
+fn settle_event_loops(vm: &VirtualMachine) {
+    let imported = vm.sys_module.get_attr("modules", vm).and_then(|modules| modules.get_item("asyncio.events", vm)).is_ok();
+    if imported {
+        let _ = vm.import("_sandbox_async", 0).and_then(|module| module.get_attr("settle", vm)).and_then(|settle| settle.call((), vm));
     }
 }
 

@@ -101,6 +101,25 @@ pub fn call_host(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> 
     }
 }
 
+/// Start a host call that runs while sandbox code goes on (a tool called from async code); its result is
+/// collected by `wait_host_calls`. Returns the call's id.
+pub fn start_host_call(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> u64 {
+    static NEXT_CALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let call_id = NEXT_CALL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    send(&Reply::ToolStart { call_id, name: name.to_owned(), args, kwargs }, &[]);
+    call_id
+}
+
+/// The host calls that finish within `timeout` (at least one when `None`), by id.
+pub fn wait_host_calls(timeout: Option<f64>) -> Vec<(u64, ToolResult)> {
+    send(&Reply::Wait { timeout }, &[]);
+    match receive(Spin::Briefly) {
+        (Request::Woken(results), _) => results,
+        (Request::Shutdown, _) => exit(EXIT_DONE),
+        _ => exit(EXIT_PROTOCOL),
+    }
+}
+
 /// What a new session process takes from the zygote.
 pub struct Start<'a> {
     pub namespace: &'a Namespace,
@@ -144,7 +163,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         send(&Reply::Failed(message), &[]);
         exit(EXIT_SETUP);
     }
-    let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared };
+    let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared, stopped: false };
     take_over();
     // No checkpoint yet: until the first one, the host's journal goes back to the session's start, and a
     // rollback starts a new session process from the zygote instead.
@@ -216,7 +235,7 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
             Request::Fork => fork_live(&mut session),
             Request::InjectFault(place) => fault = Some(place),
             Request::Shutdown => exit(EXIT_DONE),
-            Request::Spawn(_) | Request::Resume | Request::ToolResult(_) => exit(EXIT_PROTOCOL),
+            Request::Spawn(_) | Request::Resume | Request::ToolResult(_) | Request::Woken(_) => exit(EXIT_PROTOCOL),
         }
     }
 }

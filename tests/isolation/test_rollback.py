@@ -130,6 +130,34 @@ def test_large_values_and_tool_results_are_replayed_exactly():
     assert results["after"]["value"] == repr(("éx" + "x", (3 << 20) + 1, True, True))
 
 
+def test_runs_that_gathered_host_calls_are_replayed_with_the_same_answers():
+    # The session's event loop takes the results of concurrent host calls only when it waits, and a replay
+    # gives each wait the answer it got the first time: the tools are not called again.
+    results = run_isolated(
+        """
+        import time
+        calls = []
+        def fetch(i):
+            calls.append(i)
+            time.sleep(0.01 * (5 - i))
+            return i * 10
+        interp = RustInterpreter(tools={"fetch": fetch})
+        interp.execute("import asyncio\\nseen = await asyncio.gather(*(fetch(i) for i in range(3)))")
+        interp.execute("more = [await fetch(i) for i in range(3, 5)]")
+        before = len(calls)
+        interp._session._inject_fault("abort")
+        results["run"] = outcome(interp, "seen = 'lost'")
+        results["after"] = outcome(interp, "seen, more")
+        results["tool_calls"] = [before, len(calls)]
+        interp.shutdown()
+        """
+    )
+    assert "variables are as they were before this cell" in results["run"]["message"], results["run"]
+    assert "differently" not in results["run"]["message"], results["run"]
+    assert results["after"]["value"] == repr(([0, 10, 20], [30, 40]))
+    assert results["tool_calls"] == [5, 5], "replayed runs do not call host tools again"
+
+
 def test_a_replayed_run_that_ends_differently_is_reported():
     results = run_isolated(
         """

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use pyo3::prelude::*;
 
 use super::{Session, State};
-use crate::host::journal::{self, Entry};
+use crate::host::journal::{self, Answer, Entry};
 use crate::host::process::{self, Process};
 use crate::protocol::message::{Reply, Request, ToolResult};
 
@@ -63,8 +63,8 @@ impl Session {
         let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
         for entry in entries {
             process::send_request(&state.process.link, &entry.request).map_err(|e| lost(e.to_string()))?;
-            let mut answers = entry.tool_results.iter();
-            let mut tool_results = Vec::new();
+            let mut answers = entry.answers.iter();
+            let mut given = Vec::new();
             let started = Instant::now();
             loop {
                 let link = &state.process.link;
@@ -72,33 +72,46 @@ impl Session {
                     return Err(lost("a replayed cell did not finish".into()));
                 }
                 let received = py.detach(|| process::receive_frame(link));
-                match received {
-                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
-                    Ok((_, Reply::ToolCall { name, .. }, _)) => {
-                        let answer = match answers.next() {
-                            Some(answer) => answer.clone(),
-                            None => {
-                                replay.diverged += 1;
+                // Each tool call and each wait gets the answer it got the first time; a replay that asks
+                // differently gets a refusal (a tool call) or nothing (a wait), and is reported.
+                let answer = match received {
+                    Ok((_, Reply::Checkpoint, mut fds)) => {
+                        state.got_checkpoint(fds.pop());
+                        continue;
+                    }
+                    Ok((_, Reply::ToolStart { .. }, _)) => continue,
+                    Ok((_, Reply::ToolCall { name, .. }, _)) => match answers.next() {
+                        Some(answer @ Answer::Tool(_)) => answer.clone(),
+                        _ => {
+                            replay.diverged += 1;
+                            Answer::Tool(
                                 Request::ToolResult(ToolResult::Refused(format!(
                                     "tool '{name}' was not called when this cell first ran; its replay is refused"
                                 )))
-                                .encode()
-                            }
-                        };
-                        process::send_request(&state.process.link, &answer).map_err(|e| lost(e.to_string()))?;
-                        tool_results.push(answer);
-                    }
+                                .encode(),
+                            )
+                        }
+                    },
+                    Ok((_, Reply::Wait { .. }, _)) => match answers.next() {
+                        Some(answer @ Answer::Woken(_)) => answer.clone(),
+                        _ => {
+                            replay.diverged += 1;
+                            Answer::Woken(Request::Woken(Vec::new()).encode())
+                        }
+                    },
                     Ok((done, Reply::Done(_), _)) => {
                         let outcome = journal::digest(&done);
                         if outcome != entry.outcome {
                             replay.diverged += 1;
                         }
-                        state.journal.record(Entry { request: entry.request, tool_results, outcome, took: started.elapsed() });
+                        state.journal.record(Entry { request: entry.request, answers: given, outcome, took: started.elapsed() });
                         break;
                     }
                     Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
                     Err(failure) => return Err(lost(failure.into_reason())),
-                }
+                };
+                process::send_request(&state.process.link, answer.frame()).map_err(|e| lost(e.to_string()))?;
+                given.push(answer);
             }
         }
         Ok(replay)

@@ -1,0 +1,88 @@
+"""Host tool calls that async sandbox code starts, run at the same time.
+
+``await search(a)`` (or ``asyncio.gather(search(a), search(b))``) in the sandbox starts each call on the host
+at once; the native layer hands them to an interpreter's ``ConcurrentCalls``, which runs them on a thread
+pool of ``max_concurrent_tools`` threads, each call in its own copy of the caller's contextvars context
+(tools see dspy's settings, and a tool calling back into this interpreter is refused as on the caller's
+thread). Async tools are awaited there too (on the ``aexecute()`` caller's loop when there is one). Outcomes
+go back through an eventfd the native layer polls beside the session's socket; those of a run that has ended
+are dropped.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextvars
+import os
+import threading
+from typing import Any, Callable
+
+from ._tool_calls import RUNNING_TOOL_OF
+
+
+class ConcurrentCalls:
+    def __init__(self, max_workers: int, owner_id: int) -> None:
+        self._max_workers = max_workers
+        self._owner_id = owner_id
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._done: list[tuple[int, bool, Any]] = []
+        self._run = 0
+        self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+
+    def begin(self) -> int:
+        """A new run starts: outcomes of earlier runs' calls are dropped from now on. The fd to poll."""
+        with self._lock:
+            self._run += 1
+            self._done.clear()
+        self._drain()
+        return self._wake_fd
+
+    def start(
+        self, call_id: int, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], context: Any
+    ) -> None:
+        context = (context if context is not None else contextvars.copy_context()).copy()
+        context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {self._owner_id})
+        with self._lock:
+            run = self._run
+            if self._executor is None:
+                self._executor = concurrent.futures.ThreadPoolExecutor(
+                    max_workers=self._max_workers, thread_name_prefix="dspy-rust-tool"
+                )
+        self._executor.submit(self._call, run, call_id, context, func, args, kwargs)
+
+    def _call(self, run: int, call_id: int, context: Any, func: Callable[..., Any], args: Any, kwargs: Any) -> None:
+        try:
+            outcome = (call_id, True, context.run(func, *args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 - handed to the sandbox as the tool's exception
+            outcome = (call_id, False, error)
+        with self._lock:
+            if run != self._run:
+                return
+            self._done.append(outcome)
+        os.eventfd_write(self._wake_fd, 1)
+
+    def take(self) -> list[tuple[int, bool, Any]]:
+        """The outcomes handed back since the last take, as ``(call_id, ok, value or exception)``."""
+        self._drain()
+        with self._lock:
+            done, self._done = self._done, []
+        return done
+
+    def _drain(self) -> None:
+        try:
+            os.eventfd_read(self._wake_fd)
+        except (BlockingIOError, OSError):
+            pass
+
+    def close(self) -> None:
+        """Shutdown: calls not yet started are dropped, running ones finish on their own."""
+        with self._lock:
+            self._run += 1
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def __del__(self) -> None:
+        # Only once no worker holds this object: a call still running writes to the fd when it ends.
+        os.close(self._wake_fd)

@@ -1,0 +1,126 @@
+//! The host calls of one run that async sandbox code started (`Reply::ToolStart`): they run at the same time
+//! on the interpreter's `ConcurrentCalls` (a bounded thread pool, `_concurrent_calls.py`), whose worker
+//! threads hand their outcomes back through an eventfd; the exchange answers the session's event loop when
+//! it waits (`Reply::Wait`) with the calls finished since (`Request::Woken`), or when its wait times out.
+//! Answers go only to a waiting session, so a rollback's replay can give them back at the same points.
+
+use std::collections::HashMap;
+use std::os::fd::RawFd;
+use std::time::{Duration, Instant};
+
+use pyo3::prelude::*;
+
+use crate::host::tools::{self, ToolTable};
+use crate::protocol::message::{Request, ToolResult};
+use crate::protocol::value::Value;
+use crate::protocol::wire::Encoded;
+
+pub struct HostCalls<'a, 'py> {
+    /// The interpreter's `ConcurrentCalls`; None: calls run one at a time, when started.
+    pool: Option<&'a Bound<'py, PyAny>>,
+    wake_fd: Option<RawFd>,
+    /// Running calls: the tool's name by call id.
+    running: HashMap<u64, String>,
+    finished: Vec<(u64, ToolResult)>,
+    /// The session waits: until when (None: until a call finishes), and since when.
+    waiting: Option<(Option<Instant>, Instant)>,
+}
+
+impl<'a, 'py> HostCalls<'a, 'py> {
+    pub fn new(pool: Option<&'a Bound<'py, PyAny>>) -> Self {
+        Self { pool, wake_fd: None, running: HashMap::new(), finished: Vec::new(), waiting: None }
+    }
+
+    /// The pool, told at this run's first call that a new run began (it drops what earlier runs' calls
+    /// still hand back), with its eventfd.
+    fn pool(&mut self) -> Option<&'a Bound<'py, PyAny>> {
+        let pool = self.pool?;
+        if self.wake_fd.is_none() {
+            match pool.call_method0(pyo3::intern!(pool.py(), "begin")).and_then(|fd| fd.extract()) {
+                Ok(fd) => self.wake_fd = Some(fd),
+                Err(_) => self.pool = None,
+            }
+        }
+        self.pool
+    }
+
+    /// Start a call; one that cannot start (or, without a pool, the call itself) is finished at once.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        &mut self,
+        py: Python<'py>,
+        tools: &ToolTable,
+        call_id: u64,
+        name: String,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        context: Option<&Bound<'py, PyAny>>,
+    ) {
+        match self.pool() {
+            Some(pool) => match tools.start(py, call_id, &name, args, kwargs, context, pool) {
+                Ok(()) => {
+                    self.running.insert(call_id, name);
+                }
+                Err(refused) => self.finished.push((call_id, refused)),
+            },
+            None => self.finished.push((call_id, tools.call(py, &name, args, kwargs, context))),
+        }
+    }
+
+    /// The session waits for calls to finish, at most `timeout` seconds (None: until one does).
+    pub fn wait(&mut self, timeout: Option<f64>) {
+        let now = Instant::now();
+        let limit = timeout.map(|t| Duration::try_from_secs_f64(t).unwrap_or(Duration::ZERO));
+        self.waiting = Some((limit.map(|limit| now + limit), now));
+    }
+
+    /// End the session's wait now (an interrupt: the sandbox raises it once it runs again).
+    pub fn cut_wait(&mut self) {
+        if let Some((deadline, _)) = &mut self.waiting {
+            *deadline = Some(Instant::now());
+        }
+    }
+
+    /// The eventfd to poll beside the socket while calls run.
+    pub fn wake_fd(&self) -> Option<RawFd> {
+        self.wake_fd.filter(|_| !self.running.is_empty())
+    }
+
+    /// How long to sleep at most before the session's wait is due.
+    pub fn poll_timeout(&self, tick: Duration) -> Duration {
+        match self.waiting {
+            Some((Some(deadline), _)) => deadline.saturating_duration_since(Instant::now()).min(tick),
+            _ => tick,
+        }
+    }
+
+    /// Take the outcomes the pool's threads handed back.
+    pub fn collect(&mut self, py: Python<'py>) {
+        let Some(pool) = self.pool else { return };
+        let Ok(done) = pool.call_method0(pyo3::intern!(py, "take")) else { return };
+        let Ok(items) = done.try_iter() else { return };
+        for item in items.flatten() {
+            let Ok((call_id, ok, value)) = item.extract::<(u64, bool, Bound<'py, PyAny>)>() else { continue };
+            let Some(name) = self.running.remove(&call_id) else { continue };
+            let result = if ok { Ok(value) } else { Err(PyErr::from_value(value)) };
+            self.finished.push((call_id, tools::outcome(py, &name, result)));
+        }
+    }
+
+    /// The answer to the session's wait, once it is due (a call finished, none is left, or time is up),
+    /// and how long the session waited (host time, not the run's).
+    pub fn answer(&mut self) -> Option<(Encoded, Duration)> {
+        let (deadline, since) = self.waiting?;
+        let due = !self.finished.is_empty() || self.running.is_empty() || deadline.is_some_and(|d| Instant::now() >= d);
+        if !due {
+            return None;
+        }
+        self.waiting = None;
+        Some((Request::Woken(std::mem::take(&mut self.finished)).encode(), since.elapsed()))
+    }
+
+    /// How long the session has been waiting so far.
+    pub fn waited(&self) -> Duration {
+        self.waiting.map(|(_, since)| since.elapsed()).unwrap_or_default()
+    }
+}
