@@ -47,6 +47,7 @@ WORKLOADS: list[Workload] = [
     Workload("sum_ms", "main", "sum(i*i for i in range(10**6))", "ms"),
     Workload("fib_ms", "main", "fib(24) recursive", "ms"),
     Workload("wordcount_ms", "main", "word count, 1 MB string in the namespace", "ms"),
+    Workload("gather_ms", "main", "8 host tool calls of 50 ms each, gathered in one cell (one after the other: 400 ms)", "ms"),
     Workload("tool_call_us", "main", "host tool call, 10k echo(x=i) in one execute (per call)", "µs"),
     Workload("inject_first_ms", "main", "execute('len(doc)') with a new 10 MB str variable", "ms"),
     Workload("reinject_ms", "main", "same 10 MB str object injected again (RLM's next iteration)", "ms"),
@@ -96,6 +97,12 @@ def make_text(size: int) -> str:
     """A deterministic text of ``size`` characters made of short words."""
     chunk = " ".join(WORDS[(i * 7) % len(WORDS)] for i in range(4096)) + " "
     return (chunk * (size // len(chunk) + 1))[:size]
+
+
+def pause(seconds: float) -> float:
+    """A host tool that waits, as a model or a search API does."""
+    time.sleep(seconds)
+    return seconds
 
 
 def echo(x: Any) -> Any:
@@ -325,6 +332,16 @@ def group_main(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
         return {"tool_call_us": statistics.median(samples) / 1e3 / calls}
 
     rec.record(["tool_call_us"], in_session(tool_calls, tools={"echo": echo}))
+
+    # Fan-out: the code a model writes to wait on several slow calls at once (top-level await, asyncio.gather).
+    gather = "import asyncio\nr = await asyncio.gather(*(pause(0.05) for _ in range(8)))\nlen(r)"
+
+    def gathered(session: Any) -> dict[str, float]:
+        assert str(adapter.execute(session, gather)).strip() == "8"  # warm-up, and the calls all came back
+        samples = [timed_ns(lambda: adapter.execute(session, gather)) for _ in range(settings.compute_repeats)]
+        return {"gather_ms": median_ms(samples)}
+
+    rec.record(["gather_ms"], in_session(gathered, tools={"pause": pause}))
 
     doc = make_text(10_000_000)
 

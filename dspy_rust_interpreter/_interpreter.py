@@ -165,7 +165,9 @@ class RustInterpreter:
         "(json, re, math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, "
         "decimal, fractions, difflib, textwrap, hashlib, base64, csv, io, ...); there is no access to files, "
         "environment variables, the network, subprocesses or threads. Host tools are global functions: call them "
-        "with positional or keyword arguments, or as call_tool(name, ...). print() output is returned to you. "
+        "with positional or keyword arguments, or as call_tool(name, ...). A cell may await at top level, and a "
+        "tool called from async code returns an awaitable that runs on the host at the same time as others: "
+        "results = await asyncio.gather(tool(a), tool(b)). print() output is returned to you. "
         "Call SUBMIT(...) with the output fields to finish; nothing after an accepted SUBMIT runs."
     )
 
@@ -183,7 +185,9 @@ class RustInterpreter:
         in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000),
         ``memory_limit`` (bytes, default 1 GiB, None for none), and for tools (docs/tools.md):
         ``tool_timeout`` (seconds per call, default None), ``max_tool_calls`` (per session, default None),
-        ``max_tool_result_bytes`` (default None) and ``slow_tool_seconds`` (warning threshold, default 5).
+        ``max_tool_result_bytes`` (default None), ``slow_tool_seconds`` (warning threshold, default 5) and
+        ``max_concurrent_tools`` (host threads for the calls async sandbox code has in flight, default 8;
+        docs/asyncio.md).
         ``callbacks``: dspy ``BaseCallback`` handlers, told about start/execute/shutdown and each tool call
         (ignored when dspy is not imported)."""
         self._options = _check_options(options)

@@ -160,12 +160,15 @@ def test_int_str_digit_limit_cannot_be_lifted():
 def test_unknown_option_and_bad_limit_values_are_rejected():
     from dspy_rust_interpreter import RustInterpreter
 
-    with pytest.raises(TypeError, match="the options are: abandon_after, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, preload, slow_tool_seconds, timeout, tool_timeout"):
+    with pytest.raises(TypeError, match="the options are: abandon_after, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, preload, slow_tool_seconds, timeout, tool_timeout"):
         RustInterpreter(time_limit=3)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         RustInterpreter(timeout=0)
     with pytest.raises(ValueError, match="max_output_chars"):
         RustInterpreter(max_output_chars=-1)
+    for bad in (0, -1, 2.5, True, None):
+        with pytest.raises(ValueError, match="max_concurrent_tools must be a positive int"):
+            RustInterpreter(max_concurrent_tools=bad)
 
 
 GROWTH = {

@@ -129,3 +129,20 @@ def test_aexecute_runs_gathered_calls_at_the_same_time(make_interp):
 
     results, seconds = asyncio.run(main())
     assert results == [i * 2 for i in range(8)] and seconds < 1.0, seconds
+
+
+def test_a_run_cannot_queue_host_work_without_bound(make_interp):
+    # 1,000 calls may be running at once; past that a start is refused (the sandbox raises TypeError), so
+    # code cannot make the host queue calls without bound. The held calls are let go after a moment.
+    gate = threading.Event()
+
+    def hold(i):
+        gate.wait(10)
+        return i
+
+    interp = make_interp(tools={"hold": hold})
+    threading.Timer(1.0, gate.set).start()
+    code = "import asyncio\nr = await asyncio.gather(*(hold(i) for i in range(1010)), return_exceptions=True)\n[str(v) for v in r if isinstance(v, TypeError)]"
+    refused = interp.execute(code)
+    assert len(refused) == 10
+    assert refused[0] == "tool 'hold' was not started: 1000 host calls are already running; await some first"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -373,3 +374,34 @@ def test_factory_makes_code_interpreters(interpreter_factory):
         assert isinstance(interpreter.tools, dict)
     finally:
         interpreter.shutdown()
+
+
+def test_rlm_code_gathers_llm_query_calls_at_the_same_time(tracking_factory, make_lm, make_sub_lm, step, chat_adapter):
+    # The code a model writes to fan out: RLM's llm_query awaited in a gather at the top of a cell. The
+    # sub-LM takes 0.3 s per prompt; four prompts one after the other would take 1.2 s.
+    def slow_upper(prompt: str) -> str:
+        time.sleep(0.3)
+        return prompt.upper()
+
+    lm = make_lm(
+        [
+            step(
+                """
+import asyncio, time
+started = time.perf_counter()
+parts = await asyncio.gather(*(llm_query(f"city {i}") for i in range(4)))
+took = time.perf_counter() - started
+print(parts, took < 1.0)
+""",
+                reasoning="Ask about every city at once.",
+            ),
+            step('SUBMIT(answer=" | ".join(parts), count=len(parts))', reasoning="Done."),
+        ]
+    )
+    sub_lm = make_sub_lm(slow_upper)
+    rlm = dspy.RLM(SIGNATURE, interpreter_factory=tracking_factory, sub_lm=sub_lm, max_iters=3)
+    with dspy.context(lm=lm, adapter=chat_adapter):
+        prediction = rlm(context=CONTEXT, query=QUERY)
+    assert prediction.answer == "CITY 0 | CITY 1 | CITY 2 | CITY 3"
+    assert "['CITY 0', 'CITY 1', 'CITY 2', 'CITY 3'] True" in _outputs(prediction)[0]
+    assert sorted(sub_lm.prompts) == [f"city {i}" for i in range(4)]

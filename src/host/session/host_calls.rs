@@ -15,6 +15,10 @@ use crate::protocol::message::{Request, ToolResult};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
 
+/// Calls one run may have running at once; past it a start is refused (sandbox code must await some first):
+/// a session cannot make the host queue work without bound.
+pub const MAX_RUNNING: usize = 1000;
+
 pub struct HostCalls<'a, 'py> {
     /// The interpreter's `ConcurrentCalls`; None: calls run one at a time, when started.
     pool: Option<&'a Bound<'py, PyAny>>,
@@ -56,6 +60,10 @@ impl<'a, 'py> HostCalls<'a, 'py> {
         kwargs: Vec<(String, Value)>,
         context: Option<&Bound<'py, PyAny>>,
     ) {
+        if self.running.len() >= MAX_RUNNING {
+            let refused = format!("tool '{name}' was not started: {MAX_RUNNING} host calls are already running; await some first");
+            return self.finished.push((call_id, ToolResult::Refused(refused)));
+        }
         match self.pool() {
             Some(pool) => match tools.start(py, call_id, &name, args, kwargs, context, pool) {
                 Ok(()) => {
