@@ -48,6 +48,9 @@ pub struct Session {
     /// The live process's pidfd and pid, for signals from other threads (shutdown). Updated under this
     /// lock when a checkpoint takes over, so a shutdown never misses the new process.
     live: Mutex<(RawFd, u32)>,
+    /// `interrupt()` was called: a run waiting for host calls is answered at once (the exchange's thread
+    /// sees this within a tick), so the sandbox runs again and raises the interrupt.
+    interrupted: AtomicBool,
 }
 
 struct State {
@@ -140,6 +143,7 @@ impl Session {
             alive: AtomicBool::new(true),
             death_reason: Mutex::new(None),
             live: Mutex::new(live),
+            interrupted: AtomicBool::new(false),
         }
     }
 
@@ -210,7 +214,11 @@ impl Session {
         let grace = self.grace();
         let timeout = self.timeout();
         let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
+        self.interrupted.store(false, Ordering::SeqCst);
         let ending = loop {
+            if self.interrupted.swap(false, Ordering::SeqCst) {
+                host_calls.cut_wait();
+            }
             if let Some((answer, waited)) = host_calls.answer() {
                 tool_time += waited;
                 if let Err(e) = py.detach(|| process::send_request(&state.process.link, &answer)) {
@@ -469,6 +477,7 @@ impl Session {
         let live = self.live.lock();
         if live.0 >= 0 {
             process::signal(live.0, crate::worker::monitor::INTERRUPT_SIGNAL);
+            self.interrupted.store(true, Ordering::SeqCst);
         }
     }
 

@@ -260,3 +260,33 @@ def test_two_interpreters_whose_tools_call_each_other_from_two_threads_do_not_de
     assert results["seconds"] < 20
     messages = [r.get("message", "") for r in results["out"].values()]
     assert any("deadlock" in m for m in messages), results["out"]
+
+
+def test_a_cancelled_aexecute_stops_code_that_waits_for_host_calls():
+    # The sandbox is blocked waiting for gathered host calls, not running: the wait is answered at once and
+    # the code stops, without waiting for the calls (which finish on the host, their results dropped).
+    results = run_isolated(
+        """
+        import asyncio
+        def slow(i):
+            time.sleep(3)
+            return i
+        interp = RustInterpreter(tools={"slow": slow}, timeout=None, abandon_after=1)
+        interp.execute("import asyncio\\nx = 1")
+        async def main():
+            task = asyncio.create_task(interp.aexecute("await asyncio.gather(slow(1), slow(2))"))
+            await asyncio.sleep(0.5)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+        started = time.perf_counter()
+        asyncio.run(main())
+        results["seconds"] = time.perf_counter() - started
+        results["after"] = outcome(interp, "x + 1")
+        interp.shutdown()
+        """
+    )
+    assert results["seconds"] < 2, results
+    assert results["after"]["value"] == "2", results["after"]
