@@ -5,8 +5,8 @@ at once; the native layer hands them to an interpreter's ``ConcurrentCalls``, wh
 pool of ``max_concurrent_tools`` threads, each call in its own copy of the caller's contextvars context
 (tools see dspy's settings, and a tool calling back into this interpreter is refused as on the caller's
 thread). Async tools are awaited there too (on the ``aexecute()`` caller's loop when there is one). Outcomes
-go back through an eventfd the native layer polls beside the session's socket; those of a run that has ended
-are dropped.
+go back through an eventfd the native layer polls beside the session's socket. When a run ends with calls
+still running, async ones are cancelled and sync ones finish on their own; the outcomes of both are dropped.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import os
 import threading
 from typing import Any, Callable
 
-from ._tool_calls import RUNNING_TOOL_OF
+from ._tool_calls import CANCEL_SCOPE, RUNNING_TOOL_OF, CancelScope
 
 
 class ConcurrentCalls:
@@ -27,6 +27,7 @@ class ConcurrentCalls:
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self._done: list[tuple[int, bool, Any]] = []
+        self._scopes: list[CancelScope] = []  # of this run's calls
         self._run = 0
         self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
 
@@ -35,6 +36,7 @@ class ConcurrentCalls:
         with self._lock:
             self._run += 1
             self._done.clear()
+            self._scopes.clear()
         self._drain()
         return self._wake_fd
 
@@ -43,8 +45,11 @@ class ConcurrentCalls:
     ) -> None:
         context = (context if context is not None else contextvars.copy_context()).copy()
         context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {self._owner_id})
+        scope = CancelScope()
+        context.run(CANCEL_SCOPE.set, scope)
         with self._lock:
             run = self._run
+            self._scopes.append(scope)
             if self._executor is None:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
                     max_workers=self._max_workers, thread_name_prefix="dspy-rust-tool"
@@ -75,10 +80,19 @@ class ConcurrentCalls:
         except (BlockingIOError, OSError):
             pass
 
-    def close(self) -> None:
-        """Shutdown: calls not yet started are dropped, running ones finish on their own."""
+    def abandon(self) -> None:
+        """The run is over with calls still running: cancel the async ones, drop every outcome to come."""
         with self._lock:
             self._run += 1
+            self._done.clear()
+            scopes, self._scopes = self._scopes, []
+        for scope in scopes:
+            scope.cancel()
+
+    def close(self) -> None:
+        """Shutdown: calls not yet started are dropped, async ones cancelled, sync ones finish on their own."""
+        self.abandon()
+        with self._lock:
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)

@@ -39,6 +39,46 @@ RUNNING_TOOL_OF: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar
 )
 
 
+class CancelScope:
+    """How to cancel the coroutine of an async tool that a concurrent call runs (wherever its loop is), once
+    the run that started the call is over."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancel: Callable[[], None] | None = None
+        self.cancelled = False
+
+    def enter(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> None:
+        with self._lock:
+            self._cancel = lambda: loop.call_soon_threadsafe(task.cancel)
+            cancelled = self.cancelled
+        if cancelled:
+            self._cancel()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            cancel = self._cancel
+        if cancel is not None:
+            try:
+                cancel()
+            except RuntimeError:
+                pass  # its loop has closed: the coroutine is over
+
+
+# The scope of the concurrent call running in this context, if any (see ConcurrentCalls).
+CANCEL_SCOPE: contextvars.ContextVar[CancelScope | None] = contextvars.ContextVar(
+    "dspy_rust_interpreter_cancel_scope", default=None
+)
+
+
+async def _in_scope(coroutine: Any, scope: CancelScope) -> Any:
+    task = asyncio.current_task()
+    assert task is not None
+    scope.enter(asyncio.get_running_loop(), task)
+    return await coroutine
+
+
 @dataclass
 class SessionStats:
     """Counters of one interpreter; ``RustInterpreter.stats()`` returns them as a dict."""
@@ -360,6 +400,9 @@ def run_awaitable(awaitable: Any, seconds: float | None, name: str, owner_id: in
     coroutine = awaitable if inspect.iscoroutine(awaitable) else _await(awaitable)
     if seconds is not None:
         coroutine = _with_timeout(coroutine, seconds, name)
+    scope = CANCEL_SCOPE.get()
+    if scope is not None:
+        coroutine = _in_scope(coroutine, scope)
     caller_loop = CALLER_LOOP.get()
     try:
         running = asyncio.get_running_loop()

@@ -299,6 +299,7 @@ impl Session {
                 }
             }
         };
+        host_calls.abandon();
         (ending, interrupt.map(|(err, _)| err))
     }
 

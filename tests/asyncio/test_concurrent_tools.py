@@ -146,3 +146,23 @@ def test_a_run_cannot_queue_host_work_without_bound(make_interp):
     refused = interp.execute(code)
     assert len(refused) == 10
     assert refused[0] == "tool 'hold' was not started: 1000 host calls are already running; await some first"
+
+
+def test_async_calls_still_running_when_their_cell_ends_are_cancelled(make_interp):
+    events: list[str] = []
+
+    async def lingering():
+        events.append("started")
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            events.append("cancelled")
+            raise
+        events.append("finished")
+
+    interp = make_interp(tools={"lingering": lingering})
+    interp.execute("import asyncio\nasync def start():\n    global left\n    left = lingering()\n    await asyncio.sleep(0.2)\nawait start()")
+    deadline = time.monotonic() + 3
+    while "cancelled" not in events and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert events == ["started", "cancelled"]

@@ -127,6 +127,14 @@ impl<'a, 'py> HostCalls<'a, 'py> {
         Some((Request::Woken(std::mem::take(&mut self.finished)).encode(), since.elapsed()))
     }
 
+    /// The run is over: the pool cancels the async calls still running (sync ones finish; every result still
+    /// to come is dropped).
+    pub fn abandon(self) {
+        if let (Some(pool), false) = (self.pool, self.running.is_empty()) {
+            let _ = pool.call_method0(pyo3::intern!(pool.py(), "abandon"));
+        }
+    }
+
     /// How long the session has been waiting so far.
     pub fn waited(&self) -> Duration {
         self.waiting.map(|(_, since)| since.elapsed()).unwrap_or_default()
