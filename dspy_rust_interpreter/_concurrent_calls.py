@@ -29,7 +29,7 @@ class ConcurrentCalls:
         self._done: list[tuple[int, bool, Any]] = []
         self._scopes: list[CancelScope] = []  # of this run's calls
         self._run = 0
-        self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        self._wake_fd: int | None = None  # made at the first call: most interpreters never start one
 
     def begin(self) -> int:
         """A new run starts: outcomes of earlier runs' calls are dropped from now on. The fd to poll."""
@@ -37,6 +37,8 @@ class ConcurrentCalls:
             self._run += 1
             self._done.clear()
             self._scopes.clear()
+            if self._wake_fd is None:
+                self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         self._drain()
         return self._wake_fd
 
@@ -65,7 +67,7 @@ class ConcurrentCalls:
             if run != self._run:
                 return
             self._done.append(outcome)
-        os.eventfd_write(self._wake_fd, 1)
+        os.eventfd_write(self._wake_fd, 1)  # type: ignore[arg-type]  # made by begin(), before any call
 
     def take(self) -> list[tuple[int, bool, Any]]:
         """The outcomes handed back since the last take, as ``(call_id, ok, value or exception)``."""
@@ -75,9 +77,11 @@ class ConcurrentCalls:
         return done
 
     def _drain(self) -> None:
+        if self._wake_fd is None:
+            return
         try:
             os.eventfd_read(self._wake_fd)
-        except (BlockingIOError, OSError):
+        except BlockingIOError:
             pass
 
     def abandon(self) -> None:
@@ -97,6 +101,8 @@ class ConcurrentCalls:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
 
-    def __del__(self) -> None:
-        # Only once no worker holds this object: a call still running writes to the fd when it ends.
-        os.close(self._wake_fd)
+    def __del__(self, _close: Callable[[int], None] = os.close) -> None:
+        # Only once no worker holds this object: a call still running writes to the fd when it ends. (os.close
+        # bound early: at interpreter exit the module's globals may already be gone.)
+        if self._wake_fd is not None:
+            _close(self._wake_fd)
