@@ -134,12 +134,16 @@ impl Shared {
 
     /// Called by the VM thread once the run's variables are bound, right before sandbox code runs: from here
     /// the job may hold up to the limit. A job that starts above it (the host injected big values, or an
-    /// earlier run was stopped mid-growth) may still run, and free things (which takes scratch memory of its
-    /// own), within a small allowance; large requests past the threshold plus a margin are refused outright.
+    /// earlier run was stopped mid-growth) may still run, and free things, within a small allowance; one that
+    /// starts near it (a run stopped just past the limit unwinds to just under it) within a quarter of what it
+    /// holds: freeing takes scratch memory of its own (a dict of a million entries hands its two million
+    /// references over in one 16 MB vector before dropping them). Large requests past the threshold plus a
+    /// margin are refused outright.
     pub fn begin_memory_budget(&self) {
         let Some(limit) = self.limits.memory_limit else { return };
         let start = self.memory_used();
-        let threshold = if start > limit { start + (limit / 2).min(64 << 20) } else { limit };
+        let allowance = (limit / 2).min(64 << 20);
+        let threshold = if start > limit { start + allowance } else { limit.max(start + allowance.min(start / 4)) };
         self.memory_threshold.store(threshold, Ordering::SeqCst);
         self.memory.set_ceiling(Some(threshold.saturating_add((limit / 4).max(16 << 20))));
     }
