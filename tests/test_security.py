@@ -318,17 +318,23 @@ SANDBOX_TOP_MODULES = (
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
     "'genericpath', 'stat', 'os', 'posix', 'cmath', 'math', '_string', '_ast_unparse', 'codeop', 'token', "
-    "'atexit', 'errno', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins']"
+    "'atexit', 'errno', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins', "
+    # asyncio and what it imports (the zygote imports it once it is idle, so a session may start with it):
+    # `threading`, `socket`, `subprocess` and `signal` are the sandbox's own stand-ins.
+    "'asyncio', '_sandbox_async', 'concurrent', 'logging', 'threading', 'socket', 'subprocess', 'signal']"
 )
 GROUPS["class_walks"] = {
     "subclasses_modules_are_all_sandbox_stdlib": (
-        "import json, re, math, cmath, collections, itertools, functools, operator, datetime, time, string, textwrap, heapq, bisect, statistics, random, dataclasses, typing, enum, decimal, fractions, copy, difflib, unicodedata, base64, hashlib, hmac, csv, io, pprint, contextlib, abc, types, sys, struct, zlib, binascii, array, uuid, secrets, graphlib, numbers, inspect, traceback, ast, tokenize, keyword, warnings, weakref, calendar, html, ipaddress, shlex, fnmatch, contextvars\n"
+        "import asyncio, json, re, math, cmath, collections, itertools, functools, operator, datetime, time, string, textwrap, heapq, bisect, statistics, random, dataclasses, typing, enum, decimal, fractions, copy, difflib, unicodedata, base64, hashlib, hmac, csv, io, pprint, contextlib, abc, types, sys, struct, zlib, binascii, array, uuid, secrets, graphlib, numbers, inspect, traceback, ast, tokenize, keyword, warnings, weakref, calendar, html, ipaddress, shlex, fnmatch, contextvars\n"
         "allowed = set(" + SANDBOX_TOP_MODULES + ")\nseen, todo, modules = set(), [object], set()\nwhile todo:\n    c = todo.pop()\n    if id(c) in seen:\n        continue\n    seen.add(id(c))\n    try:\n        todo.extend(type.__subclasses__(c))\n    except TypeError:\n        pass\n    m = getattr(c, '__module__', None)\n    modules.add(m if isinstance(m, str) else 'builtins')\nsorted(m for m in modules if m.split('.')[0] not in allowed)",
         value("[]"),
     ),
+    # With asyncio imported, the only classes bearing a gadget's name are the sandbox's stand-ins (whose every
+    # use is refused: see the network and processes groups) and asyncio's process wrapper (made only by
+    # create_subprocess_*, refused).
     "no_host_gadget_classes": (
-        "names = set()\ntodo = [object]\nwhile todo:\n    c = todo.pop()\n    if c.__name__ in names:\n        continue\n    names.add(c.__name__)\n    try:\n        todo.extend(type.__subclasses__(c))\n    except TypeError:\n        pass\nsorted(names & {'FileIO', 'Popen', '_wrap_close', 'socket', 'SSLContext', 'CDLL', 'Process', 'Thread', 'mmap', 'Pdb'})",
-        value("[]"),
+        "import asyncio\nnames = set()\ntodo = [object]\nwhile todo:\n    c = todo.pop()\n    if c.__name__ in names:\n        continue\n    names.add(c.__name__)\n    try:\n        todo.extend(type.__subclasses__(c))\n    except TypeError:\n        pass\nsorted(names & {'FileIO', 'Popen', '_wrap_close', 'socket', 'SSLContext', 'CDLL', 'Process', 'Thread', 'mmap', 'Pdb'})",
+        value("['Popen', 'Process', 'Thread', 'socket']"),
     ),
     "catch_warnings_module_builtins": (
         "import warnings\ncw = [c for c in object.__subclasses__() if c.__name__ == 'catch_warnings'] or [warnings.catch_warnings]\ncw[0]()._module.__builtins__['__import__']('_posixsubprocess')",
