@@ -83,6 +83,22 @@ def pending():
     return bool(_calls)
 
 
+def forget():
+    """A new run: the host dropped the results of the calls an earlier run left running. Whatever still awaits
+    one gets an error saying so, when its loop runs again."""
+    calls = list(_calls.values())
+    _calls.clear()
+    for future in calls:
+        if not future.done():
+            try:
+                future.set_exception(RuntimeError(
+                    f"{future._tool}() was still running when the cell that called it ended, and its result is "
+                    "gone: call it again and await it in the same cell"
+                ))
+            except RuntimeError:
+                pass  # its loop is closed: nothing can await it
+
+
 def deliver(timeout):
     """Wait up to ``timeout`` seconds (None: until one) for host calls to finish, and resolve their futures."""
     results = _wait(None if timeout is None else float(timeout))

@@ -135,6 +135,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     if std::mem::take(&mut session.stopped) {
         settle_event_loops(vm);
     }
+    forget_host_calls(vm);
     let scope = Scope::with_builtins(None, globals, vm);
     let result = run_cell(vm, compiled, scope);
 
@@ -216,6 +217,15 @@ fn settle_event_loops(vm: &VirtualMachine) {
     if imported {
         let _ = vm.import("_sandbox_async", 0).and_then(|module| module.get_attr("settle", vm)).and_then(|settle| settle.call((), vm));
     }
+}
+
+/// Host calls an earlier run started and left running: the host dropped their results when that run ended,
+/// so their awaitables fail now instead of waiting for ever (and the event loop no longer waits for them).
+fn forget_host_calls(vm: &VirtualMachine) {
+    if with_state(|s| std::mem::take(&mut s.host_calls)).is_empty() {
+        return;
+    }
+    let _ = vm.import("_sandbox_async", 0).and_then(|module| module.get_attr("forget", vm)).and_then(|forget| forget.call((), vm));
 }
 
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {

@@ -166,3 +166,13 @@ def test_async_calls_still_running_when_their_cell_ends_are_cancelled(make_inter
     while "cancelled" not in events and time.monotonic() < deadline:
         time.sleep(0.02)
     assert events == ["started", "cancelled"]
+
+
+def test_a_call_left_running_by_an_ended_cell_fails_when_awaited_later(make_interp):
+    interp = make_interp(tools={"work": sleepy})
+    interp.execute("import asyncio\nasync def start():\n    global left\n    left = work(1)\nawait start()")
+    with pytest.raises(CodeExecutionError, match=r"RuntimeError: work\(\) was still running when the cell that called it ended"):
+        interp.execute("await left")
+    started = time.perf_counter()
+    assert interp.execute("await asyncio.sleep(0.3, result='slept')") == "slept"
+    assert time.perf_counter() - started < 2
