@@ -12,12 +12,11 @@ still running, async ones are cancelled and sync ones finish on their own; the o
 from __future__ import annotations
 
 import concurrent.futures
-import contextvars
 import os
 import threading
 from typing import Any, Callable
 
-from ._tool_calls import CANCEL_SCOPE, RUNNING_TOOL_OF, CancelScope
+from ._tool_calls import CANCEL_SCOPE, CancelScope, tool_thread_context
 
 
 class ConcurrentCalls:
@@ -45,8 +44,7 @@ class ConcurrentCalls:
     def start(
         self, call_id: int, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], context: Any
     ) -> None:
-        context = (context if context is not None else contextvars.copy_context()).copy()
-        context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {self._owner_id})
+        context = tool_thread_context(self._owner_id, context)
         scope = CancelScope()
         context.run(CANCEL_SCOPE.set, scope)
         with self._lock:

@@ -39,6 +39,18 @@ RUNNING_TOOL_OF: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar
 )
 
 
+def _mark_running_tool(owner_id: int) -> None:
+    RUNNING_TOOL_OF.set(RUNNING_TOOL_OF.get() | {owner_id})
+
+
+def tool_thread_context(owner_id: int, base: contextvars.Context | None = None) -> contextvars.Context:
+    """A copy of ``base`` (default: the current context) for a tool of interpreter ``owner_id`` that runs on
+    another thread, marked as such: the native re-entry check only knows the thread that called execute()."""
+    context = base.copy() if base is not None else contextvars.copy_context()
+    context.run(_mark_running_tool, owner_id)
+    return context
+
+
 class CancelScope:
     """How to cancel the coroutine of an async tool that a concurrent call runs (wherever its loop is), once
     the run that started the call is over."""
@@ -358,8 +370,7 @@ def call_with_timeout(
     func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], seconds: float, name: str, owner_id: int
 ) -> Any:
     """Run a sync tool on a daemon thread and wait at most ``seconds``; the thread may outlive the wait."""
-    context = contextvars.copy_context()
-    context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {owner_id})
+    context = tool_thread_context(owner_id)
     outcome: list[Any] = []
     done = threading.Event()
 
@@ -410,8 +421,7 @@ def run_awaitable(awaitable: Any, seconds: float | None, name: str, owner_id: in
         running = None
     if running is None and not (caller_loop is not None and caller_loop.is_running()):
         return asyncio.run(coroutine)  # on this thread: the native re-entry check sees it
-    context = contextvars.copy_context()
-    context.run(RUNNING_TOOL_OF.set, RUNNING_TOOL_OF.get() | {owner_id})
+    context = tool_thread_context(owner_id)
     if caller_loop is not None and caller_loop is not running and caller_loop.is_running():
         # The task takes its context from the one run_coroutine_threadsafe is called in.
         return context.run(_run_on_loop, coroutine, caller_loop)

@@ -133,13 +133,18 @@ pub unsafe fn adopt(bytes: &[u8]) -> Option<Vec<u8>> {
     Some(unsafe { Vec::from_raw_parts(start as *mut u8, len, len) })
 }
 
+/// The slot of `block` when it is adopted pages (cheap when none are: the hot path of every large free).
+fn adopted_slot(block: *mut u8, size: usize) -> Option<&'static AtomicUsize> {
+    if size < ADOPT_FROM || ADOPTED_LIVE.load(Ordering::Acquire) == 0 {
+        return None;
+    }
+    ADOPTED.iter().find(|slot| slot.load(Ordering::Acquire) == block as usize)
+}
+
 /// Free `block` if it is adopted pages: unmapped, and its slot cleared first (the address may be reused
 /// as soon as it is unmapped).
 fn release_adopted(block: *mut u8, size: usize) -> bool {
-    if size < ADOPT_FROM || ADOPTED_LIVE.load(Ordering::Acquire) == 0 {
-        return false;
-    }
-    let Some(slot) = ADOPTED.iter().find(|slot| slot.load(Ordering::Acquire) == block as usize) else { return false };
+    let Some(slot) = adopted_slot(block, size) else { return false };
     slot.store(0, Ordering::Release);
     ADOPTED_LIVE.fetch_sub(1, Ordering::AcqRel);
     // SAFETY: the adopted block's pages (munmap rounds `size` up to the end of its last page).
@@ -185,7 +190,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if refused(new_size.saturating_sub(layout.size())) {
             return ptr::null_mut();
         }
-        if layout.size() >= ADOPT_FROM && ADOPTED.iter().any(|slot| slot.load(Ordering::Acquire) == block as usize) {
+        if adopted_slot(block, layout.size()).is_some() {
             // SAFETY: a valid layout (the caller's size and alignment, as `realloc` guarantees).
             let moved = unsafe { self.alloc(Layout::from_size_align_unchecked(new_size, layout.align())) };
             if !moved.is_null() {

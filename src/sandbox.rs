@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyStrRef, PyType};
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
+use rustpython_vm::function::IntoFuncArgs;
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
 use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyPayload, PyRef, PyResult, Settings, VirtualMachine};
@@ -173,6 +174,16 @@ fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rus
     Err(refused_code_change(vm))
 }
 
+/// Call `function` of `_sandbox_async`, the sandbox's side of asyncio (`sandbox_py/sandbox_async.py`).
+pub fn sandbox_async(vm: &VirtualMachine, function: &'static str, args: impl IntoFuncArgs) -> PyResult {
+    vm.import("_sandbox_async", 0)?.get_attr(function, vm)?.call(args, vm)
+}
+
+/// Module `name` when this session has imported it (looked up in the VM's own `sys.modules`).
+pub fn imported_module(vm: &VirtualMachine, name: &str) -> Option<PyObjectRef> {
+    with_state(|s| s.modules.clone())?.get_item(name, vm).ok()
+}
+
 /// `root` and every type below it that is still alive, each once (types have several bases).
 pub fn all_types(root: &PyRef<PyType>) -> Vec<PyRef<PyType>> {
     let mut found = Vec::new();
@@ -283,9 +294,10 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
 
 /// Import `modules` ahead of the session's first run, so that importing them then is a lookup. Refused
 /// like an import in sandbox code would be (a module outside the allow-list is not found).
-pub fn preload(vm: &VirtualMachine, modules: &[String]) -> Result<(), String> {
+pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), String> {
     for name in modules {
-        if let Err(exc) = vm.import(&vm.ctx.new_str(name.as_str()), 0) {
+        let name = name.as_ref();
+        if let Err(exc) = vm.import(&vm.ctx.new_str(name), 0) {
             let report = crate::errors::exception_report(vm, &exc, |_, _| None);
             return Err(format!(
                 "preload: module {name:?} cannot be imported in the sandbox ({}: {})",

@@ -197,16 +197,23 @@ pub fn call_host_tool(
         let call_id = crate::worker::session::start_host_call(name, positional, keyword);
         with_state(|s| s.host_calls.insert(call_id, name.to_owned()));
         let waiter = vm.new_function("wait_for_host_calls", wait_for_host_calls);
-        return vm.import("_sandbox_async", 0)?.get_attr("start_call", vm)?.call((call_id, name.to_owned(), waiter), vm);
+        return crate::sandbox::sandbox_async(vm, "start_call", (call_id, name.to_owned(), waiter));
     }
-    if let Some(shared) = &shared {
+    let result = in_host_time(shared.as_deref(), || crate::worker::session::call_host(name, positional, keyword));
+    tool_result_in_sandbox(result, name, vm)
+}
+
+/// `f`, a wait for the host (a tool call, or for host calls to finish): host time, not counted against the
+/// run's time limit.
+fn in_host_time<R>(shared: Option<&crate::limits::Shared>, f: impl FnOnce() -> R) -> R {
+    if let Some(shared) = shared {
         shared.tool_call_started();
     }
-    let result = crate::worker::session::call_host(name, positional, keyword);
-    if let Some(shared) = &shared {
+    let result = f();
+    if let Some(shared) = shared {
         shared.tool_call_ended();
     }
-    tool_result_in_sandbox(result, name, vm)
+    result
 }
 
 fn tool_result_in_sandbox(result: ToolResult, name: &str, vm: &VirtualMachine) -> PyResult {
@@ -221,8 +228,7 @@ fn tool_result_in_sandbox(result: ToolResult, name: &str, vm: &VirtualMachine) -
 
 /// Whether the caller runs inside the sandbox's event loop (asyncio imported, a loop running).
 fn in_running_event_loop(vm: &VirtualMachine) -> bool {
-    let Some(modules) = with_state(|s| s.modules.clone()) else { return false };
-    let Ok(events) = modules.get_item("asyncio.events", vm) else { return false };
+    let Some(events) = crate::sandbox::imported_module(vm, "asyncio.events") else { return false };
     events
         .get_attr("_get_running_loop", vm)
         .and_then(|running| running.call((), vm))
@@ -237,16 +243,10 @@ fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Ve
         return Err(vm.new_value_error("timeout must be a non-negative number or None"));
     }
     let shared = with_state(|s| s.shared.clone());
-    if let Some(shared) = &shared {
-        if shared.stop_reason() != StopReason::None {
-            return Err(vm.new_runtime_error("host calls cannot be awaited: this run is being stopped"));
-        }
-        shared.tool_call_started();
+    if shared.as_ref().is_some_and(|shared| shared.stop_reason() != StopReason::None) {
+        return Err(vm.new_runtime_error("host calls cannot be awaited: this run is being stopped"));
     }
-    let results = crate::worker::session::wait_host_calls(timeout);
-    if let Some(shared) = &shared {
-        shared.tool_call_ended();
-    }
+    let results = in_host_time(shared.as_deref(), || crate::worker::session::wait_host_calls(timeout));
     let mut delivered = Vec::with_capacity(results.len());
     for (call_id, result) in results {
         let Some(name) = with_state(|s| s.host_calls.remove(&call_id)) else { continue };

@@ -203,8 +203,9 @@ impl Session {
         context: Option<&Bound<'py, PyAny>>,
         pool: Option<&Bound<'py, PyAny>>,
     ) -> (Ending, Option<PyErr>) {
+        let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
-            return (Ending::Died(Cause::Lost(format!("the session process is gone ({e})"))), None);
+            return (gone(e), None);
         }
         let mut answers = Vec::new();
         let mut host_calls = HostCalls::new(pool);
@@ -213,7 +214,6 @@ impl Session {
         let mut interrupt: Option<(PyErr, Instant)> = None;
         let grace = self.grace();
         let timeout = self.timeout();
-        let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
         self.interrupted.store(false, Ordering::SeqCst);
         let ending = loop {
             if self.interrupted.swap(false, Ordering::SeqCst) {

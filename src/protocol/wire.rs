@@ -41,9 +41,14 @@ pub struct Encoded {
     refers: Vec<(usize, HostBuffer)>,
 }
 
+/// The length of a frame made of `buf` and the host buffers it refers to.
+fn framed_len(buf: &[u8], refers: &[(usize, HostBuffer)]) -> usize {
+    buf.len() + refers.iter().map(|(_, buffer)| buffer.bytes().len()).sum::<usize>()
+}
+
 impl Encoded {
     pub fn len(&self) -> usize {
-        self.buf.len() + self.refers.iter().map(|(_, buffer)| buffer.bytes().len()).sum::<usize>()
+        framed_len(&self.buf, &self.refers)
     }
 
     /// The frame's pieces, in order.
@@ -86,7 +91,7 @@ impl Writer {
 
     /// Where the next byte written will be in the frame.
     fn position(&self) -> usize {
-        self.buf.len() + self.refers.iter().map(|(_, buffer)| buffer.bytes().len()).sum::<usize>()
+        framed_len(&self.buf, &self.refers)
     }
 
     /// A host buffer, referred to: padding (a u16 count of zeros), then length-prefixed, its bytes starting
@@ -252,24 +257,30 @@ impl<'a> Reader<'a> {
         self.str().map(str::to_owned)
     }
 
-    /// Bytes written by `Writer::refer`, as an owned buffer: their pages themselves when the frame is mapped.
-    pub fn padded_bytes(&mut self) -> WireResult<Vec<u8>> {
+    /// The bytes written by `Writer::refer`, past their padding.
+    fn padded(&mut self) -> WireResult<&'a [u8]> {
         let pad = u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes"));
         self.take(pad as usize)?;
-        let bytes = self.bytes()?;
-        Ok(self.mapping.and_then(|mapping| mapping.adopt(bytes)).unwrap_or_else(|| bytes.to_vec()))
+        self.bytes()
+    }
+
+    /// `bytes` of this frame as an owned buffer: their pages themselves when the frame is mapped.
+    fn owned(&self, bytes: &'a [u8]) -> Vec<u8> {
+        self.mapping.and_then(|mapping| mapping.adopt(bytes)).unwrap_or_else(|| bytes.to_vec())
+    }
+
+    /// Bytes written by `Writer::refer`, as an owned buffer (see `owned`).
+    pub fn padded_bytes(&mut self) -> WireResult<Vec<u8>> {
+        let bytes = self.padded()?;
+        Ok(self.owned(bytes))
     }
 
     /// A str written by `Writer::refer`: as `padded_bytes`, checked as UTF-8 first.
     pub fn padded_string(&mut self) -> WireResult<String> {
-        let start = self.pos;
-        let pad = u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes"));
-        self.take(pad as usize)?;
-        std::str::from_utf8(self.bytes()?).map_err(|_| WireError::BadUtf8)?;
-        self.pos = start;
-        let bytes = self.padded_bytes()?;
+        let bytes = self.padded()?;
+        std::str::from_utf8(bytes).map_err(|_| WireError::BadUtf8)?;
         // SAFETY: checked as UTF-8 just above (the same bytes, adopted or copied).
-        Ok(unsafe { String::from_utf8_unchecked(bytes) })
+        Ok(unsafe { String::from_utf8_unchecked(self.owned(bytes)) })
     }
 
     pub fn opt_string(&mut self) -> WireResult<Option<String>> {

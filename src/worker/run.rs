@@ -192,7 +192,7 @@ fn run_cell(vm: &VirtualMachine, compiled: PyRef<PyCode>, scope: Scope) -> PyRes
     if !awaits {
         return Ok(result);
     }
-    vm.import("_sandbox_async", 0)?.get_attr("run_cell", vm)?.call((result,), vm).inspect_err(trim_to_cell)
+    sandbox::sandbox_async(vm, "run_cell", (result,)).inspect_err(trim_to_cell)
 }
 
 /// The event loop's frames are not the model's code: a top-level-await cell's traceback starts at the cell,
@@ -213,9 +213,8 @@ fn trim_to_cell(exc: &PyBaseExceptionRef) {
 /// reads as running (and `asyncio.run` would refuse to start another): end that as the loop's own cleanup
 /// would have. Only if asyncio was imported.
 fn settle_event_loops(vm: &VirtualMachine) {
-    let imported = vm.sys_module.get_attr("modules", vm).and_then(|modules| modules.get_item("asyncio.events", vm)).is_ok();
-    if imported {
-        let _ = vm.import("_sandbox_async", 0).and_then(|module| module.get_attr("settle", vm)).and_then(|settle| settle.call((), vm));
+    if sandbox::imported_module(vm, "asyncio.events").is_some() {
+        let _ = sandbox::sandbox_async(vm, "settle", ());
     }
 }
 
@@ -225,7 +224,7 @@ fn forget_host_calls(vm: &VirtualMachine) {
     if with_state(|s| std::mem::take(&mut s.host_calls)).is_empty() {
         return;
     }
-    let _ = vm.import("_sandbox_async", 0).and_then(|module| module.get_attr("forget", vm)).and_then(|forget| forget.call((), vm));
+    let _ = sandbox::sandbox_async(vm, "forget", ());
 }
 
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {

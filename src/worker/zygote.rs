@@ -69,8 +69,7 @@ fn serve(control: Channel) {
         loop {
             if forked_any && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
-                let modules: Vec<String> = PRELOADED_WHEN_IDLE.iter().map(|m| (*m).to_owned()).collect();
-                let _ = sandbox::preload(vm, &modules);
+                let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
             let (Ok(Request::Spawn(options)), Some(socket)) = (Request::decode(&frame), fds.pop()) else { continue };
@@ -121,8 +120,7 @@ fn prepare(vm: &rustpython_vm::VirtualMachine) -> Result<Namespace, String> {
         let report = crate::errors::exception_report(vm, &exc, |_, _| None);
         format!("{}: {}", report.type_name, report.message)
     })?;
-    let preload: Vec<String> = PRELOADED.iter().map(|m| (*m).to_owned()).collect();
-    sandbox::preload(vm, &preload)?;
+    sandbox::preload(vm, PRELOADED)?;
     Ok(namespace)
 }
 
