@@ -24,7 +24,7 @@ const PRELOADED: &[&str] = &["json", "re", "math", "collections"];
 /// Imported once the zygote has forked a session and then had nothing to do for `IDLE_BEFORE_PRELOAD`: too
 /// slow for every cold start (asyncio: ~0.16 s), but every later session then finds it imported.
 const PRELOADED_WHEN_IDLE: &[&str] = &["asyncio"];
-const IDLE_BEFORE_PRELOAD: std::time::Duration = std::time::Duration::from_millis(20);
+const IDLE_BEFORE_PRELOAD: std::time::Duration = std::time::Duration::from_secs(1);
 /// A control frame is a `Spawn` with its options.
 const MAX_CONTROL_FRAME: usize = 1 << 20;
 
