@@ -100,8 +100,14 @@ def test_garbage_instead_of_ready_fails_the_start_only(answer):
         (struct.pack("<Q", 100) + b"x" * 10, 8.0),  # a frame that stops mid-way, the process silent after
         (frame(bytes([3, 0]) + bytes([8]) + struct.pack("<Q", 1 << 40)), 0.5),  # a list claiming 2**40 items
         (frame(bytes([2]) + struct.pack("<Q", 5) + b"ghost" + struct.pack("<Q", 0) * 2), 0.5),  # no such tool
+        # a concurrent call of a tool never registered, then a wait whose timeout is NaN
+        (frame(bytes([8]) + struct.pack("<QQ", 1, 5) + b"ghost" + struct.pack("<QQ", 0, 0))
+         + frame(bytes([9, 1]) + struct.pack("<d", float("nan"))), 0.5),
+        # two thousand concurrent calls started at once, then a wait for ever
+        (b"".join(frame(bytes([8]) + struct.pack("<QQ", i, 5) + b"ghost" + struct.pack("<QQ", 0, 0)) for i in range(2000))
+         + frame(bytes([9, 0])), 0.5),
     ],
-    ids=["bad value", "huge frame", "stalls mid-frame", "lying count", "unregistered tool"],
+    ids=["bad value", "huge frame", "stalls mid-frame", "lying count", "unregistered tool", "started call and NaN wait", "flood of started calls"],
 )
 def test_a_misbehaving_session_process_costs_only_its_session(answer, hold):
     session, error, _ = session_with(ready_then(answer, hold))
