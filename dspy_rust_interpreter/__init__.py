@@ -10,16 +10,20 @@
 """
 
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
-from ._interpreter import RustInterpreter
+from ._files import Mount, SessionFiles
+from ._interpreter import ConfiguredInterpreter, RustInterpreter
 from ._pool import InterpreterPool, PoolExhaustedError
 
 __all__ = [
     "CodeExecutionError",
     "CodeInterpreterError",
+    "ConfiguredInterpreter",
     "FinalAnswerResult",
     "FinalOutput",
     "InterpreterPool",
+    "Mount",
     "PoolExhaustedError",
     "RustInterpreter",
+    "SessionFiles",
 ]
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@ from . import _native, _zygote
 from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
+from ._files import SessionFiles, check_mounts, describe_mounts, dspy_path_mounts
 from ._locking import SessionLock
 from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
 from ._tools import build_tool_specs, check_global_name
@@ -52,6 +53,19 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Modules imported while the sandbox is built, so that the code's first `import` of them is a lookup
     # (InterpreterPool builds its sandboxes ahead of time: there, this costs no one any waiting).
     "preload": (),
+    # Host folders (or files) shown in the sandbox's filesystem: [Mount("/data", "/host/corpus", mode="ro"), ...]
+    # (docs/files.md). Everything else in it is the session's own, in memory.
+    "mounts": (),
+    # Bytes the session's files in memory hold at most, and bytes its writes may add to its mounts.
+    "files_max_bytes": 256 << 20,
+    # Files the session holds in memory at most (and entries it may create in its mounts).
+    "files_max_count": 10_000,
+    # dspy PythonInterpreter's file options, with its meaning: each path appears as /sandbox/<name>; read paths
+    # read-only, write paths made if missing and written back to the host (kept in the session with
+    # sync_files=False).
+    "enable_read_paths": (),
+    "enable_write_paths": (),
+    "sync_files": True,
 }
 
 
@@ -91,6 +105,16 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     ):
         raise ValueError(f"preload must be a list or tuple of module names, got {preload!r}")
     merged["preload"] = tuple(preload)
+    for name in ("files_max_bytes", "files_max_count"):
+        value = merged[name]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    if not isinstance(merged["sync_files"], bool):
+        raise ValueError(f"sync_files must be True or False, got {merged['sync_files']!r}")
+    merged["mounts"] = check_mounts(merged["mounts"]) + dspy_path_mounts(
+        merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"]
+    )
+    merged["enable_read_paths"] = merged["enable_write_paths"] = ()
     if not _positive_number(merged["slow_tool_seconds"]):
         raise ValueError(f"slow_tool_seconds must be a positive number of seconds, got {merged['slow_tool_seconds']!r}")
     return merged
@@ -140,8 +164,13 @@ def new_session(options: dict[str, Any]) -> _native.Session:
             max_output_chars=options["max_output_chars"],
             memory_limit=options["memory_limit"],
             preload=list(options["preload"]),
+            mounts=list(options["mounts"]),
+            files_max_bytes=options["files_max_bytes"],
+            files_max_count=options["files_max_count"],
         )
     except (RuntimeError, ConnectionError, _native.PanicException) as error:
+        raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
+    except FileNotFoundError as error:
         raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
     _LIVE_SESSIONS.add(session)
     return session
@@ -163,8 +192,10 @@ class RustInterpreter:
         "Code runs in a sandboxed Python 3 interpreter (RustPython) in a process of its own. Globals, imports, "
         "functions and classes persist across executions. The standard library's pure modules are available "
         "(json, re, math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, "
-        "decimal, fractions, difflib, textwrap, hashlib, base64, csv, io, ...); there is no access to files, "
-        "environment variables, the network, subprocesses or threads. Host tools are global functions: call them "
+        "decimal, fractions, difflib, textwrap, hashlib, base64, csv, io, ...). open(), pathlib, os, glob, shutil "
+        "and tempfile work on the sandbox's own filesystem, in memory and kept across executions; the host's files "
+        "are not reachable (but for folders mounted for you, listed below if any), nor are environment variables, "
+        "the network, subprocesses or threads. Host tools are global functions: call them "
         "with positional or keyword arguments, or as call_tool(name, ...). A cell may await at top level, and a "
         "tool called from async code returns an awaitable that runs on the host at the same time as others: "
         "results = await asyncio.gather(tool(a), tool(b)). print() output is returned to you. "
@@ -191,6 +222,8 @@ class RustInterpreter:
         ``callbacks``: dspy ``BaseCallback`` handlers, told about start/execute/shutdown and each tool call
         (ignored when dspy is not imported)."""
         self._options = _check_options(options)
+        if self._options["mounts"]:
+            self.execution_instructions = instructions_with_mounts(self._options["mounts"])
         self.callbacks: list[Any] = list(callbacks or [])
         self._runtime = ToolRuntime(self, self._options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
@@ -204,6 +237,22 @@ class RustInterpreter:
         self._closed = False
         self._failure: str | None = None
         self._lock = SessionLock("this RustInterpreter")
+
+    @classmethod
+    def configured(cls, **options: Any) -> ConfiguredInterpreter:
+        """A picklable factory of interpreters with these options (``dspy.RLM(interpreter_factory=...)``), which
+        carries the ``execution_instructions`` they have (with their mounts listed)."""
+        _check_options({name: value for name, value in options.items() if name not in ("tools", "output_fields", "callbacks")})
+        return ConfiguredInterpreter(cls, options)
+
+    @property
+    def files(self) -> SessionFiles:
+        """The session's files, from the host: ``write(path, data)``, ``read(path)``, ``list()`` (docs/files.md)."""
+        return SessionFiles(self)
+
+    def files_written(self) -> list[str]:
+        """The files the last ``execute()`` created or changed, in memory or in a mount (sandbox paths, sorted)."""
+        return SessionFiles(self).written()
 
     # -- protocol surface -------------------------------------------------------------------------------------
 
@@ -455,3 +504,28 @@ def _outcome_to_result(outcome: _native.RunOutcome) -> Any:
             text += f"\n\nOutput printed before the error:\n{output}"
         raise CodeExecutionError(text, error_type=error_type, traceback=traceback, output=output)
     raise CodeInterpreterError(outcome.message)
+
+
+def instructions_with_mounts(mounts: tuple[Any, ...]) -> str:
+    return RustInterpreter.execution_instructions + "\n" + describe_mounts(mounts)
+
+
+class ConfiguredInterpreter:
+    """``RustInterpreter.configured(**options)``: calling it makes an interpreter with those options. Picklable
+    (its options are), so it can travel to worker processes."""
+
+    def __init__(self, cls: type[RustInterpreter], options: dict[str, Any]) -> None:
+        self._cls = cls
+        self.options = dict(options)
+
+    def __call__(self) -> RustInterpreter:
+        return self._cls(**self.options)
+
+    @property
+    def execution_instructions(self) -> str:
+        mounts = _check_options({n: v for n, v in self.options.items() if n not in ("tools", "output_fields", "callbacks")})["mounts"]
+        return instructions_with_mounts(mounts) if mounts else self._cls.execution_instructions
+
+    def __repr__(self) -> str:
+        return f"{self._cls.__name__}.configured({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+

@@ -15,6 +15,7 @@
 
 mod convert;
 mod errors;
+mod files;
 mod finish;
 mod host;
 mod limits;
@@ -35,6 +36,7 @@ static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::session::Session>()?;
+    m.add_class::<host::mounts::Mount>()?;
     m.add_class::<host::outcome::RunOutcome>()?;
     m.add_class::<host::outcome::OutcomeKind>()?;
     m.add_class::<host::outcome::StopReason>()?;

@@ -47,6 +47,8 @@ const FROZEN_MODULES: &[&str] = &[
     "_pylong", "contextvars", "ipaddress",
     // asyncio, over the stand-ins below, and what it imports
     "asyncio", "concurrent", "logging",
+    // files, over the sandbox's filesystem (`_sandbox_files`)
+    "pathlib", "ntpath", "glob", "shutil", "tempfile",
 ];
 
 fn frozen_allowed(name: &str) -> bool {
@@ -61,7 +63,8 @@ fn frozen_allowed(name: &str) -> bool {
 /// dialect registry and field size limit per session (the native `_csv` keeps them process-wide; see
 /// `install_csv`). For asyncio: `threading` for one thread, `socket`, `subprocess` and `signal` with their
 /// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
-/// `_sandbox_async`, which runs cells that await at top level.
+/// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
+/// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
 const STAND_INS: &[(&str, &str)] = &[
     ("os", include_str!("sandbox_py/os.py")),
     ("posix", include_str!("sandbox_py/os.py")),
@@ -74,6 +77,9 @@ const STAND_INS: &[(&str, &str)] = &[
     ("signal", include_str!("sandbox_py/signal.py")),
     ("asyncio.unix_events", include_str!("sandbox_py/asyncio_events.py")),
     ("_sandbox_async", include_str!("sandbox_py/sandbox_async.py")),
+    ("_sandbox_files", include_str!("sandbox_py/files.py")),
+    ("_sandbox_files_os", include_str!("sandbox_py/files_os.py")),
+    ("_sandbox_files_io", include_str!("sandbox_py/files_io.py")),
 ];
 
 /// The stand-ins compiled once per process and frozen, so an import finds them even after sandbox code
@@ -261,7 +267,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         let _ = vm.import(*module, 0);
     }
     crate::native_recursion::guard_native_iterators(vm)?;
-    refuse_open(vm)?;
+    crate::files::install(vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
@@ -326,30 +332,6 @@ fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
     let imported = vm.import("_csv", 0);
     modules.del_item("_csv_native", vm)?;
     imported.map(drop)
-}
-
-/// A native function named `name` that raises PermissionError with `message`, whatever it is called with.
-fn permission_refusal(vm: &VirtualMachine, name: &'static str, message: &'static str) -> PyObjectRef {
-    vm.new_function(name, move |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
-        Err(vm.new_exception_msg(vm.ctx.exceptions.permission_error.to_owned(), message.into()))
-    })
-    .into()
-}
-
-/// `open()` without `host_env` fails with an obscure "Couldn't get FileIO"; say what the sandbox offers.
-fn refuse_open(vm: &VirtualMachine) -> PyResult<()> {
-    let refusal = permission_refusal(
-        vm,
-        "open",
-        "open() is not available in the sandbox: there is no filesystem. Your data is in the variables you were \
-         given; use io.StringIO/io.BytesIO for file-like objects and the tools to reach the outside",
-    );
-    vm.builtins.set_attr("open", refusal.clone(), vm)?;
-    vm.import("_io", 0)?.set_attr("open", refusal.clone(), vm)?;
-    if let Some(io) = vm.sys_module.get_attr("modules", vm)?.get_item("io", vm).ok() {
-        io.set_attr("open", refusal, vm)?;
-    }
-    Ok(())
 }
 
 /// `sys` describes the host's installation (interpreter path, prefixes, search path); the sandbox has none,

@@ -43,6 +43,10 @@ pub struct SessionState {
     pub modules: Option<PyDictRef>,
     /// Host calls started from async code and not yet delivered: the tool's name by call id.
     pub host_calls: HashMap<u64, String>,
+    /// Runs so far (the filesystem notes which run changed each file).
+    pub runs: u64,
+    /// The `_sandbox_files` module, as imported at start-up (see `files::module`).
+    pub files_module: Option<PyObjectRef>,
 }
 
 thread_local! {

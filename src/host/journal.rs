@@ -23,18 +23,20 @@ pub const MAX_BYTES: usize = 4 << 20;
 /// ...or once replaying it would take about this long (a rollback replays it).
 pub const MAX_REPLAY: Duration = Duration::from_millis(50);
 
-/// A frame the host answered the session with during a run: a sync tool call's `ToolResult`, or the `Woken`
-/// that ended one of its event loop's waits for host calls.
+/// A frame the host answered the session with during a run: a sync tool call's `ToolResult`, the `Woken`
+/// that ended one of its event loop's waits for host calls, or a mount operation's `FileAnswer`.
 #[derive(Clone)]
 pub enum Answer {
     Tool(Encoded),
     Woken(Encoded),
+    /// The answer to an operation on a mount's host folder (not done again on replay).
+    File(Encoded),
 }
 
 impl Answer {
     pub fn frame(&self) -> &Encoded {
         match self {
-            Answer::Tool(frame) | Answer::Woken(frame) => frame,
+            Answer::Tool(frame) | Answer::Woken(frame) | Answer::File(frame) => frame,
         }
     }
 }

@@ -196,5 +196,6 @@ pub fn name(reply: &Reply) -> &'static str {
         Reply::Abandoned(_) => "Abandoned",
         Reply::ToolStart { .. } => "ToolStart",
         Reply::Wait { .. } => "Wait",
+        Reply::FileOp(_) => "FileOp",
     }
 }

@@ -15,10 +15,12 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::host::convert;
 use crate::host::journal::{self, Answer, Entry, Journal};
+use crate::host::mounts::{HostMounts, Mount};
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
+use crate::protocol::files::FilesCommand;
 use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
@@ -51,6 +53,8 @@ pub struct Session {
     /// `interrupt()` was called: a run waiting for host calls is answered at once (the exchange's thread
     /// sees this within a tick), so the sandbox runs again and raises the interrupt.
     interrupted: AtomicBool,
+    /// The host folders mounted in the session, shared with its forks.
+    mounts: std::sync::Arc<HostMounts>,
 }
 
 struct State {
@@ -122,7 +126,13 @@ impl State {
 }
 
 impl Session {
-    fn new_with(options: SessionOptions, process: Process, tools: ToolTable, respawn_from: Option<OwnedFd>) -> Self {
+    fn new_with(
+        options: SessionOptions,
+        process: Process,
+        tools: ToolTable,
+        respawn_from: Option<OwnedFd>,
+        mounts: std::sync::Arc<HostMounts>,
+    ) -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let live = (process.pidfd().unwrap_or(-1), process.pid);
         Self {
@@ -144,6 +154,7 @@ impl Session {
             death_reason: Mutex::new(None),
             live: Mutex::new(live),
             interrupted: AtomicBool::new(false),
+            mounts,
         }
     }
 
@@ -264,6 +275,14 @@ impl Session {
                         host_calls.start(py, &state.tools, call_id, name, args, kwargs, context);
                     }
                     Ok((_, Reply::Wait { timeout }, _)) => host_calls.wait(timeout),
+                    Ok((_, Reply::FileOp(op), _)) => {
+                        let mounts = &self.mounts;
+                        let reply = py.detach(|| Request::FileAnswer(mounts.serve(&op)).encode());
+                        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
+                            break gone(e);
+                        }
+                        answers.push(Answer::File(reply));
+                    }
                     Ok((_, Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
                     Ok((_, Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
                     Ok((_, other, _)) => {
@@ -306,6 +325,53 @@ impl Session {
     fn take_state(&self) -> Option<State> {
         self.state.lock().take()
     }
+
+    /// What an exchange's ending means for the caller; a dead process is rolled back (or the session lost).
+    fn conclude(
+        &self,
+        py: Python<'_>,
+        guard: &mut parking_lot::MutexGuard<'_, Option<State>>,
+        ending: Ending,
+        interrupt: Option<PyErr>,
+    ) -> PyResult<RunOutcome> {
+        let state = guard.as_mut().expect("the caller holds a live state");
+        let result = match ending {
+            Ending::Done(outcome) => RunOutcome::of(py, outcome),
+            // Shut down from another thread: its process was killed for that, not lost.
+            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => Ok(RunOutcome::dead(py, &self.death_reason())),
+            Ending::Died(cause) => match self.roll_back(py, state) {
+                Ok(replay) => Ok(RunOutcome::rolled_back(py, &cause, &self.options, replay)),
+                Err(why) => {
+                    let reason = format!("{}; the session is lost: {why}", outcome::cause_text(&cause, &self.options));
+                    self.mark_dead(&reason);
+                    Ok(RunOutcome::dead(py, &reason))
+                }
+            },
+        };
+        if !self.alive.load(Ordering::SeqCst) {
+            // Shut down meanwhile: the handle lets go of the processes here, with the GIL for the tools.
+            guard.take();
+        }
+        match interrupt {
+            Some(interrupt) => Err(interrupt),
+            None => result,
+        }
+    }
+
+    /// Run one of the host API's file commands in the session, between runs (journaled like a run).
+    fn files_command(&self, py: Python<'_>, command: FilesCommand) -> PyResult<RunOutcome> {
+        if self.would_wait_on_itself() {
+            return Err(PyRuntimeError::new_err("the session's files cannot be used from a tool this session is running"));
+        }
+        let mut guard = py.detach(|| self.state.lock());
+        let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
+            return Ok(RunOutcome::dead(py, &self.death_reason()));
+        };
+        let frame = Request::Files(command).encode();
+        let _waiting = Waiting::on(self.id);
+        let (ending, interrupt) = self.exchange(py, state, frame, None, None);
+        self.conclude(py, &mut guard, ending, interrupt)
+    }
 }
 
 #[pymethods]
@@ -313,7 +379,8 @@ impl Session {
     /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
     /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
     #[new]
-    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new()))]
+    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=256 << 20, files_max_count=10_000))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         control_fd: RawFd,
@@ -322,13 +389,18 @@ impl Session {
         max_output_chars: u64,
         memory_limit: Option<u64>,
         preload: Vec<String>,
+        mounts: Vec<Bound<'_, Mount>>,
+        files_max_bytes: u64,
+        files_max_count: u64,
     ) -> PyResult<Self> {
         for (value, what) in [(timeout, "timeout"), (Some(abandon_after), "abandon_after")] {
             if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
                 return Err(PyValueError::new_err(format!("{what} must be a positive number of seconds")));
             }
         }
-        let options = SessionOptions { timeout_seconds: timeout, abandon_after_seconds: abandon_after, max_output_chars, memory_limit, preload };
+        let mounts: Vec<Mount> = mounts.iter().map(|m| m.get().clone()).collect();
+        let (host_mounts, files) = crate::host::mounts::open_mounts(&mounts, files_max_bytes, files_max_count)?;
+        let options = SessionOptions { timeout_seconds: timeout, abandon_after_seconds: abandon_after, max_output_chars, memory_limit, preload, files };
         let process = py.detach(|| Process::spawn(control_fd, &options)).map_err(|failure| match failure {
             Failure::Zygote(reason) => PyConnectionError::new_err(reason),
             Failure::Refused(reason) => PyValueError::new_err(reason),
@@ -337,7 +409,7 @@ impl Session {
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
-        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from))
+        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts)))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -396,35 +468,33 @@ impl Session {
         // The session keeps a checkpoint due until it can fork one: ask once.
         state.checkpoint_pending |= asks_checkpoint;
         let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref(), calls.as_ref());
-        let result = match ending {
-            Ending::Done(outcome) => {
-                if !matches!(outcome, Outcome::BadInput(_)) {
-                    state.kept = kept;
-                    state.next_key = next_key;
-                }
-                RunOutcome::of(py, outcome)
-            }
-            // Shut down from another thread: its process was killed for that, not lost.
-            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => Ok(RunOutcome::dead(py, &self.death_reason())),
-            Ending::Died(cause) => {
-                match self.roll_back(py, state) {
-                    Ok(replay) => Ok(RunOutcome::rolled_back(py, &cause, &self.options, replay)),
-                    Err(why) => {
-                        let reason = format!("{}; the session is lost: {why}", outcome::cause_text(&cause, &self.options));
-                        self.mark_dead(&reason);
-                        Ok(RunOutcome::dead(py, &reason))
-                    }
-                }
-            }
-        };
-        if !self.alive.load(Ordering::SeqCst) {
-            // Shut down meanwhile: the handle lets go of the processes here, with the GIL for the tools.
-            guard.take();
+        if matches!(&ending, Ending::Done(outcome) if !matches!(outcome, Outcome::BadInput(_))) {
+            state.kept = kept;
+            state.next_key = next_key;
         }
-        match interrupt {
-            Some(interrupt) => Err(interrupt),
-            None => result,
-        }
+        self.conclude(py, &mut guard, ending, interrupt)
+    }
+
+    /// The host API on the session's files (see `interp.files`): write `data` (str or bytes) to the file at
+    /// sandbox path `path`.
+    fn files_write(&self, py: Python<'_>, path: String, data: Bound<'_, PyAny>) -> PyResult<RunOutcome> {
+        let data = convert::to_value(&data).map_err(|e| PyTypeError::new_err(e.describe("data")))?;
+        self.files_command(py, FilesCommand::Write { path, data })
+    }
+
+    /// The bytes of the file at sandbox path `path`.
+    fn files_read(&self, py: Python<'_>, path: String) -> PyResult<RunOutcome> {
+        self.files_command(py, FilesCommand::Read { path })
+    }
+
+    /// The files in the session's own tree (not in its mounts), as sandbox paths.
+    fn files_list(&self, py: Python<'_>) -> PyResult<RunOutcome> {
+        self.files_command(py, FilesCommand::List)
+    }
+
+    /// The files the last run created or changed.
+    fn files_written(&self, py: Python<'_>) -> PyResult<RunOutcome> {
+        self.files_command(py, FilesCommand::Written)
     }
 
     /// A new session with an identical, independent copy of this one's state (variables, functions,
@@ -450,7 +520,7 @@ impl Session {
         };
         let process = py.detach(|| Process::resume(channel)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None))
+        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone()))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be

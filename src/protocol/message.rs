@@ -6,6 +6,7 @@
 //! copy. A process that takes over a session (new, resumed checkpoint, fork) first says `Ready`.
 
 use super::channel::Frame;
+use super::files::{FileAnswer, FileOp, FilesCommand, FilesOptions};
 use super::value::Value;
 use super::wire::{Encoded, Reader, WireError, WireResult, Writer};
 
@@ -43,6 +44,7 @@ pub struct SessionOptions {
     pub max_output_chars: u64,
     pub memory_limit: Option<u64>,
     pub preload: Vec<String>,
+    pub files: FilesOptions,
 }
 
 /// A host exception from a tool, as text: the session makes its own exception from it.
@@ -91,6 +93,10 @@ pub enum Request {
     Shutdown,
     /// For tests: make the next run fail in this way (see `FaultPlace`), to prove that the session survives.
     InjectFault(FaultPlace),
+    /// The host API on the session's files, between runs; answered by `Done` like a run.
+    Files(FilesCommand),
+    /// The answer to `Reply::FileOp`.
+    FileAnswer(FileAnswer),
 }
 
 /// Where a test asks the session process to fail during its next run.
@@ -138,6 +144,8 @@ pub enum Reply {
     /// The session's event loop has nothing to run: answer with the host calls that finish within `timeout`
     /// seconds (at least one, when `None`).
     Wait { timeout: Option<f64> },
+    /// An operation on a mount's host folder, which the host does and answers with `Request::FileAnswer`.
+    FileOp(FileOp),
     Done(Outcome),
     /// A frozen copy of the session as of the last completed run (its socket travels with the message).
     Checkpoint,
@@ -241,6 +249,7 @@ impl Request {
                 w.u64(options.max_output_chars);
                 w.opt_u64(options.memory_limit);
                 w.strs(&options.preload);
+                options.files.write(&mut w);
             }
             Request::Execute(execute) => {
                 w.u8(1);
@@ -287,6 +296,14 @@ impl Request {
                 w.u8(6);
                 w.u8(*place as u8);
             }
+            Request::Files(command) => {
+                w.u8(8);
+                command.write(&mut w);
+            }
+            Request::FileAnswer(answer) => {
+                w.u8(9);
+                answer.write(&mut w);
+            }
         }
         w.finish()
     }
@@ -308,6 +325,7 @@ impl Request {
                 max_output_chars: r.u64()?,
                 memory_limit: r.opt_u64()?,
                 preload: r.strings()?,
+                files: FilesOptions::read(&mut r)?,
             }),
             1 => {
                 let code = r.string()?;
@@ -350,6 +368,8 @@ impl Request {
                 2 => FaultPlace::StackOverflow,
                 other => return Err(WireError::BadTag(other)),
             }),
+            8 => Request::Files(FilesCommand::read(&mut r)?),
+            9 => Request::FileAnswer(FileAnswer::read(&mut r)?),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -430,6 +450,10 @@ impl Reply {
                 w.u8(9);
                 w.opt_f64(*timeout);
             }
+            Reply::FileOp(op) => {
+                w.u8(10);
+                op.write(&mut w);
+            }
         }
         w.finish().into_vec()
     }
@@ -471,6 +495,7 @@ impl Reply {
             7 => Reply::Abandoned(read_stop(&mut r)?),
             8 => Reply::ToolStart { call_id: r.u64()?, name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
             9 => Reply::Wait { timeout: r.opt_f64()? },
+            10 => Reply::FileOp(FileOp::read(&mut r)?),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -485,7 +510,13 @@ mod tests {
     #[test]
     fn requests_round_trip() {
         let requests = vec![
-            Request::Spawn(SessionOptions { timeout_seconds: Some(1.5), abandon_after_seconds: 2.0, max_output_chars: 9, memory_limit: None, preload: vec!["json".into()] }),
+            Request::Spawn(SessionOptions { timeout_seconds: Some(1.5), abandon_after_seconds: 2.0, max_output_chars: 9, memory_limit: None, preload: vec!["json".into()], files: FilesOptions {
+                mounts: vec![crate::protocol::files::MountDecl { path: "/data".into(), mode: crate::protocol::files::MountMode::Overlay, is_file: false }],
+                max_bytes: 5,
+                max_files: 6,
+            } }),
+            Request::Files(FilesCommand::Write { path: "/a".into(), data: Value::Bytes(b"x".to_vec()) }),
+            Request::FileAnswer(FileAnswer::List(vec![("n".into(), crate::protocol::files::FileStat { kind: crate::protocol::files::FileKind::Dir, size: 1, mtime_ns: 2 })])),
             Request::Execute(Box::new(Execute {
                 code: "x = 1".into(),
                 variables: vec![("v".into(), Value::Int(3))],
@@ -533,6 +564,7 @@ mod tests {
             Reply::ToolStart { call_id: 7, name: "t".into(), args: vec![Value::Int(1)], kwargs: vec![("k".into(), Value::None)] },
             Reply::Wait { timeout: Some(0.25) },
             Reply::Wait { timeout: None },
+            Reply::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
         ];
         for reply in replies {
             assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);

@@ -1,15 +1,25 @@
 """The sandbox's stand-in for ``os``, written for dspy-rust-interpreter.
 
-Standard-library modules import ``os`` for path helpers and constants. This module gives them those and
-nothing that reaches the host: no files, no environment (``environ`` is empty), no processes, no network.
-Anything else raises ``AttributeError``; operations that would touch the host raise ``PermissionError``.
-``getpid()`` answers 1: the session is a process of its own, and which one on the host is not its business
-(asyncio asks, to notice a fork).
+Files are the session's own filesystem (an in-memory tree with the host's mounts in it, see ``_sandbox_files``);
+nothing else reaches the host: no environment (``environ`` is empty), no processes, no network. Operations
+that would touch the host raise ``PermissionError``. ``getpid()`` answers 1: the session is a process of its
+own, and which one on the host is not its business (asyncio asks, to notice a fork).
 """
 
+import abc
 import sys
 
 import posixpath as path
+from _sandbox_files import strerror
+from _sandbox_files_io import fdopen
+from _sandbox_files_os import (
+    O_ACCMODE, O_APPEND, O_CLOEXEC, O_CREAT, O_DIRECTORY, O_DSYNC, O_EXCL, O_NOCTTY, O_NOFOLLOW, O_NONBLOCK,
+    O_RDONLY, O_RDWR, O_SYNC, O_TRUNC, O_WRONLY, DirEntry, access, chdir, chmod, close, closerange,
+    device_encoding, dup, fchmod, fdatasync, fstat, fsync, ftruncate, fwalk, get_blocksize, get_inheritable,
+    getcwd, getcwdb, isatty, link, listdir, lseek, lstat, makedirs, mkdir, open, read, readlink, remove,
+    removedirs, rename, renames, replace, rmdir, scandir, set_inheritable, stat, stat_result, symlink,
+    truncate, unlink, utime, walk, write,
+)
 
 name = "posix"
 sep = "/"
@@ -24,6 +34,13 @@ devnull = "/dev/null"
 supports_bytes_environ = False
 SEEK_SET, SEEK_CUR, SEEK_END = 0, 1, 2
 F_OK, R_OK, W_OK, X_OK = 0, 4, 2, 1
+# No function takes dir_fd or an open directory; links do not exist, so following them is moot.
+supports_dir_fd = set()
+supports_fd = {stat, truncate}
+supports_effective_ids = set()
+supports_follow_symlinks = {stat, access, chmod, utime}
+# os.walk's marker (3.12+) for walking symlinks as files: there are none.
+_walk_symlinks_as_files = object()
 
 error = OSError
 environ = {}
@@ -32,19 +49,33 @@ sys.modules["os.path"] = path
 
 def _refuse(operation):
     def refused(*args, **kwargs):
-        raise PermissionError(f"os.{operation}() is not available in the sandbox: it has no host filesystem, "
-                              "environment, processes or network; use the tools you were given")
+        raise PermissionError(f"os.{operation}() is not available in the sandbox: it has no host environment, "
+                              "processes or network; use the tools you were given")
 
     refused.__name__ = operation
     return refused
 
 
-for _operation in ("stat", "lstat", "listdir", "scandir", "open", "remove", "unlink", "mkdir", "makedirs", "rmdir",
-                   "rename", "replace", "chdir", "chmod", "system", "popen", "kill", "walk",
-                   "access", "readlink", "symlink", "link", "utime", "truncate", "startfile", "execv", "execve",
-                   "spawnv", "putenv", "unsetenv", "getlogin", "cpu_count"):
+for _operation in ("system", "popen", "kill", "killpg", "startfile", "execv", "execve", "execl", "execvp",
+                   "spawnv", "spawnl", "posix_spawn", "putenv", "unsetenv", "getlogin",
+                   "cpu_count", "chown", "lchown", "chroot", "mkfifo", "mknod", "pipe", "setsid", "nice"):
     globals()[_operation] = _refuse(_operation)
 del _operation
+
+
+def umask(mask):
+    return 0o022
+
+
+def get_terminal_size(fd=1):
+    raise OSError(25, "Inappropriate ioctl for device")
+
+
+def getuid():
+    return 0
+
+
+geteuid = getgid = getegid = getuid
 
 
 def getpid():
@@ -53,10 +84,6 @@ def getpid():
 
 def getenv(key, default=None):
     return default
-
-
-def getcwd():
-    return "/"
 
 
 def fspath(p):
@@ -81,12 +108,18 @@ def fsdecode(filename):
     return filename.decode("utf-8", "surrogateescape") if isinstance(filename, bytes) else filename
 
 
-class PathLike:
+class PathLike(abc.ABC):
     """Abstract base class for objects with ``__fspath__``."""
+
+    @abc.abstractmethod
+    def __fspath__(self):
+        raise NotImplementedError
 
     @classmethod
     def __subclasshook__(cls, subclass):
         return True if hasattr(subclass, "__fspath__") else NotImplemented
+
+    __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
 def urandom(size):

@@ -85,6 +85,17 @@ impl Drop for RunGuard<'_> {
     }
 }
 
+/// One of the host API's commands on the session's files (`interp.files`), under the limits of a run: the
+/// filesystem's Python code is the session's to change.
+pub fn files_command(vm: &VirtualMachine, session: &mut Session, command: crate::protocol::files::FilesCommand) -> Outcome {
+    let shared = session.shared.clone();
+    shared.reset_for_job();
+    monitor::begin_run(shared.clone());
+    let _guard = RunGuard(&shared);
+    shared.begin_memory_budget();
+    crate::files::command(vm, command)
+}
+
 pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
     let Execute { code, variables, tools: new_tools, fields, checkpoint: _ } = request;
     // The time limit applies from here on: converting values allocates, which can collect garbage and run
@@ -122,6 +133,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         s.output_dropped = 0;
         s.finish = None;
         s.job_started = Some(std::time::Instant::now());
+        s.runs += 1;
     });
     if let Err(exc) = output::install_streams(vm, &session.namespace.streams) {
         return error_outcome(vm, &exc, &session.cells, String::new());

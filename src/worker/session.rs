@@ -101,6 +101,16 @@ pub fn call_host(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> 
     }
 }
 
+/// An operation on a mount's host folder: ask the host and wait for its answer.
+pub fn file_op(op: crate::protocol::files::FileOp) -> crate::protocol::files::FileAnswer {
+    send(&Reply::FileOp(op), &[]);
+    match receive(Spin::Briefly) {
+        (Request::FileAnswer(answer), _) => answer,
+        (Request::Shutdown, _) => exit(EXIT_DONE),
+        _ => exit(EXIT_PROTOCOL),
+    }
+}
+
 /// Start a host call that runs while sandbox code goes on (a tool called from async code); its result is
 /// collected by `wait_host_calls`. Returns the call's id.
 pub fn start_host_call(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> u64 {
@@ -161,6 +171,11 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
     with_state(|s| s.shared = Some(shared.clone()));
     if let Err(message) = crate::sandbox::preload(vm, &options.preload) {
         send(&Reply::Failed(message), &[]);
+        exit(EXIT_SETUP);
+    }
+    if let Err(exc) = crate::files::configure(vm, &options.files) {
+        let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+        send(&Reply::Failed(format!("the session's files could not be set up ({}: {})", report.type_name, report.message)), &[]);
         exit(EXIT_SETUP);
     }
     let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared, stopped: false };
@@ -232,10 +247,14 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                     }
                 }
             }
+            Request::Files(command) => {
+                let outcome = catch_unwind(AssertUnwindSafe(|| run::files_command(vm, &mut session, command)));
+                send(&Reply::Done(outcome.unwrap_or_else(|_| std::process::abort())), &[]);
+            }
             Request::Fork => fork_live(&mut session),
             Request::InjectFault(place) => fault = Some(place),
             Request::Shutdown => exit(EXIT_DONE),
-            Request::Spawn(_) | Request::Resume | Request::ToolResult(_) | Request::Woken(_) => exit(EXIT_PROTOCOL),
+            Request::Spawn(_) | Request::Resume | Request::ToolResult(_) | Request::Woken(_) | Request::FileAnswer(_) => exit(EXIT_PROTOCOL),
         }
     }
 }

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use super::{Session, State};
 use crate::host::journal::{self, Answer, Entry};
 use crate::host::process::{self, Process};
+use crate::protocol::files::FileAnswer;
 use crate::protocol::message::{Reply, Request, ToolResult};
 
 /// What a rollback replayed: the runs since the checkpoint, and how many of them ended differently.
@@ -88,6 +89,19 @@ impl Session {
                                 Request::ToolResult(ToolResult::Refused(format!(
                                     "tool '{name}' was not called when this cell first ran; its replay is refused"
                                 )))
+                                .encode(),
+                            )
+                        }
+                    },
+                    Ok((_, Reply::FileOp(_), _)) => match answers.next() {
+                        Some(answer @ Answer::File(_)) => answer.clone(),
+                        _ => {
+                            replay.diverged += 1;
+                            Answer::File(
+                                Request::FileAnswer(FileAnswer::Failed {
+                                    errno: libc::EIO,
+                                    detail: "this cell did not use its mounts this way when it first ran".into(),
+                                })
                                 .encode(),
                             )
                         }

@@ -1,0 +1,168 @@
+"""Files: the mount options (ours, and dspy ``PythonInterpreter``'s ``enable_read_paths``/``enable_write_paths``/
+``sync_files``), what the model is told about the mounts, and ``interp.files``, the host's hands on a session's
+files (docs/files.md)."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import stat
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Iterable
+
+from . import _native
+from ._errors import CodeInterpreterError
+
+if TYPE_CHECKING:
+    from ._interpreter import RustInterpreter
+
+Mount = _native.Mount
+
+# Where dspy's PythonInterpreter shows the files of enable_read_paths/enable_write_paths.
+DSPY_MOUNT_FOLDER = "/sandbox"
+# What the model is told about each mount: this many example paths, from a walk of at most this many entries.
+LISTED_EXAMPLES = 5
+LISTING_WALK_LIMIT = 10_000
+# Errors of the session's filesystem that the host API raises as themselves.
+_PASSED_ERRORS = frozenset({
+    "OSError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
+    "PermissionError", "ValueError", "TypeError",
+})
+
+
+def check_mounts(mounts: Any) -> tuple[Mount, ...]:
+    if isinstance(mounts, (str, bytes, Mount)) or not isinstance(mounts, (list, tuple)):
+        raise TypeError(f"mounts must be a list of Mount(path, host_path, mode), got {mounts!r}")
+    for mount in mounts:
+        if not isinstance(mount, Mount):
+            raise TypeError(f"each mount must be a Mount(path, host_path, mode), got {mount!r}")
+    return tuple(mounts)
+
+
+def dspy_path_mounts(read_paths: Iterable[Any], write_paths: Iterable[Any], sync_files: bool) -> tuple[Mount, ...]:
+    """dspy's file options as mounts, with dspy's meaning: each path appears as ``/sandbox/<its name>``; read paths
+    read-only; write paths made if missing, and written back to the host (``sync_files``, the default) or kept in
+    the session (``sync_files=False``)."""
+    mounts: dict[str, Mount] = {}
+    for paths, mode in ((read_paths, "ro"), (write_paths, "rw" if sync_files else "overlay")):
+        if isinstance(paths, (str, bytes, os.PathLike)):
+            raise TypeError(f"enable_read_paths/enable_write_paths take a list of paths, got {paths!r}")
+        for path in paths:
+            host_path = os.fspath(path)
+            if mode != "ro" and not os.path.exists(host_path):
+                with open(host_path, "a"):
+                    pass
+            name = os.path.basename(os.path.normpath(host_path))
+            mount = Mount(f"{DSPY_MOUNT_FOLDER}/{name}", host_path, mode)
+            other = mounts.get(mount.path)
+            if other is not None and other.host_path != mount.host_path:
+                raise ValueError(f"mounted paths must have distinct names in the sandbox: {other.host_path} and "
+                                 f"{mount.host_path} would both be {mount.path}")
+            if other is None or mode != "ro":
+                mounts[mount.path] = mount
+    return tuple(mounts.values())
+
+
+_MODE_TEXT = {"ro": "read-only", "rw": "read-write: writes go to the host", "overlay": "writable: changes stay in this session"}
+
+
+def describe_mounts(mounts: Iterable[Mount]) -> str:
+    """What the model is told about ``mounts``: each path and mode, counts by extension and a few example files."""
+    lines = []
+    for mount in mounts:
+        head = f"- {mount.path} ({_MODE_TEXT[mount.mode]})"
+        if os.path.isfile(mount.host_path):
+            lines.append(f"{head}: a file of {os.path.getsize(mount.host_path)} bytes")
+            continue
+        files, folders, examples, kinds, complete = _survey(mount)
+        counts = ", ".join(f"{ext or 'no extension'}: {n}" for ext, n in kinds.most_common(6))
+        more = "" if complete else " (at least)"
+        text = f"{head}: {files} files{more} in {folders} folders"
+        if counts:
+            text += f" ({counts})"
+        if examples:
+            text += "; e.g. " + ", ".join(examples)
+        lines.append(text)
+    if not lines:
+        return ""
+    return ("Files: open(), pathlib, os, glob, shutil and tempfile work on the sandbox's own filesystem (in memory, "
+            "kept across executions), which has these folders of the host mounted:\n" + "\n".join(lines))
+
+
+def _survey(mount: Mount) -> tuple[int, int, list[str], Counter[str], bool]:
+    files = folders = seen = 0
+    examples: list[str] = []
+    kinds: Counter[str] = Counter()
+    for top, dirs, names in os.walk(mount.host_path):
+        dirs.sort()
+        folders += 1
+        for name in sorted(names):
+            seen += 1
+            if seen > LISTING_WALK_LIMIT:
+                return files, folders, examples, kinds, False
+            try:
+                info = os.lstat(os.path.join(top, name))
+            except OSError:
+                continue
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+                continue  # not shown in the sandbox
+            files += 1
+            kinds[os.path.splitext(name)[1].lower()] += 1
+            if len(examples) < LISTED_EXAMPLES:
+                relative = os.path.relpath(os.path.join(top, name), mount.host_path)
+                examples.append(f"{mount.path}/{relative}")
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(top, d))]
+    return files, folders - 1, examples, kinds, True
+
+
+class SessionFiles:
+    """``interp.files``: put files into the session and take them out, between executions. Paths are the sandbox's
+    (absolute); a mount's files are its host folder's."""
+
+    def __init__(self, interpreter: RustInterpreter) -> None:
+        self._interpreter = interpreter
+
+    def write(self, path: str, data: str | bytes) -> None:
+        """Make the file at ``path`` hold ``data`` (str is written as UTF-8), creating its folders."""
+        if not isinstance(data, (str, bytes)):
+            raise TypeError(f"data must be str or bytes, not {type(data).__name__}")
+        self._run("files_write", _checked(path), data)
+
+    def read(self, path: str) -> bytes:
+        """The bytes of the file at ``path``."""
+        return self._run("files_read", _checked(path))
+
+    def read_text(self, path: str, encoding: str = "utf-8") -> str:
+        return self.read(path).decode(encoding)
+
+    def list(self) -> builtins.list[str]:
+        """The files of the session's own filesystem (not those of its mounts), sorted."""
+        return self._run("files_list")
+
+    def written(self) -> builtins.list[str]:
+        """The files the last ``execute()`` created or changed (in memory and in mounts), sorted."""
+        return self._run("files_written")
+
+    def _run(self, method: str, *args: Any) -> Any:
+        interpreter = self._interpreter
+        interpreter._refuse_reentry(f"files.{method.removeprefix('files_')}")
+        with interpreter._lock:
+            session = interpreter._ensure_session()
+            outcome = getattr(session, method)(*args)
+        kind = outcome.kind
+        if kind == _native.OutcomeKind.Value:
+            return outcome.value
+        if kind == _native.OutcomeKind.Error:
+            exception = getattr(builtins, outcome.error_type, None) if outcome.error_type in _PASSED_ERRORS else None
+            if exception is not None:
+                raise exception(outcome.message)
+            raise CodeInterpreterError(f"{outcome.error_type}: {outcome.message}")
+        raise CodeInterpreterError(outcome.message or "the session's files could not be reached")
+
+
+def _checked(path: Any) -> str:
+    if not isinstance(path, str):
+        raise TypeError(f"path must be a str, not {type(path).__name__}")
+    if not path.startswith("/"):
+        raise ValueError(f"path must be absolute in the sandbox (start with '/'), got {path!r}")
+    return path

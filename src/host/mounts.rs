@@ -1,0 +1,507 @@
+//! Host folders mounted into sessions: `Mount` (what the user declares, checked when it is made) and
+//! `HostMounts` (a session's open mounts), which does the operations a session asks for in a mount's folder.
+//!
+//! Nothing from the session is trusted: every name is checked again, every path is resolved by the kernel
+//! beneath the mount's folder without following any link (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS
+//! | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV`), and only regular files with one name and directories are used:
+//! links, hard-linked files, devices, FIFOs and sockets are neither listed nor opened. Writes go to read-write
+//! mounts only, within the session's byte and entry budgets.
+
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::protocol::files::{FileAnswer, FileKind, FileOp, FileStat, FilesOptions, MountDecl, MountMode};
+
+/// Names longer than this (in bytes) are refused, as Linux does.
+const MAX_NAME: usize = 255;
+/// Paths longer than this (in bytes, below the mount) are refused.
+const MAX_PATH: usize = 4096;
+/// Bytes one read answers with at most (the session asks again for more).
+pub const MAX_TRANSFER: u64 = 16 << 20;
+/// Entries one listing answers with at most.
+const MAX_LISTING: usize = 100_000;
+
+/// A host folder (or file) to show in the sandbox at `path`: read-only (`ro`), read-write (`rw`: writes go
+/// to the host), or `overlay` (reads the host, writes stay in the session).
+#[pyclass(frozen, eq, hash, module = "dspy_rust_interpreter._native")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Mount {
+    /// Where it appears in the sandbox: absolute and normalised.
+    #[pyo3(get)]
+    path: String,
+    /// The host folder or file, resolved (absolute, no links) when the mount was made.
+    #[pyo3(get)]
+    host_path: String,
+    #[pyo3(get)]
+    mode: String,
+}
+
+impl Mount {
+    pub fn decl(&self, is_file: bool) -> MountDecl {
+        MountDecl { path: self.path.clone(), mode: self.mode(), is_file }
+    }
+
+    fn mode(&self) -> MountMode {
+        MountMode::parse(&self.mode).expect("checked when made")
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+/// Why `path` cannot be where a mount appears, if it cannot.
+fn check_sandbox_path(path: &str) -> Result<(), String> {
+    if !path.starts_with('/') {
+        return Err(format!("a mount's sandbox path must be absolute, got {path:?}"));
+    }
+    if path == "/" {
+        return Err("a mount cannot replace the sandbox's root '/'; mount at a folder such as '/data'".into());
+    }
+    let names: Vec<&str> = path[1..].split('/').collect();
+    if names.iter().any(|n| n.is_empty() || *n == "." || *n == "..") {
+        return Err(format!("a mount's sandbox path must be normalised (no '.', '..', '//' or trailing '/'), got {path:?}"));
+    }
+    if path.len() > 1024 || names.iter().any(|n| n.len() > MAX_NAME || n.contains('\0')) {
+        return Err(format!("a mount's sandbox path is too long or contains NUL: {path:?}"));
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl Mount {
+    #[new]
+    #[pyo3(signature = (path, host_path, mode = "ro"))]
+    fn new(path: String, host_path: PathBuf, mode: &str) -> PyResult<Self> {
+        check_sandbox_path(&path).map_err(PyValueError::new_err)?;
+        if MountMode::parse(mode).is_none() {
+            return Err(PyValueError::new_err(format!("a mount's mode is 'ro', 'rw' or 'overlay', got {mode:?}")));
+        }
+        let resolved = std::fs::canonicalize(&host_path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(format!("mount {path}: host path {} does not exist", host_path.display())),
+            _ => PyValueError::new_err(format!("mount {path}: host path {} cannot be used ({e})", host_path.display())),
+        })?;
+        let metadata = std::fs::metadata(&resolved).map_err(|e| PyValueError::new_err(format!("mount {path}: {e}")))?;
+        if !metadata.is_dir() && !metadata.is_file() {
+            return Err(PyValueError::new_err(format!("mount {path}: host path {} is neither a folder nor a regular file", resolved.display())));
+        }
+        let host_path = resolved.to_str().ok_or_else(|| PyValueError::new_err(format!("mount {path}: the host path is not UTF-8")))?.to_owned();
+        Ok(Self { path, host_path, mode: mode.to_owned() })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Mount({:?}, {:?}, mode={:?})", self.path, self.host_path, self.mode)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let me = slf.get();
+        Ok((slf.get_type().into_any(), PyTuple::new(slf.py(), [&me.path, &me.host_path, &me.mode])?))
+    }
+}
+
+/// One mount, open for a session.
+struct OpenMount {
+    /// The folder everything is resolved beneath (for a file mount, the folder holding it).
+    root: OwnedFd,
+    /// For a file mount: the file's name in `root`.
+    file_name: Option<String>,
+    mode: MountMode,
+}
+
+/// A session's mounts, and what it wrote to them.
+pub struct HostMounts {
+    mounts: Vec<OpenMount>,
+    max_bytes: u64,
+    max_files: u64,
+    /// Bytes by which the session grew files in read-write mounts, and entries it created there.
+    grown: AtomicU64,
+    created: AtomicU64,
+}
+
+type OpResult<T> = Result<T, (i32, String)>;
+
+fn errno_of(e: std::io::Error) -> (i32, String) {
+    (e.raw_os_error().unwrap_or(libc::EIO), String::new())
+}
+
+fn last_error() -> (i32, String) {
+    errno_of(std::io::Error::last_os_error())
+}
+
+fn refused(detail: &str) -> (i32, String) {
+    (libc::EACCES, detail.to_owned())
+}
+
+fn open_dir(path: &Path) -> std::io::Result<OwnedFd> {
+    let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| std::io::Error::from_raw_os_error(libc::EINVAL))?;
+    // SAFETY: a plain open of a NUL-terminated path; the result is checked.
+    let fd = unsafe { libc::open(c.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: a descriptor just opened, owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+fn fstat(fd: RawFd) -> OpResult<libc::stat> {
+    // SAFETY: `stat` is plain data, filled by the kernel.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid descriptor and a valid out-pointer.
+    if unsafe { libc::fstat(fd, &mut st) } != 0 {
+        return Err(last_error());
+    }
+    Ok(st)
+}
+
+/// What a mount shows of an entry with this status: a directory, a regular file with one name, or nothing.
+fn exposed(st: &libc::stat) -> OpResult<FileStat> {
+    let mtime_ns = (st.st_mtime.max(0) as u64).saturating_mul(1_000_000_000).saturating_add(st.st_mtime_nsec.max(0) as u64);
+    match st.st_mode & libc::S_IFMT {
+        libc::S_IFDIR => Ok(FileStat { kind: FileKind::Dir, size: 4096, mtime_ns }),
+        libc::S_IFREG if st.st_nlink <= 1 => Ok(FileStat { kind: FileKind::File, size: st.st_size.max(0) as u64, mtime_ns }),
+        libc::S_IFREG => Err(refused("a file with several hard links is not exposed by a mount")),
+        _ => Err(refused("only regular files and folders are exposed by a mount")),
+    }
+}
+
+impl HostMounts {
+    /// Open `mounts` for a session; the folders must still be there.
+    pub fn open(mounts: &[Mount], max_bytes: u64, max_files: u64) -> PyResult<Self> {
+        let mut opened = Vec::with_capacity(mounts.len());
+        for mount in mounts {
+            let host = Path::new(&mount.host_path);
+            let gone = |e: std::io::Error| PyFileNotFoundError::new_err(format!("mount {}: host path {} cannot be opened ({e})", mount.path, mount.host_path));
+            let is_file = std::fs::metadata(host).map_err(gone)?.is_file();
+            let (root, file_name) = if is_file {
+                let parent = host.parent().unwrap_or(Path::new("/"));
+                let name = host.file_name().and_then(|n| n.to_str()).map(str::to_owned);
+                (open_dir(parent).map_err(gone)?, name)
+            } else {
+                (open_dir(host).map_err(gone)?, None)
+            };
+            opened.push(OpenMount { root, file_name, mode: mount.mode() });
+        }
+        Ok(Self { mounts: opened, max_bytes, max_files, grown: AtomicU64::new(0), created: AtomicU64::new(0) })
+    }
+
+    /// What the session is told about `mounts` (as opened here).
+    pub fn options(&self, mounts: &[Mount], max_bytes: u64, max_files: u64) -> FilesOptions {
+        let decls = mounts.iter().zip(&self.mounts).map(|(m, open)| m.decl(open.file_name.is_some())).collect();
+        FilesOptions { mounts: decls, max_bytes, max_files }
+    }
+
+    /// Do `op` and say how it went; never panics on what the session sent.
+    pub fn serve(&self, op: &FileOp) -> FileAnswer {
+        match self.serve_op(op) {
+            Ok(answer) => answer,
+            Err((errno, detail)) => FileAnswer::Failed { errno, detail },
+        }
+    }
+
+    fn mount(&self, index: u32) -> OpResult<&OpenMount> {
+        self.mounts.get(index as usize).ok_or((libc::ENOENT, "no such mount".into()))
+    }
+
+    fn serve_op(&self, op: &FileOp) -> OpResult<FileAnswer> {
+        let mount = self.mount(op.mount())?;
+        match op {
+            FileOp::Stat { path, .. } => {
+                let fd = self.open_at(mount, path, libc::O_PATH)?;
+                Ok(FileAnswer::Stat(exposed(&fstat(fd.as_raw_fd())?)?))
+            }
+            FileOp::List { path, .. } => self.list(mount, path).map(FileAnswer::List),
+            FileOp::Read { path, offset, size, .. } => {
+                let fd = self.open_file(mount, path, libc::O_RDONLY)?;
+                let want = (*size).min(MAX_TRANSFER) as usize;
+                let mut data = vec![0u8; want];
+                let mut got = 0;
+                while got < want {
+                    // SAFETY: reads into the vector's own initialised bytes.
+                    let n = unsafe { libc::pread(fd.as_raw_fd(), data[got..].as_mut_ptr().cast(), want - got, (*offset + got as u64) as libc::off_t) };
+                    if n < 0 {
+                        return Err(last_error());
+                    }
+                    if n == 0 {
+                        break;
+                    }
+                    got += n as usize;
+                }
+                data.truncate(got);
+                Ok(FileAnswer::Data(data))
+            }
+            FileOp::Write { path, offset, data, create, .. } => {
+                self.writable(mount)?;
+                let fd = if *create {
+                    self.count_created()?;
+                    self.open_file(mount, path, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL)?
+                } else {
+                    self.open_file(mount, path, libc::O_WRONLY)?
+                };
+                let size = fstat(fd.as_raw_fd())?.st_size.max(0) as u64;
+                let end = offset.checked_add(data.len() as u64).ok_or((libc::EFBIG, String::new()))?;
+                self.grow(size, end)?;
+                let mut done = 0;
+                while done < data.len() {
+                    // SAFETY: writes from the slice's own bytes.
+                    let n = unsafe { libc::pwrite(fd.as_raw_fd(), data[done..].as_ptr().cast(), data.len() - done, (*offset + done as u64) as libc::off_t) };
+                    if n < 0 {
+                        return Err(last_error());
+                    }
+                    done += n as usize;
+                }
+                Ok(FileAnswer::Done)
+            }
+            FileOp::Truncate { path, size, .. } => {
+                self.writable(mount)?;
+                let fd = self.open_file(mount, path, libc::O_WRONLY)?;
+                let old = fstat(fd.as_raw_fd())?.st_size.max(0) as u64;
+                self.grow(old, *size)?;
+                // SAFETY: a valid descriptor.
+                if unsafe { libc::ftruncate(fd.as_raw_fd(), *size as libc::off_t) } != 0 {
+                    return Err(last_error());
+                }
+                Ok(FileAnswer::Done)
+            }
+            FileOp::Mkdir { path, .. } => {
+                self.writable(mount)?;
+                self.count_created()?;
+                let (parent, name) = self.parent_of(mount, path)?;
+                // SAFETY: a valid directory descriptor and a checked, NUL-terminated name.
+                if unsafe { libc::mkdirat(parent.as_raw_fd(), name.as_ptr(), 0o755) } != 0 {
+                    return Err(last_error());
+                }
+                Ok(FileAnswer::Done)
+            }
+            FileOp::Rmdir { path, .. } | FileOp::Unlink { path, .. } => {
+                self.writable(mount)?;
+                let is_dir = matches!(op, FileOp::Rmdir { .. });
+                let (parent, name) = self.parent_of(mount, path)?;
+                let stat = self.entry_stat(&parent, &name)?;
+                if is_dir != (stat.kind == FileKind::Dir) {
+                    return Err((if is_dir { libc::ENOTDIR } else { libc::EISDIR }, String::new()));
+                }
+                let flags = if is_dir { libc::AT_REMOVEDIR } else { 0 };
+                // SAFETY: as above.
+                if unsafe { libc::unlinkat(parent.as_raw_fd(), name.as_ptr(), flags) } != 0 {
+                    return Err(last_error());
+                }
+                if !is_dir {
+                    self.grown.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |g| Some(g.saturating_sub(stat.size))).ok();
+                }
+                Ok(FileAnswer::Done)
+            }
+            FileOp::Rename { from, to, .. } => {
+                self.writable(mount)?;
+                let (from_parent, from_name) = self.parent_of(mount, from)?;
+                let (to_parent, to_name) = self.parent_of(mount, to)?;
+                self.entry_stat(&from_parent, &from_name)?;
+                // SAFETY: valid directory descriptors and checked names.
+                if unsafe { libc::renameat(from_parent.as_raw_fd(), from_name.as_ptr(), to_parent.as_raw_fd(), to_name.as_ptr()) } != 0 {
+                    return Err(last_error());
+                }
+                Ok(FileAnswer::Done)
+            }
+            FileOp::Utime { path, atime_ns, mtime_ns, .. } => {
+                self.writable(mount)?;
+                let (parent, name) = self.parent_of(mount, path)?;
+                self.entry_stat(&parent, &name)?;
+                let spec = |ns: u64| libc::timespec { tv_sec: (ns / 1_000_000_000) as libc::time_t, tv_nsec: (ns % 1_000_000_000) as _ };
+                let times = [spec(*atime_ns), spec(*mtime_ns)];
+                // SAFETY: valid descriptor, name and times.
+                if unsafe { libc::utimensat(parent.as_raw_fd(), name.as_ptr(), times.as_ptr(), libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+                    return Err(last_error());
+                }
+                Ok(FileAnswer::Done)
+            }
+        }
+    }
+
+    fn writable(&self, mount: &OpenMount) -> OpResult<()> {
+        match mount.mode {
+            MountMode::ReadWrite => Ok(()),
+            _ => Err((libc::EROFS, String::new())),
+        }
+    }
+
+    fn count_created(&self) -> OpResult<()> {
+        let max = self.max_files;
+        self.created
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < max).then_some(n + 1))
+            .map(drop)
+            .map_err(|_| (libc::ENOSPC, format!("a session creates at most {max} entries in its mounts")))
+    }
+
+    /// A file growing from `old` to `new` bytes: within the session's budget for its mounts.
+    fn grow(&self, old: u64, new: u64) -> OpResult<()> {
+        let max = self.max_bytes;
+        if new > max {
+            return Err((libc::ENOSPC, format!("a file in a mount holds at most {max} bytes (files_max_bytes)")));
+        }
+        if new <= old {
+            self.grown.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |g| Some(g.saturating_sub(old - new))).ok();
+            return Ok(());
+        }
+        self.grown
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |g| g.checked_add(new - old).filter(|total| *total <= max))
+            .map(drop)
+            .map_err(|_| (libc::ENOSPC, format!("a session writes at most {max} bytes into its mounts (files_max_bytes)")))
+    }
+
+    /// The path below the mount's root that `names` lead to, each name checked; None for the root itself.
+    fn relative(&self, mount: &OpenMount, names: &[String]) -> OpResult<Option<String>> {
+        for name in names {
+            let bad = name.is_empty() || name == "." || name == ".." || name.contains('/') || name.contains('\0');
+            if bad {
+                return Err((libc::EINVAL, "a path name in a mount must be a plain name".into()));
+            }
+            if name.len() > MAX_NAME {
+                return Err((libc::ENAMETOOLONG, String::new()));
+            }
+        }
+        let joined = names.join("/");
+        if joined.len() > MAX_PATH {
+            return Err((libc::ENAMETOOLONG, String::new()));
+        }
+        match &mount.file_name {
+            Some(file) if names.is_empty() => Ok(Some(file.clone())),
+            Some(_) => Err((libc::ENOTDIR, String::new())),
+            None if names.is_empty() => Ok(None),
+            None => Ok(Some(joined)),
+        }
+    }
+
+    /// Open `names` beneath the mount's root, following no link and leaving neither the folder nor its
+    /// filesystem.
+    fn open_at(&self, mount: &OpenMount, names: &[String], flags: i32) -> OpResult<OwnedFd> {
+        let path = self.relative(mount, names)?.unwrap_or_else(|| ".".into());
+        let c = CString::new(path).map_err(|_| (libc::EINVAL, String::new()))?;
+        let mut how: libc::open_how = unsafe { std::mem::zeroed() };
+        how.flags = (flags | libc::O_CLOEXEC | libc::O_NOFOLLOW | libc::O_NOCTTY) as u64;
+        how.resolve = libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS | libc::RESOLVE_NO_XDEV;
+        if flags & libc::O_CREAT != 0 {
+            how.mode = 0o644;
+        }
+        // SAFETY: openat2 with a valid directory descriptor, a NUL-terminated path and a filled `open_how`.
+        let fd = unsafe {
+            libc::syscall(libc::SYS_openat2, mount.root.as_raw_fd(), c.as_ptr(), &how as *const libc::open_how, std::mem::size_of::<libc::open_how>())
+        };
+        if fd < 0 {
+            let (errno, _) = last_error();
+            return Err(match errno {
+                libc::ELOOP => refused("links are not followed in a mount"),
+                libc::EXDEV => refused("the path leaves the mount"),
+                other => (other, String::new()),
+            });
+        }
+        // SAFETY: a descriptor just opened, owned by nobody else.
+        Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+    }
+
+    /// Open a regular file of the mount (checked once open: what was opened is what is used).
+    fn open_file(&self, mount: &OpenMount, names: &[String], flags: i32) -> OpResult<OwnedFd> {
+        // A FIFO or device must not be opened for real: look first, without opening it.
+        if flags & libc::O_CREAT == 0 {
+            let probe = self.open_at(mount, names, libc::O_PATH)?;
+            if exposed(&fstat(probe.as_raw_fd())?)?.kind == FileKind::Dir {
+                return Err((libc::EISDIR, String::new()));
+            }
+        }
+        let fd = self.open_at(mount, names, flags | libc::O_NONBLOCK)?;
+        let stat = exposed(&fstat(fd.as_raw_fd())?)?;
+        if stat.kind == FileKind::Dir {
+            return Err((libc::EISDIR, String::new()));
+        }
+        Ok(fd)
+    }
+
+    /// The directory holding `names`' last entry (opened as `open_at` does), and that entry's name.
+    fn parent_of(&self, mount: &OpenMount, names: &[String]) -> OpResult<(OwnedFd, CString)> {
+        let Some((name, parent)) = names.split_last() else {
+            return Err((libc::EBUSY, String::new()));
+        };
+        if mount.file_name.is_some() {
+            return Err((libc::EBUSY, String::new()));
+        }
+        self.relative(mount, names)?;
+        let dir = self.open_at(mount, parent, libc::O_PATH | libc::O_DIRECTORY)?;
+        Ok((dir, CString::new(name.as_str()).map_err(|_| (libc::EINVAL, String::new()))?))
+    }
+
+    /// What the mount shows of entry `name` in `dir` (its own status: a link is not followed, and refused).
+    fn entry_stat(&self, dir: &OwnedFd, name: &CString) -> OpResult<FileStat> {
+        // SAFETY: `stat` is plain data.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid directory descriptor, name and out-pointer.
+        if unsafe { libc::fstatat(dir.as_raw_fd(), name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+            return Err(last_error());
+        }
+        exposed(&st)
+    }
+
+    fn list(&self, mount: &OpenMount, names: &[String]) -> OpResult<Vec<(String, FileStat)>> {
+        if mount.file_name.is_some() {
+            return Err((libc::ENOTDIR, String::new()));
+        }
+        let dir = self.open_at(mount, names, libc::O_RDONLY | libc::O_DIRECTORY)?;
+        // The directory stream owns a copy of the descriptor (closedir closes it).
+        // SAFETY: duplicating a valid descriptor.
+        let copy = unsafe { libc::fcntl(dir.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
+        if copy < 0 {
+            return Err(last_error());
+        }
+        // SAFETY: `copy` is a directory descriptor this function owns; the stream takes it over.
+        let stream = unsafe { libc::fdopendir(copy) };
+        if stream.is_null() {
+            // SAFETY: still ours when fdopendir failed.
+            unsafe { libc::close(copy) };
+            return Err(last_error());
+        }
+        let mut entries = Vec::new();
+        let mut result = Ok(());
+        loop {
+            // SAFETY: a valid stream; the entry is read before the next call.
+            let entry = unsafe { libc::readdir(stream) };
+            if entry.is_null() {
+                break;
+            }
+            // SAFETY: d_name is NUL-terminated within the entry.
+            let name = unsafe { std::ffi::CStr::from_ptr((*entry).d_name.as_ptr()) };
+            let Ok(text) = name.to_str() else { continue };
+            if text == "." || text == ".." {
+                continue;
+            }
+            if entries.len() >= MAX_LISTING {
+                result = Err((libc::ENOMEM, format!("the folder has more than {MAX_LISTING} entries")));
+                break;
+            }
+            if let Ok(stat) = self.entry_stat(&dir, &name.to_owned()) {
+                entries.push((text.to_owned(), stat));
+            }
+        }
+        // SAFETY: the stream opened above, closed once.
+        unsafe { libc::closedir(stream) };
+        result.map(|()| entries)
+    }
+}
+
+/// The mounts as the session is told about them, and open on the host, after checking that no two overlap.
+pub fn open_mounts(mounts: &[Mount], max_bytes: u64, max_files: u64) -> PyResult<(HostMounts, FilesOptions)> {
+    for (i, a) in mounts.iter().enumerate() {
+        for b in &mounts[i + 1..] {
+            let (a_path, b_path) = (Path::new(&a.path), Path::new(&b.path));
+            if a_path.starts_with(b_path) || b_path.starts_with(a_path) {
+                return Err(PyValueError::new_err(format!("mounts {} and {} overlap: each needs a folder of its own", b.path, a.path)));
+            }
+        }
+        debug_assert!(Path::new(&a.path).components().all(|c| matches!(c, Component::RootDir | Component::Normal(_))));
+    }
+    let host = HostMounts::open(mounts, max_bytes, max_files)?;
+    let options = host.options(mounts, max_bytes, max_files);
+    Ok((host, options))
+}
