@@ -36,7 +36,16 @@ def check_mounts(mounts: Any) -> tuple[Mount, ...]:
     for mount in mounts:
         if not isinstance(mount, Mount):
             raise TypeError(f"each mount must be a Mount(path, host_path, mode), got {mount!r}")
+    check_distinct(mounts)
     return tuple(mounts)
+
+
+def check_distinct(mounts: Iterable[Mount]) -> None:
+    """ValueError when two mounts share a folder, or one is inside another."""
+    paths = sorted(mount.path for mount in mounts)
+    for first, second in zip(paths, paths[1:]):
+        if second == first or second.startswith(first + "/"):
+            raise ValueError(f"mounts {first} and {second} overlap: each needs a folder of its own")
 
 
 def dspy_path_mounts(read_paths: Iterable[Any], write_paths: Iterable[Any], sync_files: bool) -> tuple[Mount, ...]:

@@ -13,7 +13,7 @@ from . import _native, _zygote
 from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
-from ._files import SessionFiles, check_mounts, describe_mounts, dspy_path_mounts
+from ._files import SessionFiles, check_distinct, check_mounts, describe_mounts, dspy_path_mounts
 from ._locking import SessionLock
 from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
 from ._tools import build_tool_specs, check_global_name
@@ -114,6 +114,7 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     merged["mounts"] = check_mounts(merged["mounts"]) + dspy_path_mounts(
         merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"]
     )
+    check_distinct(merged["mounts"])
     merged["enable_read_paths"] = merged["enable_write_paths"] = ()
     if not _positive_number(merged["slow_tool_seconds"]):
         raise ValueError(f"slow_tool_seconds must be a positive number of seconds, got {merged['slow_tool_seconds']!r}")

@@ -382,7 +382,9 @@ impl HostMounts {
         let path = self.relative(mount, names)?.unwrap_or_else(|| ".".into());
         let c = CString::new(path).map_err(|_| (libc::EINVAL, String::new()))?;
         let mut how: libc::open_how = unsafe { std::mem::zeroed() };
-        how.flags = (flags | libc::O_CLOEXEC | libc::O_NOFOLLOW | libc::O_NOCTTY) as u64;
+        // openat2 refuses flags that do not apply (O_PATH takes only O_DIRECTORY, O_NOFOLLOW and O_CLOEXEC).
+        let extra = if flags & libc::O_PATH != 0 { 0 } else { libc::O_NOCTTY };
+        how.flags = (flags | libc::O_CLOEXEC | libc::O_NOFOLLOW | extra) as u64;
         how.resolve = libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS | libc::RESOLVE_NO_XDEV;
         if flags & libc::O_CREAT != 0 {
             how.mode = 0o644;

@@ -202,6 +202,8 @@ def text_path(path, what="path"):
 def split(path):
     """The absolute components of ``path`` (resolved against the working directory, ``..`` within the
     sandbox's own tree), and whether it ended with a slash."""
+    if not path:
+        raise error(_errno.ENOENT, path)
     encoded = len(path.encode("utf-8", "surrogateescape"))
     if encoded >= MAX_PATH_BYTES:
         raise error(_errno.ENAMETOOLONG, path)
@@ -384,7 +386,14 @@ def _lookup_parts(parts, path, missing_ok):
                 raise error(_errno.ENOENT, path)
             return Found(parent=parent, name=parts[-1])
         return Found(node=node, parent=parent, name=parts[-1] if parts else None)
-    if mount.upper is not None:
+    if mount.upper is not None and mount.is_file:
+        # A file mount's overlay holds the file's copy under the name "".
+        node = mount.upper.entries.get("")
+        if rel:
+            raise error(_errno.ENOTDIR, path)
+        if node is not None:
+            return Found(node=node, parent=mount.upper, name="", mount=mount, rel=rel)
+    elif mount.upper is not None:
         node, parent, depth = _walk_memory(mount.upper, rel, path)
         if node is not None:
             return Found(node=node, parent=parent, name=rel[-1] if rel else None, mount=mount, rel=rel)
@@ -398,7 +407,8 @@ def _lookup_parts(parts, path, missing_ok):
         if not missing_ok or not rel:
             raise
         return Found(name=rel[-1] if rel else None, mount=mount, rel=rel)
-    return Found(mount=mount, rel=rel, kind=kind, host_stat=_host_stat(mount, rel, kind, size, mtime))
+    return Found(mount=mount, rel=rel, kind=kind, host_stat=_host_stat(mount, rel, kind, size, mtime),
+                 name=rel[-1] if rel else None)
 
 
 def _opaque_above(upper, names):
@@ -480,6 +490,12 @@ def copy_up(found, path):
     its memory node. A file's bytes are read from the host."""
     mount = found.mount
     node = mount.upper
+    if mount.is_file:
+        copy = File()
+        size = found.host_stat[2]
+        copy.write_at(0, HostFile(mount, (), path).read_at(0, size) if size else b"")
+        node.entries[""] = copy
+        return copy
     for i, name in enumerate(found.rel):
         child = node.entries.get(name)
         if child is None or child is WHITEOUT:

@@ -61,8 +61,8 @@ class FileIO(_io._RawIOBase):
             raise _fs.error(21, file if not isinstance(file, int) else None)
         self._fd = fd
         self._closefd = closefd
-        self.mode = ("xb" if self._created else "ab" if self._appending else "rb+" if self._readable and self._writable
-                     else "rb" if self._readable else "wb")
+        base = "xb" if self._created else "ab" if self._appending else "rb" if self._readable else "wb"
+        self.mode = base + ("+" if self._readable and self._writable else "")
         if self._appending:
             _os.lseek(fd, 0, _os.SEEK_END)
 
@@ -194,16 +194,16 @@ def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
     updating, text, binary = "+" in modes, "t" in modes, "b" in modes
     if text and binary:
         raise ValueError("can't have text and binary mode at once")
-    if creating + reading + writing + appending != 1:
+    if creating + reading + writing + appending > 1:
         raise ValueError("must have exactly one of create/read/write/append mode")
+    if not (creating or reading or writing or appending):
+        raise ValueError("Must have exactly one of create/read/write/append mode and at most one plus")
     if binary and encoding is not None:
         raise ValueError("binary mode doesn't take an encoding argument")
     if binary and errors is not None:
         raise ValueError("binary mode doesn't take an errors argument")
     if binary and newline is not None:
         raise ValueError("binary mode doesn't take a newline argument")
-    if newline is not None and newline not in ("", "\n", "\r", "\r\n"):
-        raise ValueError(f"illegal newline value: {newline}")
     if binary and buffering == 1:
         import warnings
 

@@ -15,6 +15,24 @@ O_DSYNC, O_SYNC, O_DIRECTORY, O_NOFOLLOW, O_CLOEXEC = 0o10000, 0o4010000, 0o2000
 SEEK_SET, SEEK_CUR, SEEK_END = 0, 1, 2
 
 
+def _path_function(function):
+    """``function`` takes a path first: an OSError it raises names that path as the caller gave it (bytes stay
+    bytes)."""
+
+    def call(path, *args, **kwargs):
+        try:
+            return function(path, *args, **kwargs)
+        except OSError as exc:
+            if isinstance(path, bytes) and isinstance(exc.filename, str):
+                raise OSError(exc.errno, exc.strerror, path, None,
+                              *(() if exc.filename2 is None else (exc.filename2,))) from None
+            raise
+
+    call.__name__ = call.__qualname__ = function.__name__
+    call.__doc__ = function.__doc__
+    return call
+
+
 class stat_result(tuple):
     """The result of ``stat``: a 10-tuple with the ``st_*`` attributes, as ``os.stat_result``."""
 
@@ -106,9 +124,12 @@ def _new_fd(h):
     return fd
 
 
+@_path_function
 def open(path, flags, mode=0o777, *, dir_fd=None):
     _no_dir_fd(dir_fd)
     path = _text_path(path, "open")
+    if flags & O_CREAT and path.endswith("/"):
+        raise _error(_errno.EISDIR, path)
     access = flags & O_ACCMODE
     readable, writable = access in (O_RDONLY, O_RDWR), access in (O_WRONLY, O_RDWR)
     found = _fs.lookup(path, missing_ok=bool(flags & O_CREAT))
@@ -252,6 +273,7 @@ def _no_dir_fd(dir_fd):
 # --- paths ----------------------------------------------------------------------------------------------------
 
 
+@_path_function
 def stat(path, *, dir_fd=None, follow_symlinks=True):
     _no_dir_fd(dir_fd)
     if isinstance(path, int) and not isinstance(path, bool):
@@ -260,6 +282,7 @@ def stat(path, *, dir_fd=None, follow_symlinks=True):
     return _stat_of(_fs.lookup(path).stat())
 
 
+@_path_function
 def lstat(path, *, dir_fd=None):
     return stat(path, dir_fd=dir_fd)
 
@@ -272,9 +295,13 @@ def access(path, mode, *, dir_fd=None, effective_ids=False, follow_symlinks=True
         return False
     if mode & 2 and found.mount is not None and found.mount.mode == "ro":
         return False
+    # As for root: reading and writing are allowed, running needs an execute bit (folders may be entered).
+    if mode & 1 and not found.is_dir() and not found.stat()[0] & 0o111:
+        return False
     return True
 
 
+@_path_function
 def listdir(path="."):
     if path is None:
         path = "."
@@ -343,6 +370,7 @@ class _ScandirIterator:
         self.close()
 
 
+@_path_function
 def scandir(path="."):
     if path is None:
         path = "."
@@ -360,6 +388,7 @@ def scandir(path="."):
     return _ScandirIterator(entries)
 
 
+@_path_function
 def mkdir(path, mode=0o777, *, dir_fd=None):
     _no_dir_fd(dir_fd)
     path = _text_path(path, "mkdir")
@@ -408,9 +437,12 @@ def _isdir(path):
         return False
 
 
+@_path_function
 def rmdir(path, *, dir_fd=None):
     _no_dir_fd(dir_fd)
     path = _text_path(path, "rmdir")
+    if path == "." or path.endswith("/."):
+        raise _error(_errno.EINVAL, path)
     _fs.remove_entry(_fs.lookup(path), path, want_dir=True)
 
 
@@ -427,19 +459,37 @@ def removedirs(name):
         head, tail = head.rsplit("/", 1) if "/" in head else ("", head)
 
 
+@_path_function
 def unlink(path, *, dir_fd=None):
     _no_dir_fd(dir_fd)
     path = _text_path(path, "unlink")
     _fs.remove_entry(_fs.lookup(path), path, want_dir=False)
 
 
-remove = unlink
+@_path_function
+def remove(path, *, dir_fd=None):
+    _no_dir_fd(dir_fd)
+    path = _text_path(path, "remove")
+    _fs.remove_entry(_fs.lookup(path), path, want_dir=False)
 
 
 def rename(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
     _no_dir_fd(src_dir_fd)
     _no_dir_fd(dst_dir_fd)
+    raw_src, raw_dst = src, dst
     src, dst = _text_path(src, "rename"), _text_path(dst, "rename")
+    try:
+        _rename(src, dst)
+    except OSError as exc:
+        # CPython names both paths, as given.
+        raise OSError(exc.errno, exc.strerror, _fs.fspath(raw_src), None, _fs.fspath(raw_dst)) from None
+
+
+def replace(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+    rename(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+
+
+def _rename(src, dst):
     source = _fs.lookup(src)
     target = _fs.lookup(dst, missing_ok=True)
     fail = lambda code: _error(code, src, dst)  # noqa: E731
@@ -487,7 +537,6 @@ def rename(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
         _fs.note_written(dst_parts)
 
 
-replace = rename
 
 
 def renames(old, new):
@@ -503,6 +552,7 @@ def renames(old, new):
             pass
 
 
+@_path_function
 def truncate(path, length):
     if isinstance(path, int) and not isinstance(path, bool):
         return ftruncate(path, length)
@@ -514,10 +564,15 @@ def truncate(path, length):
         close(fd)
 
 
+@_path_function
 def utime(path, times=None, *, ns=None, dir_fd=None, follow_symlinks=True):
     _no_dir_fd(dir_fd)
     if times is not None and ns is not None:
         raise ValueError("utime: you may specify either 'times' or 'ns' but not both")
+    if times is not None and (not isinstance(times, tuple) or len(times) != 2):
+        raise TypeError("utime: 'times' must be either a tuple of two ints or None")
+    if ns is not None and (not isinstance(ns, tuple) or len(ns) != 2):
+        raise TypeError("utime: 'ns' must be a tuple of two ints")
     path = _text_path(path, "utime")
     found = _fs.lookup(path)
     if ns is not None:
@@ -537,6 +592,7 @@ def utime(path, times=None, *, ns=None, dir_fd=None, follow_symlinks=True):
     node.atime, node.mtime = atime, mtime
 
 
+@_path_function
 def chmod(path, mode, *, dir_fd=None, follow_symlinks=True):
     _no_dir_fd(dir_fd)
     if isinstance(path, int) and not isinstance(path, bool):
@@ -564,6 +620,7 @@ def _refuse_links(*args, **kwargs):
 symlink = link = _refuse_links
 
 
+@_path_function
 def readlink(path, *, dir_fd=None):
     path = _text_path(path, "readlink")
     _fs.lookup(path)
@@ -578,6 +635,7 @@ def getcwdb():
     return getcwd().encode("utf-8", "surrogateescape")
 
 
+@_path_function
 def chdir(path):
     path = _text_path(path, "chdir")
     found = _fs.lookup(path)
