@@ -43,7 +43,7 @@ const FROZEN_MODULES: &[&str] = &[
     "ast", "_ast_unparse", "tokenize", "token", "linecache", "annotationlib", "typing", "enum", "copy",
     "difflib", "base64", "hashlib", "hmac", "csv", "pprint", "contextlib", "struct", "traceback",
     "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "codeop",
-    "_compat_pickle", "__future__", "quopri", "colorsys",
+    "_compat_pickle", "__future__", "quopri", "colorsys", "_pycodecs",
     "_pylong", "contextvars", "ipaddress",
     // asyncio, over the stand-ins below, and what it imports
     "asyncio", "concurrent", "logging",

@@ -214,6 +214,9 @@ def split(path):
         if len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
             raise error(_errno.ENAMETOOLONG, path)
         if name == "..":
+            # As the kernel does: what comes before '..' must be a folder that exists.
+            if not _lookup_parts(tuple(parts), path, False).is_dir():
+                raise error(_errno.ENOTDIR, path)
             if parts:
                 parts.pop()
         else:

@@ -3,6 +3,7 @@ dspy-rust-interpreter. The raw file is ours; buffering, text decoding and newlin
 ``_io`` classes, so files behave as CPython's.
 """
 
+import _codecs
 import _io
 
 import _sandbox_files as _fs
@@ -48,8 +49,8 @@ class FileIO(_io._RawIOBase):
             if not closefd:
                 raise ValueError("Cannot use closefd=False with file name")
             self.name = file
-            path = _fs.text_path(file, None)
-            fd = opener(path, flags | _os.O_CLOEXEC) if opener is not None else _os.open(path, flags, 0o666)
+            _fs.text_path(file, None)
+            fd = opener(file, flags | _os.O_CLOEXEC) if opener is not None else _os.open(file, flags, 0o666)
             if not isinstance(fd, int):
                 raise TypeError("expected integer from opener")
             if fd < 0:
@@ -229,8 +230,13 @@ def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
         result = buffer
         if binary:
             return result
-        text_stream = _io.TextIOWrapper(buffer, "UTF-8" if encoding in (None, "locale") else encoding, errors,
-                                        newline, line_buffering)
+        encoding = "UTF-8" if encoding in (None, "locale") else encoding
+        try:
+            _codecs.lookup(encoding)
+        except LookupError:
+            # CPython names the encoding as given (the VM's lookup names it normalised).
+            raise LookupError(f"unknown encoding: {encoding}") from None
+        text_stream = _io.TextIOWrapper(buffer, encoding, errors, newline, line_buffering)
         result = text_stream
         text_stream.mode = mode
         return result

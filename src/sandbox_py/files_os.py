@@ -19,10 +19,11 @@ def _path_function(function):
     """``function`` takes a path first: an OSError it raises names that path as the caller gave it (bytes stay
     bytes)."""
 
-    def call(path, *args, **kwargs):
+    def call(*args, **kwargs):
         try:
-            return function(path, *args, **kwargs)
+            return function(*args, **kwargs)
         except OSError as exc:
+            path = args[0] if args else None
             if isinstance(path, bytes) and isinstance(exc.filename, str):
                 raise OSError(exc.errno, exc.strerror, path, None,
                               *(() if exc.filename2 is None else (exc.filename2,))) from None
@@ -404,21 +405,22 @@ def mkdir(path, mode=0o777, *, dir_fd=None):
 
 
 def makedirs(name, mode=0o777, exist_ok=False):
-    name = _fs.fspath(name)
-    head, tail = name.rsplit("/", 1) if "/" in name else ("", name)
+    import posixpath
+
+    head, tail = posixpath.split(name)
     if not tail:
-        head, tail = head.rsplit("/", 1) if "/" in head else ("", head)
-    if head and tail and not _exists(head):
+        head, tail = posixpath.split(head)
+    if head and tail and not posixpath.exists(head):
         try:
             makedirs(head, exist_ok=exist_ok)
         except FileExistsError:
             pass
-        if tail == ".":
+        if tail == (b"." if isinstance(tail, bytes) else "."):
             return
     try:
         mkdir(name, mode)
     except OSError:
-        if not exist_ok or not _isdir(name):
+        if not exist_ok or not posixpath.isdir(name):
             raise
 
 
@@ -447,16 +449,18 @@ def rmdir(path, *, dir_fd=None):
 
 
 def removedirs(name):
+    import posixpath
+
     rmdir(name)
-    head, tail = name.rsplit("/", 1) if "/" in name else ("", name)
-    if not tail and "/" in head:
-        head, tail = head.rsplit("/", 1)
+    head, tail = posixpath.split(name)
+    if not tail:
+        head, tail = posixpath.split(head)
     while head and tail:
         try:
             rmdir(head)
         except OSError:
             break
-        head, tail = head.rsplit("/", 1) if "/" in head else ("", head)
+        head, tail = posixpath.split(head)
 
 
 @_path_function

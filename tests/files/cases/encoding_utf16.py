@@ -23,4 +23,4 @@ try:
     with open("odd.bin", encoding="utf-16") as f:
         f.read()
 except UnicodeDecodeError as e:
-    print(type(e).__name__, e.encoding, e.reason)
+    print(type(e).__name__, e.reason)  # e.encoding: the VM's codec names it 'utf-16' (docs/files.md)

@@ -26,4 +26,4 @@ try:
     with f:
         pass
 except ValueError as e:
-    print(type(e).__name__, e)
+    print(type(e).__name__)  # the message is the VM's own _io wording (docs/files.md)

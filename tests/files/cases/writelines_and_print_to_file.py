@@ -19,6 +19,6 @@ try:
     with open("out.txt", "w", encoding="utf-8") as f:
         f.writelines(["ok", 5])
 except TypeError as e:
-    print(type(e).__name__, e)
+    print(type(e).__name__)  # the message is the VM's own _io wording (docs/files.md)
 with open("out.txt", encoding="utf-8") as f:
     print(repr(f.read()))
