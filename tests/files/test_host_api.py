@@ -1,0 +1,137 @@
+"""The host's side of the session's files: ``interp.files``, ``files_written()``, quotas, what forks and
+rollbacks do to files, dspy's file options, ``configured()`` and the mounts in the execution instructions."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from dspy_rust_interpreter import CodeExecutionError, Mount, RustInterpreter
+
+
+def test_the_host_puts_files_in_and_takes_them_out(make_interp):
+    interp = make_interp()
+    interp.files.write("/inbox/data.csv", "a,b\n1,2\n")
+    interp.files.write("/inbox/raw.bin", b"\x00\xff")
+    out = interp.execute("import csv\nrows = list(csv.reader(open('/inbox/data.csv')))\nprint(rows)\n"
+                         "open('/inbox/raw.bin', 'rb').read()")
+    assert "[['a', 'b'], ['1', '2']]" in out and "b'\\x00\\xff'" in out
+    interp.execute("import os\nos.makedirs('/outbox')\nwith open('/outbox/answer.txt', 'w') as f:\n    f.write('forty-two')")
+    assert interp.files.read("/outbox/answer.txt") == b"forty-two"
+    assert interp.files.read_text("/outbox/answer.txt") == "forty-two"
+    assert interp.files.list() == ["/inbox/data.csv", "/inbox/raw.bin", "/outbox/answer.txt"]
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda files: files.read("/missing.txt"), FileNotFoundError),
+        (lambda files: files.read("/tmp"), IsADirectoryError),
+        (lambda files: files.read("relative.txt"), ValueError),
+        (lambda files: files.write("/x.txt", 42), TypeError),
+        (lambda files: files.write("/tmp", "x"), IsADirectoryError),
+    ],
+)
+def test_host_api_errors_are_the_sandbox_errors(make_interp, call, error):
+    interp = make_interp()
+    with pytest.raises(error):
+        call(interp.files)
+    assert interp.execute("1 + 1") == 2
+
+
+def test_files_written_lists_what_the_last_execute_created_or_changed(make_interp, tmp_path):
+    (tmp_path / "kept.txt").write_text("host")
+    interp = make_interp(mounts=[Mount("/out", tmp_path, "rw")])
+    interp.execute("open('/a.txt', 'w').write('1')\nopen('/b.txt', 'w').write('2')")
+    assert interp.files_written() == ["/a.txt", "/b.txt"]
+    interp.execute("open('/b.txt', 'a').write('3')\nimport os\nos.remove('/a.txt')\n"
+                   "open('/out/result.txt', 'w').write('r')\nopen('/out/kept.txt').read()")
+    assert interp.files_written() == ["/b.txt", "/out/result.txt"]
+    interp.execute("x = 1")
+    assert interp.files_written() == []
+
+
+def test_quotas_are_a_clear_oserror_and_lose_nothing(make_interp):
+    interp = make_interp(files_max_bytes=1000, files_max_count=3)
+    interp.execute("open('/small.txt', 'w').write('x' * 900)")
+    with pytest.raises(CodeExecutionError, match=r"No space left on device.*1000 bytes"):
+        interp.execute("with open('/big.txt', 'w') as f:\n    f.write('y' * 200)")
+    with pytest.raises(CodeExecutionError, match=r"No space left on device.*at most 3 files"):
+        interp.execute("for i in range(5):\n    open(f'/f{i}', 'w').close()")
+    # The session is intact: what fitted is there, and deleting frees room.
+    assert interp.execute("import os\nsorted(os.listdir('/'))") == ["big.txt", "f0", "small.txt", "tmp"]
+    interp.execute("import os\nos.remove('/small.txt')\nopen('/again.txt', 'w').write('z' * 900)")
+
+
+def test_a_fork_carries_the_files_and_its_writes_are_its_own(make_interp):
+    interp = make_interp()
+    interp.execute("open('/shared.txt', 'w').write('before')")
+    fork = interp.fork()
+    try:
+        fork.execute("open('/shared.txt', 'w').write('fork')\nopen('/only_fork.txt', 'w').close()")
+        assert interp.execute("print(open('/shared.txt').read())") == "before"
+        assert fork.execute("print(open('/shared.txt').read())") == "fork"
+        assert interp.files.list() == ["/shared.txt"]
+    finally:
+        fork.shutdown()
+
+
+def test_a_rolled_back_cell_takes_its_file_writes_with_it(make_interp):
+    interp = make_interp()
+    interp.execute("open('/log.txt', 'w').write('kept\\n')")
+    interp._session._inject_fault("vm")
+    with pytest.raises(CodeExecutionError):
+        interp.execute("open('/log.txt', 'a').write('lost\\n')")
+    assert interp.files.read("/log.txt") == b"kept\n"
+
+
+def test_dspy_file_options_map_to_mounts_under_sandbox(make_interp, tmp_path):
+    source = tmp_path / "input.txt"
+    source.write_text("read me")
+    synced = tmp_path / "synced.txt"
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    interp = make_interp(enable_read_paths=[source], enable_write_paths=[synced])
+    assert synced.exists()  # made when missing, as dspy does
+    out = interp.execute("print(open('/sandbox/input.txt').read())\nwith open('/sandbox/synced.txt', 'w') as f:\n    f.write('back')")
+    assert out == "read me"
+    assert synced.read_text() == "back"
+    with pytest.raises(CodeExecutionError, match="Read-only file system"):
+        interp.execute("open('/sandbox/input.txt', 'w')")
+    local = make_interp(enable_write_paths=[kept], sync_files=False)
+    local.execute("open('/sandbox/kept/new.txt', 'w').write('session only')")
+    assert local.execute("print(open('/sandbox/kept/new.txt').read())") == "session only"
+    assert list(kept.iterdir()) == []
+
+
+def test_dspy_paths_with_the_same_name_are_refused(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "x.txt").write_text("1")
+    (tmp_path / "b" / "x.txt").write_text("2")
+    with pytest.raises(ValueError, match="distinct names"):
+        RustInterpreter(enable_read_paths=[tmp_path / "a" / "x.txt", tmp_path / "b" / "x.txt"])
+
+
+def test_configured_is_a_picklable_factory_carrying_the_mounts_in_its_instructions(tmp_path):
+    (tmp_path / "doc1.md").write_text("one")
+    (tmp_path / "doc2.md").write_text("two")
+    (tmp_path / "table.csv").write_text("a,b")
+    factory = RustInterpreter.configured(mounts=[Mount("/docs", tmp_path)], timeout=5)
+    factory = pickle.loads(pickle.dumps(factory))
+    instructions = factory.execution_instructions
+    assert "/docs (read-only): 3 files in 0 folders" in instructions
+    assert ".md: 2" in instructions and ".csv: 1" in instructions and "/docs/doc1.md" in instructions
+    interp = factory()
+    try:
+        assert interp.execution_instructions == instructions
+        assert interp.execute("import glob\nsorted(glob.glob('/docs/*.md'))") == ["/docs/doc1.md", "/docs/doc2.md"]
+    finally:
+        interp.shutdown()
+    assert "Files:" not in RustInterpreter.configured().execution_instructions
+
+
+def test_configured_refuses_bad_options_at_once():
+    with pytest.raises(TypeError, match="unexpected option"):
+        RustInterpreter.configured(mount=[])
