@@ -48,3 +48,12 @@ def test_rlm_parallel_answers_every_document_from_its_own_interpreter(pool_size)
     assert "returned    : all (RLM shut each interpreter down)" in output
     assert re.search(r"^checkouts   : 8 through pool\.factory, 8 distinct interpreters", output, re.MULTILINE), output
     assert "panicked" not in process.stderr, process.stderr[-3000:]
+
+
+def test_rlm_answers_over_a_mounted_folder_and_writes_its_report_to_the_host():
+    process = run_example("rlm_mounted_folder.py")
+    output = process.stdout
+    assert process.returncode == 0, f"exit code {process.returncode}\n{output}\n{process.stderr[-3000:]}"
+    assert "- /tickets (read-only): 60 files in 3 folders (.md: 60)" in output
+    assert "check       : matches the corpus" in output
+    assert "report      : report.csv on the host, 4 products" in output

@@ -160,7 +160,7 @@ def test_int_str_digit_limit_cannot_be_lifted():
 def test_unknown_option_and_bad_limit_values_are_rejected():
     from dspy_rust_interpreter import RustInterpreter
 
-    with pytest.raises(TypeError, match="the options are: abandon_after, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, preload, slow_tool_seconds, timeout, tool_timeout"):
+    with pytest.raises(TypeError, match="the options are: abandon_after, enable_read_paths, enable_write_paths, files_max_bytes, files_max_count, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, mounts, preload, slow_tool_seconds, sync_files, timeout, tool_timeout"):
         RustInterpreter(time_limit=3)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         RustInterpreter(timeout=0)
@@ -169,6 +169,14 @@ def test_unknown_option_and_bad_limit_values_are_rejected():
     for bad in (0, -1, 2.5, True, None):
         with pytest.raises(ValueError, match="max_concurrent_tools must be a positive int"):
             RustInterpreter(max_concurrent_tools=bad)
+    for name in ("files_max_bytes", "files_max_count"):
+        for bad in (-1, 2.5, True, None):
+            with pytest.raises(ValueError, match=f"{name} must be a non-negative int"):
+                RustInterpreter(**{name: bad})
+    with pytest.raises(TypeError, match="mounts must be a list of Mount"):
+        RustInterpreter(mounts="/data")
+    with pytest.raises(ValueError, match="sync_files must be True or False"):
+        RustInterpreter(sync_files="yes")
 
 
 GROWTH = {

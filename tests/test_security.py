@@ -179,7 +179,8 @@ def no_module(name: str) -> Expect:
     return error("ModuleNotFoundError", f"No module named '{name}'")
 
 
-OPEN_REFUSED = "open() is not available in the sandbox"
+# A host path is looked up in the session's own filesystem (in memory; docs/files.md), where it does not exist.
+HOST_FILE_NOT_FOUND = "No such file or directory: '/etc/passwd'"
 NO_FILEIO = "Couldn't get FileIO"
 
 # ---------------------------------------------------------------------------------------------------------
@@ -188,13 +189,18 @@ NO_FILEIO = "Couldn't get FileIO"
 
 GROUPS: dict[str, dict[str, tuple[str, Expect]]] = {}
 
-# Host files: no way to open, read, stat or list a host file, through any layer of io or importlib.
+# Host files: no way to open, read, stat or list a host file, through any layer of io or importlib. Every file
+# API works on the session's own filesystem, where host paths do not exist.
 GROUPS["files"] = {
-    "open": ("open('/etc/passwd').read()", error("PermissionError", OPEN_REFUSED)),
-    "io_open": ("import io\nio.open('/etc/passwd', 'rb').read()", error("PermissionError", OPEN_REFUSED)),
-    "_io_open": ("import _io\n_io.open('/etc/passwd').read()", error("PermissionError", OPEN_REFUSED)),
-    "_io_FileIO": ("import _io\n_io.FileIO('/etc/passwd')", error("AttributeError", "no attribute 'FileIO'")),
-    "io_FileIO": ("import io\nio.FileIO('/etc/passwd')", error("TypeError", "'NoneType' object is not callable")),
+    "open": ("open('/etc/passwd').read()", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "io_open": ("import io\nio.open('/etc/passwd', 'rb').read()", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "_io_open": ("import _io\n_io.open('/etc/passwd').read()", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "_io_FileIO": ("import _io\n_io.FileIO('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "io_FileIO": ("import io\nio.FileIO('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "host_folders_are_absent": (
+        "import os\nsorted(os.listdir('/')), [os.path.exists(p) for p in ('/etc', '/proc/self/environ', '/dev/null', '/root', '/home')]",
+        value("(['tmp'], [False, False, False, False, False])"),
+    ),
     "io_open_code": ("import io\nio.open_code('/etc/passwd')", error("UnsupportedOperation", NO_FILEIO)),
     "loader_get_data": (
         "import importlib.machinery\nimportlib.machinery.SourceFileLoader('x', '/etc/passwd').get_data('/etc/passwd')",
@@ -213,15 +219,18 @@ GROUPS["files"] = {
         "import linecache\nlinecache.updatecache('/etc/passwd'), linecache.getline('/etc/hostname', 1)",
         value("([], '')"),
     ),
-    "tokenize_open": ("import tokenize\ntokenize.open('/etc/passwd')", error("PermissionError", OPEN_REFUSED)),
-    "codecs_open": ("import codecs\ncodecs.open('/etc/passwd')", error("PermissionError", OPEN_REFUSED)),
+    "tokenize_open": ("import tokenize\ntokenize.open('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "codecs_open": (
+        "import codecs, warnings\nwarnings.simplefilter('ignore')\ncodecs.open('/etc/passwd')",
+        error("FileNotFoundError", HOST_FILE_NOT_FOUND),
+    ),
     "zipimport": ("import zipimport\nzipimport.zipimporter('/etc/passwd')", error("ZipImportError", "not a Zip file")),
     "zipimport_is_no_existence_oracle": (
         "import zipimport\nseen = set()\nfor p in ['/etc/passwd', '/etc', '/nonexistent/x.zip']:\n    try:\n        zipimport.zipimporter(p)\n    except Exception as e:\n        seen.add(str(e))\nsorted(seen)",
         value("['not a Zip file']"),
     ),
-    "os_listdir": ("import os\nos.listdir('/')", error("PermissionError", "os.listdir() is not available in the sandbox")),
-    "os_stat": ("import os\nos.stat('/etc/passwd')", error("PermissionError", "os.stat() is not available in the sandbox")),
+    "os_listdir": ("import os\nos.listdir('/etc')", error("FileNotFoundError", "No such file or directory: '/etc'")),
+    "os_stat": ("import os\nos.stat('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "imp_create_dynamic_dlopen": (
         "import _imp\nclass Spec:\n    name = 'evil'\n    origin = '/lib/x86_64-linux-gnu/libc.so.6'\n_imp.create_dynamic(Spec())",
         error("ImportError", "dynamic module does not define module export function"),
@@ -318,6 +327,7 @@ SANDBOX_TOP_MODULES = (
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
     "'genericpath', 'stat', 'os', 'posix', 'cmath', 'math', '_string', '_ast_unparse', 'codeop', 'token', "
+    "'_sandbox_files', '_sandbox_files_os', '_sandbox_files_io', "
     "'atexit', 'errno', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins', "
     # asyncio and what it imports (the zygote imports it once it is idle, so a session may start with it):
     # `threading`, `socket`, `subprocess` and `signal` are the sandbox's own stand-ins.
@@ -334,7 +344,8 @@ GROUPS["class_walks"] = {
     # create_subprocess_*, refused).
     "no_host_gadget_classes": (
         "import asyncio\nnames = set()\ntodo = [object]\nwhile todo:\n    c = todo.pop()\n    if c.__name__ in names:\n        continue\n    names.add(c.__name__)\n    try:\n        todo.extend(type.__subclasses__(c))\n    except TypeError:\n        pass\nsorted(names & {'FileIO', 'Popen', '_wrap_close', 'socket', 'SSLContext', 'CDLL', 'Process', 'Thread', 'mmap', 'Pdb'})",
-        value("['Popen', 'Process', 'Thread', 'socket']"),
+        # FileIO: the sandbox filesystem's own raw file (over the session's files, docs/files.md).
+        value("['FileIO', 'Popen', 'Process', 'Thread', 'socket']"),
     ),
     "catch_warnings_module_builtins": (
         "import warnings\ncw = [c for c in object.__subclasses__() if c.__name__ == 'catch_warnings'] or [warnings.catch_warnings]\ncw[0]()._module.__builtins__['__import__']('_posixsubprocess')",
@@ -359,7 +370,7 @@ GROUPS["frames"] = {
         "def g():\n    yield 1\nit = g()\nnext(it)\nit.gi_frame.f_back, it.gi_frame.f_code.co_filename",
         value("(None, '<cell 1>')"),
     ),
-    "f_builtins_open": ("import sys\nsys._getframe().f_builtins['open']('/etc/passwd')", error("PermissionError", OPEN_REFUSED)),
+    "f_builtins_open": ("import sys\nsys._getframe().f_builtins['open']('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "tool_error_traceback_frames": (
         "try:\n    fail()\nexcept KeyError as e:\n    tb = e.__traceback__\nframes = []\nwhile tb:\n    f = tb.tb_frame\n    tool = f.f_code.co_filename == '<tools>'\n    frames.append((f.f_code.co_filename, sorted(f.f_globals) if tool else None, sorted(type(v).__name__ for v in f.f_locals.values()) if tool else None))\n    tb = tb.tb_next\nframes",
         value("[('<cell 1>', None, None), ('<tools>', ['__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_key', '_tool_mark', 'fail'], [])]"),
@@ -453,7 +464,7 @@ GROUPS["format_strings"] = {
     ),
     "formatter_get_field_builtins": (
         "import string\ndef f():\n    pass\nfield = string.Formatter().get_field('0.__globals__[__builtins__]', (f,), {})[0]\nfield.open('/etc/passwd')",
-        error("PermissionError", OPEN_REFUSED),
+        error("FileNotFoundError", HOST_FILE_NOT_FOUND),
     ),
 }
 
