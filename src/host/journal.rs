@@ -29,7 +29,7 @@ pub const MAX_REPLAY: Duration = Duration::from_millis(50);
 pub enum Answer {
     Tool(Encoded),
     Woken(Encoded),
-    /// The answer to an operation on a mount's host folder (not done again on replay).
+    /// The answer to an operation that changed a mount's host folder (not done again on replay; reads are).
     File(Encoded),
 }
 

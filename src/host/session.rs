@@ -281,7 +281,11 @@ impl Session {
                         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
                             break gone(e);
                         }
-                        answers.push(Answer::File(reply));
+                        // Reads are done again on replay: the journal keeps only the answers to changes, so a
+                        // cell reading a large mounted file over and over costs the host no memory.
+                        if op.changes_host() {
+                            answers.push(Answer::File(reply));
+                        }
                     }
                     Ok((_, Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
                     Ok((_, Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),

@@ -155,6 +155,11 @@ impl FileOp {
         }
     }
 
+    /// Whether the operation changes the host folder (a read-only one can be done again on replay).
+    pub fn changes_host(&self) -> bool {
+        !matches!(self, FileOp::Stat { .. } | FileOp::List { .. } | FileOp::Read { .. })
+    }
+
     pub fn write(&self, w: &mut Writer) {
         match self {
             FileOp::Stat { mount, path } => {

@@ -135,3 +135,17 @@ def test_configured_is_a_picklable_factory_carrying_the_mounts_in_its_instructio
 def test_configured_refuses_bad_options_at_once():
     with pytest.raises(TypeError, match="unexpected option"):
         RustInterpreter.configured(mount=[])
+
+
+def test_a_rollback_replays_mount_reads_but_never_writes_twice(make_interp, tmp_path):
+    (tmp_path / "in.txt").write_text("source text")
+    interp = make_interp(mounts=[Mount("/data", tmp_path / "in.txt"), Mount("/out", tmp_path, "rw")])
+    interp.execute("text = open('/data').read()\nwith open('/out/log.txt', 'a') as f:\n    f.write('once\\n')")
+    (tmp_path / "in.txt").write_text("changed text")
+    interp._session._inject_fault("vm")
+    with pytest.raises(CodeExecutionError):
+        interp.execute("x = 1")
+    # The replayed cell read the file again (the journal keeps no contents) and found its append answered
+    # from the journal.
+    assert interp.execute("text") == "changed text"
+    assert (tmp_path / "log.txt").read_text() == "once\n"

@@ -93,6 +93,13 @@ impl Session {
                             )
                         }
                     },
+                    Ok((_, Reply::FileOp(op), _)) if !op.changes_host() => {
+                        // A read is done again (see `exchange`): a host folder changed since may make the
+                        // replayed cell end differently, which is reported like any divergence.
+                        let reply = Request::FileAnswer(self.mounts.serve(&op)).encode();
+                        process::send_request(&state.process.link, &reply).map_err(|e| lost(e.to_string()))?;
+                        continue;
+                    }
                     Ok((_, Reply::FileOp(_), _)) => match answers.next() {
                         Some(answer @ Answer::File(_)) => answer.clone(),
                         _ => {
