@@ -507,3 +507,99 @@ pub fn open_mounts(mounts: &[Mount], max_bytes: u64, max_files: u64) -> PyResult
     let options = host.options(mounts, max_bytes, max_files);
     Ok((host, options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh host folder with a file, a link out, a FIFO, a hard-linked file and a subfolder.
+    fn folder(name: &str) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("dri-mounts-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("plain.txt"), b"plain").unwrap();
+        std::fs::write(root.join("twice.txt"), b"twice").unwrap();
+        std::fs::hard_link(root.join("twice.txt"), root.join("twice-again.txt")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", root.join("out")).unwrap();
+        std::os::unix::fs::symlink("plain.txt", root.join("in")).unwrap();
+        let fifo = CString::new(root.join("fifo").as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a plain mkfifo of a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        root
+    }
+
+    fn mounts(root: &Path, mode: &str, max_bytes: u64) -> HostMounts {
+        let mount = Mount { path: "/data".into(), host_path: root.to_str().unwrap().into(), mode: mode.into() };
+        HostMounts::open(&[mount], max_bytes, 4).unwrap()
+    }
+
+    fn names(path: &[&str]) -> crate::protocol::files::RelPath {
+        path.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn errno(answer: FileAnswer) -> i32 {
+        match answer {
+            FileAnswer::Failed { errno, .. } => errno,
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn only_regular_single_link_files_and_folders_are_listed_or_read() {
+        let root = folder("exposed");
+        let host = mounts(&root, "ro", 1 << 20);
+        let FileAnswer::List(mut entries) = host.serve(&FileOp::List { mount: 0, path: vec![] }) else { panic!() };
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let listed: Vec<&str> = entries.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(listed, ["plain.txt", "sub"]);
+        let read = |name: &str| host.serve(&FileOp::Read { mount: 0, path: names(&[name]), offset: 0, size: 100 });
+        assert_eq!(read("plain.txt"), FileAnswer::Data(b"plain".to_vec()));
+        for refused in ["out", "in", "fifo", "twice.txt", "twice-again.txt"] {
+            assert_eq!(errno(read(refused)), libc::EACCES, "{refused}");
+        }
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn names_that_could_leave_the_folder_are_refused() {
+        let root = folder("names");
+        let host = mounts(&root, "ro", 1 << 20);
+        let long = "x".repeat(256);
+        for (path, expected) in [
+            (names(&[".."]), libc::EINVAL),
+            (names(&["sub", "..", "..", "etc"]), libc::EINVAL),
+            (names(&["/etc/passwd"]), libc::EINVAL),
+            (names(&["a\0b"]), libc::EINVAL),
+            (names(&[""]), libc::EINVAL),
+            (names(&[&long]), libc::ENAMETOOLONG),
+            (vec!["y".repeat(200); 30], libc::ENAMETOOLONG),
+        ] {
+            assert_eq!(errno(host.serve(&FileOp::Stat { mount: 0, path })), expected);
+        }
+        assert_eq!(errno(host.serve(&FileOp::Stat { mount: 7, path: vec![] })), libc::ENOENT);
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn only_rw_mounts_are_written_and_within_their_budgets() {
+        let root = folder("writes");
+        for mode in ["ro", "overlay"] {
+            let host = mounts(&root, mode, 1 << 20);
+            let write = FileOp::Write { mount: 0, path: names(&["new.txt"]), offset: 0, data: b"x".to_vec(), create: true };
+            assert_eq!(errno(host.serve(&write)), libc::EROFS);
+            assert_eq!(errno(host.serve(&FileOp::Unlink { mount: 0, path: names(&["plain.txt"]) })), libc::EROFS);
+        }
+        assert!(!root.join("new.txt").exists() && root.join("plain.txt").exists());
+        let host = mounts(&root, "rw", 10);
+        let write = |name: &str, data: &[u8], create| FileOp::Write { mount: 0, path: names(&[name]), offset: 0, data: data.to_vec(), create };
+        assert_eq!(host.serve(&write("a.txt", b"12345678", true)), FileAnswer::Done);
+        assert_eq!(errno(host.serve(&write("b.txt", b"123", true))), libc::ENOSPC);
+        // Through a link: never, not even to create the file it points to.
+        assert_eq!(errno(host.serve(&write("out", b"x", false))), libc::EACCES);
+        assert_eq!(errno(host.serve(&write("in", b"x", false))), libc::EACCES);
+        assert_eq!(std::fs::read(root.join("plain.txt")).unwrap(), b"plain");
+        // The mount's own root cannot be removed or renamed.
+        assert_eq!(errno(host.serve(&FileOp::Rmdir { mount: 0, path: vec![] })), libc::EBUSY);
+        std::fs::remove_dir_all(root).unwrap();
+    }
+}
