@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from . import _native
 from ._errors import CodeInterpreterError
-from ._interpreter import RustInterpreter, _check_options, new_session
+from ._interpreter import RustInterpreter, _check_options, instructions_with_mounts, new_session
 
 
 # Imported while each pooled sandbox is built (ahead of time, in the background), so the first `import` of
@@ -143,7 +143,9 @@ class InterpreterPool:
             return self.checkout()
 
         # dspy.RLM reads this from the factory for the model's prompt, as it would from RustInterpreter.
-        pooled_interpreter.execution_instructions = RustInterpreter.execution_instructions  # type: ignore[attr-defined]
+        mounts = self._options["mounts"]
+        instructions = instructions_with_mounts(mounts) if mounts else RustInterpreter.execution_instructions
+        pooled_interpreter.execution_instructions = instructions  # type: ignore[attr-defined]
         return pooled_interpreter
 
     def close(self) -> None:

@@ -149,3 +149,21 @@ def test_a_rollback_replays_mount_reads_but_never_writes_twice(make_interp, tmp_
     # from the journal.
     assert interp.execute("text") == "changed text"
     assert (tmp_path / "log.txt").read_text() == "once\n"
+
+
+def test_a_pool_with_mounts_tells_the_model_about_them_and_mounts_them(tmp_path):
+    from dspy_rust_interpreter import InterpreterPool
+
+    (tmp_path / "facts.txt").write_text("the answer is 42")
+    pool = InterpreterPool(size=1, mounts=[Mount("/facts", tmp_path)])
+    try:
+        factory = pool.factory
+        assert "- /facts (read-only): 1 files in 0 folders (.txt: 1)" in factory.execution_instructions
+        interp = factory()
+        try:
+            assert interp.execute("print(open('/facts/facts.txt').read())") == "the answer is 42"
+            assert interp.execution_instructions == factory.execution_instructions
+        finally:
+            interp.shutdown()
+    finally:
+        pool.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dspy_rust_interpreter import CodeInterpreterError, Mount, RustInterpreter
+from dspy_rust_interpreter import CodeInterpreterError, Mount
 
 BIG_SIZE = 5 * 1024 * 1024
 
