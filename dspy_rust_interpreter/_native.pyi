@@ -2,6 +2,7 @@
 
 from contextvars import Context
 from ._concurrent_calls import ConcurrentCalls
+import os
 from typing import Any, Callable
 
 # (name, callable, parameter names positional arguments bind to, or None to pass them through,
@@ -46,6 +47,19 @@ class RunOutcome:
     stop: StopReason | None
     rolled_back: bool  # the session process died and the session was restored to before the run
 
+class Mount:
+    """A host folder (or file) shown in the sandbox at ``path``: ``mode`` "ro", "rw" or "overlay". Checked when
+    made (ValueError for a bad path or mode, FileNotFoundError for a missing host path); immutable, picklable."""
+
+    def __init__(self, path: str, host_path: str | os.PathLike[str], mode: str = "ro") -> None: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def host_path(self) -> str:
+        """The host path, resolved (absolute, no links)."""
+    @property
+    def mode(self) -> str: ...
+
 class Session:
     """One sandboxed session, served by a confined process forked from the zygote."""
 
@@ -57,9 +71,13 @@ class Session:
         max_output_chars: int = 10_000_000,
         memory_limit: int | None = None,
         preload: list[str] | tuple[str, ...] = ...,
+        mounts: list[Mount] = ...,
+        files_max_bytes: int = 256 << 20,
+        files_max_count: int = 10_000,
     ) -> None:
         """Start a session process from the zygote on ``control_fd``. Raises ConnectionError when the zygote
-        is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox."""
+        is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox or two mounts
+        overlap, FileNotFoundError when a mount's host path is gone."""
     def execute(
         self,
         code: str,
@@ -72,6 +90,14 @@ class Session:
         """Run code. Raises TypeError when a variable cannot enter the sandbox (nothing is bound). A run
         whose process died is rolled back and reported as an Error naming the cause (``rolled_back``). Tools
         that async sandbox code calls run at the same time on ``calls``; without it, one after the other."""
+    def files_write(self, path: str, data: str | bytes) -> RunOutcome:
+        """Make the sandbox file at ``path`` hold ``data``; the outcome's value is None, or an Error."""
+    def files_read(self, path: str) -> RunOutcome:
+        """The outcome's value is the bytes of the sandbox file at ``path``."""
+    def files_list(self) -> RunOutcome:
+        """The outcome's value is the sorted paths of the files in the session's own tree."""
+    def files_written(self) -> RunOutcome:
+        """The outcome's value is the sorted paths of the files the last run created or changed."""
     def fork(self) -> Session:
         """A new session with an identical, independent copy of this one's state and tools."""
     def interrupt(self) -> None:
