@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import posixpath
 import stat
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable
@@ -23,6 +24,7 @@ DSPY_MOUNT_FOLDER = "/sandbox"
 # What the model is told about each mount: this many example paths, from a walk of at most this many entries.
 LISTED_EXAMPLES = 5
 LISTING_WALK_LIMIT = 10_000
+MAX_SHOWN_NAME = 120
 # Errors of the session's filesystem that the host API raises as themselves.
 _PASSED_ERRORS = frozenset({
     "OSError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
@@ -99,29 +101,47 @@ def describe_mounts(mounts: Iterable[Mount]) -> str:
 
 
 def _survey(mount: Mount) -> tuple[int, int, list[str], Counter[str], bool]:
+    """Files, folders, example paths and counts by extension of what the mount shows, from a walk of at most
+    ``LISTING_WALK_LIMIT`` entries (folders included) that stays on the folder's filesystem. Names the model
+    should not read as instructions (control characters, overlong) are counted but never shown."""
     files = folders = seen = 0
     examples: list[str] = []
     kinds: Counter[str] = Counter()
-    for top, dirs, names in os.walk(mount.host_path):
-        dirs.sort()
-        folders += 1
-        for name in sorted(names):
-            seen += 1
-            if seen > LISTING_WALK_LIMIT:
-                return files, folders, examples, kinds, False
-            try:
-                info = os.lstat(os.path.join(top, name))
-            except OSError:
-                continue
-            if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
-                continue  # not shown in the sandbox
-            files += 1
-            kinds[os.path.splitext(name)[1].lower()] += 1
-            if len(examples) < LISTED_EXAMPLES:
-                relative = os.path.relpath(os.path.join(top, name), mount.host_path)
-                examples.append(f"{mount.path}/{relative}")
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(top, d))]
-    return files, folders - 1, examples, kinds, True
+    root_device = os.stat(mount.host_path).st_dev
+    pending = [mount.host_path]
+    while pending:
+        top = pending.pop()
+        try:
+            entries = os.scandir(top)
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                seen += 1
+                if seen > LISTING_WALK_LIMIT:
+                    return files, folders, examples, kinds, False
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if info.st_dev != root_device:
+                    continue  # another filesystem: not shown in the sandbox
+                if stat.S_ISDIR(info.st_mode):
+                    folders += 1
+                    pending.append(entry.path)
+                elif stat.S_ISREG(info.st_mode) and info.st_nlink == 1:
+                    files += 1
+                    extension = os.path.splitext(entry.name)[1].lower()
+                    kinds[extension if _showable(extension) else "other"] += 1
+                    relative = os.path.relpath(entry.path, mount.host_path)
+                    if len(examples) < LISTED_EXAMPLES and _showable(relative):
+                        examples.append(f"{mount.path}/{relative}")
+    examples.sort()
+    return files, folders, examples, kinds, True
+
+
+def _showable(name: str) -> bool:
+    return name.isprintable() and len(name) <= MAX_SHOWN_NAME
 
 
 class SessionFiles:
@@ -146,11 +166,11 @@ class SessionFiles:
 
     def list(self) -> builtins.list[str]:
         """The files of the session's own filesystem (not those of its mounts), sorted."""
-        return self._run("files_list")
+        return _checked_paths(self._run("files_list"))
 
     def written(self) -> builtins.list[str]:
         """The files the last ``execute()`` created or changed (in memory and in mounts), sorted."""
-        return self._run("files_written")
+        return _checked_paths(self._run("files_written"))
 
     def _run(self, method: str, *args: Any) -> Any:
         interpreter = self._interpreter
@@ -167,6 +187,17 @@ class SessionFiles:
                 raise exception(outcome.message)
             raise CodeInterpreterError(f"{outcome.error_type}: {outcome.message}")
         raise CodeInterpreterError(outcome.message or "the session's files could not be reached")
+
+
+def _checked_paths(paths: Any) -> builtins.list[str]:
+    """The session's answer, trusted only as far as checked: absolute, normalised sandbox paths (a program may
+    map a mount's paths to host paths)."""
+    if not isinstance(paths, builtins.list) or not all(
+        isinstance(p, str) and p.startswith("/") and posixpath.normpath(p) == p and "\0" not in p and not p.startswith("//")
+        for p in paths
+    ):
+        raise CodeInterpreterError("the session answered with paths that are not absolute and normalised")
+    return sorted(set(paths))
 
 
 def _checked(path: Any) -> str:

@@ -73,7 +73,11 @@ fn request(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         1 => FileOp::List { mount, path },
         2 => FileOp::Read { mount, path, offset, size },
         3 => {
-            let data = PyBytesRef::try_from_object(vm, data)?.as_bytes().to_vec();
+            let data = PyBytesRef::try_from_object(vm, data)?;
+            if data.as_bytes().len() > crate::protocol::files::MAX_WRITE {
+                return Err(vm.new_value_error(format!("a write carries at most {} bytes", crate::protocol::files::MAX_WRITE)));
+            }
+            let data = data.as_bytes().to_vec();
             FileOp::Write { mount, path, offset, data, create: size != 0 }
         }
         4 => FileOp::Truncate { mount, path, size },

@@ -26,6 +26,8 @@ const MAX_PATH: usize = 4096;
 pub const MAX_TRANSFER: u64 = 16 << 20;
 /// Entries one listing answers with at most.
 const MAX_LISTING: usize = 100_000;
+/// Changes one cell may make to its mounts: each answer stays in the host's journal until the next checkpoint.
+pub const MAX_CHANGES_PER_RUN: usize = 100_000;
 
 /// A host folder (or file) to show in the sandbox at `path`: read-only (`ro`), read-write (`rw`: writes go
 /// to the host), or `overlay` (reads the host, writes stay in the session).
@@ -196,6 +198,60 @@ impl HostMounts {
         FilesOptions { mounts: decls, max_bytes, max_files }
     }
 
+    /// The answer to `op` when it is refused whatever the host folder holds (an unknown mount, a change to a
+    /// mount that is not `rw`, a name that is not a plain name): such answers need no journal, a replay gets
+    /// them again. None when `op` must be served.
+    pub fn refused_up_front(&self, op: &FileOp) -> Option<FileAnswer> {
+        let check = || -> OpResult<()> {
+            let mount = self.mount(op.mount())?;
+            if op.changes_host() {
+                self.writable(mount)?;
+            }
+            match op {
+                FileOp::Rename { from, to, .. } => self.relative(mount, from).and(self.relative(mount, to)).map(drop),
+                FileOp::Stat { path, .. }
+                | FileOp::List { path, .. }
+                | FileOp::Read { path, .. }
+                | FileOp::Write { path, .. }
+                | FileOp::Truncate { path, .. }
+                | FileOp::Mkdir { path, .. }
+                | FileOp::Rmdir { path, .. }
+                | FileOp::Unlink { path, .. }
+                | FileOp::Utime { path, .. } => self.relative(mount, path).map(drop),
+            }
+        };
+        check().err().map(|(errno, detail)| FileAnswer::Failed { errno, detail })
+    }
+
+    /// The answer to `op` during a run, and whether the journal must keep it: only the answers to changes the
+    /// host may have made are kept (at most `MAX_CHANGES_PER_RUN` a cell); reads and up-front refusals are done
+    /// again on replay, so a cell hammering its mounts costs the host no memory.
+    pub fn answer(&self, op: &FileOp, changes: &mut usize) -> (FileAnswer, bool) {
+        match self.not_journaled(op, changes) {
+            Some(answer) => (answer, false),
+            None => (self.serve(op), true),
+        }
+    }
+
+    /// On replay: the answer to `op` when it is not in the journal (done again, see `answer`), None when the
+    /// journal has it. Counts the changes as `answer` does.
+    pub fn not_journaled(&self, op: &FileOp, changes: &mut usize) -> Option<FileAnswer> {
+        if !op.changes_host() {
+            return Some(self.serve(op));
+        }
+        if let Some(refusal) = self.refused_up_front(op) {
+            return Some(refusal);
+        }
+        if *changes >= MAX_CHANGES_PER_RUN {
+            return Some(FileAnswer::Failed {
+                errno: libc::ENOSPC,
+                detail: format!("a cell changes its mounts at most {MAX_CHANGES_PER_RUN} times"),
+            });
+        }
+        *changes += 1;
+        None
+    }
+
     /// Do `op` and say how it went; never panics on what the session sent.
     pub fn serve(&self, op: &FileOp) -> FileAnswer {
         match self.serve_op(op) {
@@ -245,7 +301,8 @@ impl HostMounts {
                 };
                 let size = fstat(fd.as_raw_fd())?.st_size.max(0) as u64;
                 let end = offset.checked_add(data.len() as u64).ok_or((libc::EFBIG, String::new()))?;
-                self.grow(size, end)?;
+                // A write inside the file leaves its size: only a truncation or a removal gives bytes back.
+                self.grow(size, end.max(size))?;
                 let mut done = 0;
                 while done < data.len() {
                     // SAFETY: writes from the slice's own bytes.
@@ -301,6 +358,13 @@ impl HostMounts {
                 let (from_parent, from_name) = self.parent_of(mount, from)?;
                 let (to_parent, to_name) = self.parent_of(mount, to)?;
                 self.entry_stat(&from_parent, &from_name)?;
+                // What the name holds now is replaced: it must be something the mount shows (a link, a
+                // hard-linked file or a FIFO it hides must not be removed this way).
+                match self.entry_stat(&to_parent, &to_name) {
+                    Ok(_) => {}
+                    Err((libc::ENOENT, _)) => {}
+                    Err(refusal) => return Err(refusal),
+                }
                 // SAFETY: valid directory descriptors and checked names.
                 if unsafe { libc::renameat(from_parent.as_raw_fd(), from_name.as_ptr(), to_parent.as_raw_fd(), to_name.as_ptr()) } != 0 {
                     return Err(last_error());

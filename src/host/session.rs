@@ -219,6 +219,7 @@ impl Session {
             return (gone(e), None);
         }
         let mut answers = Vec::new();
+        let mut changes = 0;
         let mut host_calls = HostCalls::new(pool);
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
@@ -277,13 +278,12 @@ impl Session {
                     Ok((_, Reply::Wait { timeout }, _)) => host_calls.wait(timeout),
                     Ok((_, Reply::FileOp(op), _)) => {
                         let mounts = &self.mounts;
-                        let reply = py.detach(|| Request::FileAnswer(mounts.serve(&op)).encode());
+                        let (answer, journaled) = py.detach(|| mounts.answer(&op, &mut changes));
+                        let reply = Request::FileAnswer(answer).encode();
                         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
                             break gone(e);
                         }
-                        // Reads are done again on replay: the journal keeps only the answers to changes, so a
-                        // cell reading a large mounted file over and over costs the host no memory.
-                        if op.changes_host() {
+                        if journaled {
                             answers.push(Answer::File(reply));
                         }
                     }

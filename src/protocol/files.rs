@@ -78,6 +78,9 @@ impl FilesOptions {
     }
 }
 
+/// Bytes one `FileOp::Write` carries at most (the session writes more in several).
+pub const MAX_WRITE: usize = 16 << 20;
+
 /// A path below a mount's root, as names (each checked by the host before use).
 pub type RelPath = Vec<String>;
 
@@ -232,7 +235,14 @@ impl FileOp {
             0 => FileOp::Stat { mount, path },
             1 => FileOp::List { mount, path },
             2 => FileOp::Read { mount, path, offset: r.u64()?, size: r.u64()? },
-            3 => FileOp::Write { mount, path, offset: r.u64()?, data: r.bytes()?.to_vec(), create: r.bool()? },
+            3 => {
+                let offset = r.u64()?;
+                let data = r.bytes()?;
+                if data.len() > MAX_WRITE {
+                    return Err(WireError::TooLarge(data.len()));
+                }
+                FileOp::Write { mount, path, offset, data: data.to_vec(), create: r.bool()? }
+            }
             4 => FileOp::Truncate { mount, path, size: r.u64()? },
             5 => FileOp::Mkdir { mount, path },
             6 => FileOp::Rmdir { mount, path },

@@ -18,6 +18,8 @@ pub enum WireError {
     TooDeep,
     #[error("{0} bytes are left over after the message")]
     Trailing(usize),
+    #[error("a field of {0} bytes is over its limit")]
+    TooLarge(usize),
 }
 
 pub type WireResult<T> = Result<T, WireError>;

@@ -17,6 +17,7 @@ run in a child process (see isolated.py), so a host process that hangs is a fail
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import socket
@@ -180,7 +181,8 @@ def tree(tmp_path: Path) -> Tree:
 
 
 def snapshot(root: Path) -> dict[str, tuple]:
-    """Every entry beneath ``root``, links not followed: kind, and a file's bytes and mtime or a link's target."""
+    """Every entry beneath ``root``, links not followed: kind, a link's target, a folder's and a file's mode and
+    owner, and a file's bytes and mtime."""
     entries: dict[str, tuple] = {}
     for top, dirs, files in os.walk(root):
         for name in dirs + files:
@@ -190,9 +192,9 @@ def snapshot(root: Path) -> dict[str, tuple]:
             if stat.S_ISLNK(info.st_mode):
                 entries[key] = ("link", os.readlink(path))
             elif stat.S_ISREG(info.st_mode):
-                entries[key] = ("file", Path(path).read_bytes(), info.st_mtime_ns)
+                entries[key] = ("file", Path(path).read_bytes(), info.st_mtime_ns, info.st_mode, info.st_uid, info.st_gid)
             elif stat.S_ISDIR(info.st_mode):
-                entries[key] = ("dir",)
+                entries[key] = ("dir", info.st_mode, info.st_uid, info.st_gid)
             else:
                 entries[key] = ("special", stat.S_IFMT(info.st_mode))
     return entries
@@ -377,8 +379,10 @@ NOT_FOUND: dict[str, Callable[[Tree], str]] = {
     "mount_name_in_upper_case": lambda t: "/DATA/a.txt",
 }
 
+OS_OPEN_READ = "fd = os.open(p, os.O_RDONLY)\ntry:\n    result = os.read(fd, 4096)\nfinally:\n    os.close(fd)"
 OPENERS = {
     "open": "with open(p, 'rb') as f:\n    result = f.read()",
+    "os_open": OS_OPEN_READ,
     "stat": "result = os.stat(p).st_size",
     "pathlib": "import pathlib\nresult = pathlib.Path(p).read_bytes()",
 }
@@ -511,6 +515,7 @@ READERS = {
     "open_text": "with open(p) as f:\n    result = f.read()",
     "open_binary": "with open(p, 'rb') as f:\n    result = f.read()",
     "pathlib": "import pathlib\nresult = pathlib.Path(p).read_bytes()",
+    "os_open": OS_OPEN_READ,
 }
 
 
@@ -541,6 +546,39 @@ def test_a_symlinked_folder_cannot_be_listed_or_walked(mounted, tree, mode, name
     assert_no_leak(outcome)
     assert outcome.kind != "ok" or outcome.value == [], outcome
     assert interp.execute(f"import os\nos.path.isdir({'/data/' + name!r})") is False
+
+
+@pytest.mark.parametrize("name", ["abs_link", "rel_link", "dir_link", "rel_dir_link", "sub/upup"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_symlink_does_not_tell_where_it_points(mounted, tree, mode, name):
+    target = os.readlink(tree.mnt / name)
+    interp = mounted(Mount("/data", tree.mnt, mode))
+    for body in ("result = os.readlink(p)", "result = tuple(os.lstat(p))"):
+        outcome = attempt(interp, body, p="/data/" + name)
+        assert_refused(outcome)
+        assert target not in str(outcome.value), outcome
+
+
+CHDIR_ATTEMPTS = {
+    "dotdot_after_chdir": ("os.chdir('/data/sub')\nresult = open('../../outside/secret.txt').read()", "FileNotFoundError"),
+    "dotdot_to_the_host_tree": ("os.chdir('/data')\nresult = os.listdir('..')", None),
+    "chdir_into_symlinked_folder": ("os.chdir('/data/dir_link')\nresult = os.listdir('.')", "refused"),
+    "chdir_via_upup": ("os.chdir('/data/sub/upup')\nresult = os.listdir('.')", "refused"),
+    "chdir_to_host_folder": ("os.chdir('/etc')\nresult = os.listdir('.')", "FileNotFoundError"),
+}
+
+
+@pytest.mark.parametrize("body, expected", CHDIR_ATTEMPTS.values(), ids=CHDIR_ATTEMPTS.keys())
+def test_the_working_directory_cannot_lead_out_of_the_mount(mounted, tree, body, expected):
+    interp = mounted(Mount("/data", tree.mnt, "rw"))
+    outcome = attempt(interp, body)
+    assert_no_leak(outcome)
+    if expected is None:  # the session's own root
+        assert outcome.kind == "ok" and "data" in outcome.value and "outside" not in outcome.value, outcome
+    elif expected == "refused":
+        assert_refused(outcome)
+    else:
+        assert outcome.kind == expected, outcome
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -578,6 +616,17 @@ WRITES_THROUGH_LINKS = {
     "write_hard_link": "with open('/data/hard.txt', 'w') as f:\n    f.write('pwned')",
     "truncate_hard_link": "with open('/data/hard.txt', 'r+') as f:\n    f.truncate(0)",
     "write_inner_hard_link": "with open('/data/twin_1.txt', 'w') as f:\n    f.write('pwned')",
+    "os_open_write_symlink": "os.write(os.open('/data/abs_link', os.O_WRONLY | os.O_TRUNC), b'pwned')",
+    "os_open_create_in_symlinked_folder": "os.write(os.open('/data/dir_link/planted.txt', os.O_WRONLY | os.O_CREAT), b'x')",
+    "os_truncate_symlink": "os.truncate('/data/abs_link', 0)",
+    "os_truncate_hard_link": "os.truncate('/data/hard.txt', 0)",
+    "chmod_symlink": "os.chmod('/data/abs_link', 0o777)",
+    "chmod_through_symlinked_folder": "os.chmod('/data/dir_link/secret.txt', 0o777)",
+    "chmod_symlinked_folder": "os.chmod('/data/dir_link', 0o777)",
+    "chmod_hard_link": "os.chmod('/data/hard.txt', 0o777)",
+    "chown_symlink": "os.chown('/data/abs_link', 1234, 1234)",
+    "utime_symlink": "os.utime('/data/abs_link', (0, 0))",
+    "utime_hard_link": "os.utime('/data/hard.txt', (0, 0))",
 }
 
 
@@ -607,7 +656,7 @@ def test_writes_never_go_through_links(mounted, tree, mode, body):
 
 # -- links made by sandbox code ----------------------------------------------------------------------------------
 
-MAKE_LINKS = {
+MAKE_LINKS_AND_NODES = {
     "symlink_to_etc": "os.symlink('/etc', '/data/etc2')",
     "symlink_to_host_secret": "os.symlink(secret, '/data/secret2')",
     "symlink_relative_out": "os.symlink('../outside/secret.txt', '/data/rel2')",
@@ -620,12 +669,15 @@ MAKE_LINKS = {
         "os.link('/scratch/m.txt', '/data/m2.txt')"
     ),
     "pathlib_hardlink_to": "import pathlib\npathlib.Path('/data/a3.txt').hardlink_to('/data/a.txt')",
+    "mkfifo": "os.mkfifo('/data/made_fifo')",
+    "mknod_fifo": "import stat\nos.mknod('/data/made_node', 0o600 | stat.S_IFIFO)",
+    "mknod_char_device": "import stat\nos.mknod('/data/made_dev', 0o666 | stat.S_IFCHR, 259)",
 }
 
 
-@pytest.mark.parametrize("body", MAKE_LINKS.values(), ids=MAKE_LINKS.keys())
+@pytest.mark.parametrize("body", MAKE_LINKS_AND_NODES.values(), ids=MAKE_LINKS_AND_NODES.keys())
 @pytest.mark.parametrize("mode", MODES)
-def test_sandbox_code_cannot_create_links_on_the_host(mounted, tmp_path, mode, body):
+def test_sandbox_code_cannot_create_links_or_special_files_on_the_host(mounted, tmp_path, mode, body):
     mnt, outside = tmp_path / "mnt", tmp_path / "outside"
     mnt.mkdir()
     outside.mkdir()
@@ -804,6 +856,77 @@ def test_a_file_left_open_across_calls_does_not_follow_a_swap(mounted, tree, mod
     outcome = attempt(interp, "result = held.read()")
     assert_no_leak(outcome)
     assert (outcome.kind, outcome.value) == ("ok", "lic-a") or outcome.is_oserror, outcome
+
+
+@pytest.mark.parametrize("swap, path, rw_write_refused", SWAPS.values(), ids=SWAPS.keys())
+@pytest.mark.parametrize("mode", MODES)
+def test_a_swap_in_the_middle_of_a_call_is_refused_at_the_next_access(mounted, tree, mode, swap, path, rw_write_refused):
+    """A host tool swaps the file while the code runs: nothing the session looked up before may be reused."""
+    interp = mounted(Mount("/data", tree.mnt, mode), tools={"swap": lambda: swap(tree)})
+    outcome = attempt(
+        interp,
+        """
+        first = (open('/data/a.txt').read(), open('/data/sub/b.txt').read(), os.path.isfile(p))
+        swap()
+        try:
+            with open(p, 'rb') as f:
+                after = f.read()
+        except OSError as e:
+            after = (type(e).__name__, e.errno)
+        result = (first, after)
+        """,
+        p=path,
+    )
+    assert_no_leak(outcome)
+    assert outcome.kind == "ok", outcome
+    first, after = outcome.value
+    assert first[:2] == ("public-a", "public-b")
+    if mode == "rw" or after not in (b"public-a", b"public-b"):  # see assert_refused_or_stale
+        assert isinstance(after, tuple) and after[0] not in ("TimeoutError", "ok"), outcome
+    assert tree.secret.read_text() == SECRET
+
+
+HANDLES_CHILD = """
+import resource
+from dspy_rust_interpreter import Mount
+# A host that kept a descriptor per file the sessions hold open would run out of them here.
+resource.setrlimit(resource.RLIMIT_NOFILE, (512, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+HOARD = (
+    "handles = []\\n"
+    "try:\\n"
+    "    for _ in range(5000):\\n"
+    "        handles.append(open('/data/a.txt'))\\n"
+    "except OSError as e:\\n"
+    "    stopped = (type(e).__name__, e.errno)\\n"
+    "else:\\n"
+    "    stopped = None\\n"
+    "(len(handles), stopped)"
+)
+sessions = [RustInterpreter(mounts=[Mount("/data", MNT, MODE)], timeout=60) for _ in range(3)]
+results["hoards"] = [outcome(interp, HOARD) for interp in sessions]
+held = [open(os.devnull) for _ in range(100)]
+results["host_opened"] = len(held)
+fresh = RustInterpreter(mounts=[Mount("/data", MNT, MODE)])
+results["fresh"] = outcome(fresh, "open('/data/a.txt').read()")
+results["after"] = [outcome(interp, "len(handles), handles[0].read()") for interp in sessions]
+for interp in sessions + [fresh]:
+    interp.shutdown()
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_files_held_open_by_sessions_do_not_use_up_the_hosts_descriptors(tmp_path, mode):
+    (tmp_path / "a.txt").write_text("public-a")
+    results = run_child(f"import os\nMNT = {str(tmp_path)!r}\nMODE = {mode!r}\n" + HANDLES_CHILD, timeout=300)
+    for hoard in results["hoards"]:
+        # Stopped by an OSError the code caught (a cap on open files), or not stopped at all.
+        assert hoard["kind"] == "value", hoard
+        count, stopped = ast.literal_eval(hoard["value"])
+        assert count >= 1 and (stopped is None or stopped[0] != "TimeoutError"), hoard
+    assert results["host_opened"] == 100
+    assert results["fresh"]["value"] == "'public-a'"
+    for after in results["after"]:
+        assert after["kind"] == "value" and after["value"].endswith(", 'public-a')"), after
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -65,6 +65,7 @@ impl Session {
         for entry in entries {
             process::send_request(&state.process.link, &entry.request).map_err(|e| lost(e.to_string()))?;
             let mut answers = entry.answers.iter();
+            let mut changes = 0;
             let mut given = Vec::new();
             let started = Instant::now();
             loop {
@@ -93,25 +94,28 @@ impl Session {
                             )
                         }
                     },
-                    Ok((_, Reply::FileOp(op), _)) if !op.changes_host() => {
-                        // A read is done again (see `exchange`): a host folder changed since may make the
-                        // replayed cell end differently, which is reported like any divergence.
-                        let reply = Request::FileAnswer(self.mounts.serve(&op)).encode();
-                        process::send_request(&state.process.link, &reply).map_err(|e| lost(e.to_string()))?;
-                        continue;
-                    }
-                    Ok((_, Reply::FileOp(_), _)) => match answers.next() {
-                        Some(answer @ Answer::File(_)) => answer.clone(),
-                        _ => {
-                            replay.diverged += 1;
-                            Answer::File(
-                                Request::FileAnswer(FileAnswer::Failed {
-                                    errno: libc::EIO,
-                                    detail: "this cell did not use its mounts this way when it first ran".into(),
-                                })
-                                .encode(),
-                            )
+                    Ok((_, Reply::FileOp(op), _)) => match self.mounts.not_journaled(&op, &mut changes) {
+                        // Done again (see `HostMounts::answer`): a read, or a refusal that does not depend on
+                        // the folder. A folder changed since may make the replayed cell end differently, which
+                        // is reported like any divergence.
+                        Some(answer) => {
+                            let reply = Request::FileAnswer(answer).encode();
+                            process::send_request(&state.process.link, &reply).map_err(|e| lost(e.to_string()))?;
+                            continue;
                         }
+                        None => match answers.next() {
+                            Some(answer @ Answer::File(_)) => answer.clone(),
+                            _ => {
+                                replay.diverged += 1;
+                                Answer::File(
+                                    Request::FileAnswer(FileAnswer::Failed {
+                                        errno: libc::EIO,
+                                        detail: "this cell did not use its mounts this way when it first ran".into(),
+                                    })
+                                    .encode(),
+                                )
+                            }
+                        },
                     },
                     Ok((_, Reply::Wait { .. }, _)) => match answers.next() {
                         Some(answer @ Answer::Woken(_)) => answer.clone(),
