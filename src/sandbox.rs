@@ -1,11 +1,8 @@
 //! Building a sandboxed VM: settings that ignore the host, the module allow-list, our stand-in for `os`,
 //! and the globals sandbox code runs in (finish calls, `call_tool`, captured output).
 
-use std::sync::OnceLock;
-
 use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyStrRef, PyType};
-use rustpython_vm::compiler::{CompileOpts, Mode};
-use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
+use rustpython_vm::frozen::FrozenModule;
 use rustpython_vm::function::IntoFuncArgs;
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
@@ -65,39 +62,33 @@ fn frozen_allowed(name: &str) -> bool {
 /// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
 /// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
-const STAND_INS: &[(&str, &str)] = &[
-    ("os", include_str!("sandbox_py/os.py")),
-    ("posix", include_str!("sandbox_py/os.py")),
-    ("marshal", include_str!("sandbox_py/marshal.py")),
-    ("_help", include_str!("sandbox_py/help.py")),
-    ("_csv", include_str!("sandbox_py/csv.py")),
-    ("threading", include_str!("sandbox_py/threading.py")),
-    ("socket", include_str!("sandbox_py/socket.py")),
-    ("subprocess", include_str!("sandbox_py/subprocess.py")),
-    ("signal", include_str!("sandbox_py/signal.py")),
-    ("asyncio.unix_events", include_str!("sandbox_py/asyncio_events.py")),
-    ("_sandbox_async", include_str!("sandbox_py/sandbox_async.py")),
-    ("_sandbox_files", include_str!("sandbox_py/files.py")),
-    ("_sandbox_files_os", include_str!("sandbox_py/files_os.py")),
-    ("_sandbox_files_io", include_str!("sandbox_py/files_io.py")),
-];
+/// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
+/// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
+macro_rules! stand_in {
+    ($name:literal, $file:literal, $code_name:literal) => {{
+        const _: &str = include_str!($file);
+        ($name, FrozenModule { code: rustpython_vm::py_compile!(file = $file, module_name = $code_name), package: false })
+    }};
+}
 
-/// The stand-ins compiled once per process and frozen, so an import finds them even after sandbox code
-/// deleted them from `sys.modules`.
-fn stand_ins() -> &'static [(&'static str, FrozenModule)] {
-    static FROZEN: OnceLock<Vec<(&'static str, FrozenModule)>> = OnceLock::new();
-    FROZEN.get_or_init(|| {
-        STAND_INS
-            .iter()
-            .map(|(name, source)| {
-                let path = format!("<sandbox {name}>");
-                let code = rustpython_vm::compiler::compile(source, Mode::Exec, &path, CompileOpts::default())
-                    .expect("the stand-in modules compile");
-                let bytes: &'static [u8] = Box::leak(FrozenCodeObject::encode(&code).bytes.into_boxed_slice());
-                (*name, FrozenModule { code: FrozenCodeObject { bytes }, package: false })
-            })
-            .collect()
-    })
+/// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
+fn stand_ins() -> [(&'static str, FrozenModule); 14] {
+    [
+        stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
+        stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
+        stand_in!("marshal", "sandbox_py/marshal.py", "<sandbox marshal>"),
+        stand_in!("_help", "sandbox_py/help.py", "<sandbox _help>"),
+        stand_in!("_csv", "sandbox_py/csv.py", "<sandbox _csv>"),
+        stand_in!("threading", "sandbox_py/threading.py", "<sandbox threading>"),
+        stand_in!("socket", "sandbox_py/socket.py", "<sandbox socket>"),
+        stand_in!("subprocess", "sandbox_py/subprocess.py", "<sandbox subprocess>"),
+        stand_in!("signal", "sandbox_py/signal.py", "<sandbox signal>"),
+        stand_in!("asyncio.unix_events", "sandbox_py/asyncio_events.py", "<sandbox asyncio.unix_events>"),
+        stand_in!("_sandbox_async", "sandbox_py/sandbox_async.py", "<sandbox _sandbox_async>"),
+        stand_in!("_sandbox_files", "sandbox_py/files.py", "<sandbox _sandbox_files>"),
+        stand_in!("_sandbox_files_os", "sandbox_py/files_os.py", "<sandbox _sandbox_files_os>"),
+        stand_in!("_sandbox_files_io", "sandbox_py/files_io.py", "<sandbox _sandbox_files_io>"),
+    ]
 }
 
 fn settings() -> Settings {
@@ -128,7 +119,7 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
                 NATIVE_CSV.with(|native| native.set(Some(csv)));
             }
             state.frozen.retain(|name, _| frozen_allowed(name));
-            state.frozen.extend(stand_ins().iter().copied());
+            state.frozen.extend(stand_ins());
             vm.set_user_signal_channel(signals);
         })
         .build()

@@ -10,7 +10,7 @@ import abc
 import sys
 
 import posixpath as path
-from _sandbox_files import strerror
+from _sandbox_files import fspath, strerror
 from _sandbox_files_io import fdopen
 from _sandbox_files_os import (
     O_ACCMODE, O_APPEND, O_CLOEXEC, O_CREAT, O_DIRECTORY, O_DSYNC, O_EXCL, O_NOCTTY, O_NOFOLLOW, O_NONBLOCK,
@@ -84,18 +84,6 @@ def getpid():
 
 def getenv(key, default=None):
     return default
-
-
-def fspath(p):
-    if isinstance(p, (str, bytes)):
-        return p
-    fspath_method = getattr(type(p), "__fspath__", None)
-    if fspath_method is None:
-        raise TypeError(f"expected str, bytes or os.PathLike object, not {type(p).__name__}")
-    result = fspath_method(p)
-    if not isinstance(result, (str, bytes)):
-        raise TypeError(f"expected {type(p).__name__}.__fspath__() to return str or bytes")
-    return result
 
 
 def fsencode(filename):
