@@ -9,6 +9,8 @@ import sys
 import textwrap
 from typing import Any
 
+import pytest
+
 PRELUDE = """
 import json, sys, time
 from dspy_rust_interpreter import RustInterpreter, CodeExecutionError, CodeInterpreterError
@@ -39,3 +41,12 @@ def run_isolated(script: str, timeout: float = 120) -> dict[str, Any]:
     assert process.returncode == 0, f"child exited with {process.returncode}:\n{process.stderr[-3000:]}"
     line = next(line for line in process.stdout.splitlines() if line.startswith("RESULTS:"))
     return json.loads(line[len("RESULTS:"):])
+
+
+def run_child(script: str, timeout: float = 120.0) -> dict[str, Any]:
+    """run_isolated, with a hang of the child reported as a test failure."""
+    try:
+        return run_isolated(script, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pass  # failed outside the handler, so the report is not buried under the child's whole script
+    pytest.fail(f"the child process was still running after {timeout} s: the host process hung", pytrace=False)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import pytest
 
-from isolated import run_isolated
+from isolated import run_child, run_isolated
 
 # Seconds a stopped run may take past its limit (a slow machine, not a hang).
 SLACK = 3.0
@@ -25,15 +25,6 @@ SLACK = 3.0
 HANG = 25.0
 # What every attempt's session must still answer afterwards ("6 * 7"): the session survived.
 ALIVE = "42"
-
-
-def run_child(script: str, timeout: float = 120.0) -> dict[str, Any]:
-    """run_isolated, with a hang of the child reported as a test failure."""
-    try:
-        return run_isolated(script, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pass  # failed outside the handler, so the report is not buried under the child's whole script
-    pytest.fail(f"the child process was still running after {timeout} s: the host process hung", pytrace=False)
 
 
 # Helpers every child gets: host tools that record what reaches the host, and `attempt(code, ...)`, which runs

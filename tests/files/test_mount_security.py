@@ -22,7 +22,6 @@ import json
 import os
 import socket
 import stat
-import subprocess
 import textwrap
 import time
 import uuid
@@ -33,7 +32,7 @@ from typing import Any, Callable, NamedTuple
 import pytest
 
 from dspy_rust_interpreter import Mount, RustInterpreter
-from isolated import run_isolated
+from isolated import run_child
 
 # Seconds each interpreter may run code; a refusal must come long before.
 TIME_LIMIT = 10
@@ -234,14 +233,6 @@ def make_socket(path: Path) -> None:
         listener.close()
     finally:
         os.chdir(cwd)
-
-
-def run_child(script: str, timeout: float = 120.0) -> dict[str, Any]:
-    try:
-        return run_isolated(script, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pass  # failed outside the handler, so the report is not buried under the child's whole script
-    pytest.fail(f"the child process was still running after {timeout} s: the host process hung", pytrace=False)
 
 
 MODES = ["ro", "rw", "overlay"]
