@@ -45,7 +45,7 @@ const FROZEN_MODULES: &[&str] = &[
     // asyncio, over the stand-ins below, and what it imports
     "asyncio", "concurrent", "logging",
     // files, over the sandbox's filesystem (`_sandbox_files`)
-    "pathlib", "ntpath", "glob", "shutil", "tempfile",
+    "pathlib", "ntpath", "glob", "shutil", "tempfile", "tomllib",
 ];
 
 fn frozen_allowed(name: &str) -> bool {
