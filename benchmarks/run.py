@@ -35,11 +35,11 @@ QUICK_IMPLS = ["rust", "exec"]
 # Parallel scaling is about RustInterpreter releasing the GIL (exec is the GIL-bound reference); the leak cycle
 # is RustInterpreter's own question. Peers get the groups every implementation can be asked.
 GROUPS_FOR = {
-    "rust": ["startup", "main", "memory", "scaling", "leak"],
-    "exec": ["startup", "main", "memory", "scaling"],
+    "rust": ["startup", "main", "cpu", "memory", "scaling", "leak"],
+    "exec": ["startup", "main", "cpu", "memory", "scaling"],
 }
-DEFAULT_GROUPS = ["startup", "main", "memory"]
-CHILD_TIMEOUT_S = {"startup": 300, "main": 900, "memory": 300, "scaling": 300, "leak": 900}
+DEFAULT_GROUPS = ["startup", "main", "cpu", "memory"]
+CHILD_TIMEOUT_S = {"startup": 300, "main": 900, "cpu": 600, "memory": 300, "scaling": 300, "leak": 900}
 
 
 def run_child(impl: str, group: str, quick: bool) -> dict[str, Any]:
@@ -75,9 +75,11 @@ def median_of_processes(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
     return merged
 
 
-def measure_impl(impl: str, quick: bool, startup_processes: int) -> dict[str, Any]:
+def measure_impl(impl: str, quick: bool, startup_processes: int, only: list[str] | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {"label": ADAPTERS[impl].label, "skipped": None, "workloads": {}}
     for group in GROUPS_FOR.get(impl, DEFAULT_GROUPS):
+        if only and group not in only:
+            continue
         repeats = startup_processes if group == "startup" else 1
         runs = []
         for _ in range(repeats):
@@ -154,6 +156,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="CI smoke: RustInterpreter and exec, few iterations")
     parser.add_argument("--out", default=os.path.join(HERE, "results"), help="directory for results.json, chart.png")
     parser.add_argument("--impl", action="append", choices=sorted(ADAPTERS), help="measure only these (repeatable)")
+    parser.add_argument("--group", action="append", help="measure only these groups (repeatable), e.g. --group cpu")
     parser.add_argument("--startup-processes", type=int, default=None,
                         help="fresh processes for the startup group (default 5, 1 with --quick)")
     args = parser.parse_args()
@@ -167,11 +170,12 @@ def main() -> int:
     results: dict[str, Any] = {
         "mode": "quick" if args.quick else "full",
         "machine": machine,
-        "workloads": [{"key": w.key, "group": w.group, "label": w.label, "unit": w.unit} for w in WORKLOADS],
+        "workloads": [{"key": w.key, "group": w.group, "label": w.label, "unit": w.unit} for w in WORKLOADS
+                      if not args.group or w.group in args.group],
         "implementations": {},
     }
     for impl in impls:
-        results["implementations"][impl] = measure_impl(impl, args.quick, startup_processes)
+        results["implementations"][impl] = measure_impl(impl, args.quick, startup_processes, args.group)
     machine["load_average_at_end"] = os.getloadavg()
     results["duration_s"] = round(time.monotonic() - started, 1)
 

@@ -52,6 +52,12 @@ WORKLOADS: list[Workload] = [
     Workload("inject_first_ms", "main", "execute('len(doc)') with a new 10 MB str variable", "ms"),
     Workload("reinject_ms", "main", "same 10 MB str object injected again (RLM's next iteration)", "ms"),
     Workload("peak_rss_mb", "main", "peak RSS of the process tree over the main workloads", "MB"),
+    Workload("sorted_ms", "cpu", "sorted() of 200,000 floats", "ms"),
+    Workload("grep_ms", "cpu", "count lines containing a word (splitlines, lower, in), 1.4 MB", "ms"),
+    Workload("regex_ms", "cpu", "regex scan (re.findall of words ending in -ing, and numbers), 1 MB", "ms"),
+    Workload("json_ms", "cpu", "json.dumps then json.loads of a 1 MB document", "ms"),
+    Workload("classes_ms", "cpu", "class-heavy: 100,000 objects with methods and attributes", "ms"),
+    Workload("strbuild_ms", "cpu", "string building: 200,000 f-strings joined, 20,000 += appends", "ms"),
     Workload("rss_per_interp_mb", "memory", "memory (Pss) per extra live interpreter (10 more, each touched)", "MB"),
     Workload("scaling_1t_per_s", "scaling", "CPU loop throughput, 1 thread", "runs/s"),
     Workload("scaling_2t_per_s", "scaling", "CPU loop throughput, 2 threads, one session each", "runs/s"),
@@ -549,6 +555,58 @@ def group_leak(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
     rec.record(["leak_total_mb", "leak_kb_per_cycle"], leak)
 
 
+# The code models write over long inputs (issue 15), beside sum/fib/word count in the main group. Each input is
+# in the namespace before anything is timed.
+CPU_CODE = {
+    "sorted_ms": ("", "ys = sorted(floats)"),
+    "grep_ms": ("", "n = sum(1 for line in lines.splitlines() if 'fox' in line.lower())"),
+    "regex_ms": ("import re", "found = re.findall(r'\\b\\w+ing\\b|\\d+', text)"),
+    "json_ms": ("import json", "back = json.loads(json.dumps(document))"),
+    "classes_ms": (
+        "class Point:\n"
+        "    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n"
+        "    def moved(self, dx):\n        return Point(self.x + dx, self.y)\n"
+        "    def norm2(self):\n        return self.x * self.x + self.y * self.y\n",
+        "total = 0\nfor i in range(100000):\n    p = Point(i, i % 7).moved(1)\n    total += p.norm2()",
+    ),
+    "strbuild_ms": (
+        "",
+        "parts = []\nfor i in range(200000):\n    parts.append(f'{i}:{i * i};')\ns = ''.join(parts)\n"
+        "t = ''\nfor i in range(20000):\n    t += str(i)",
+    ),
+}
+
+
+def cpu_inputs() -> dict[str, Any]:
+    import random
+
+    rng = random.Random(15)
+    words = WORDS + ["running", "parsing", "sing", "thing", "2026", "42"]
+    lines = "\n".join(" ".join(rng.choice(words) for _ in range(9)) for _ in range(26_000))
+    document = {f"k{i}": {"id": i, "name": f"item {i}", "tags": ["a", "b", str(i)], "score": i / 7, "ok": i % 2 == 0}
+                for i in range(9_000)}
+    return {"floats": [rng.random() for _ in range(200_000)], "lines": lines, "text": make_text(1_000_000),
+            "document": document}
+
+
+def group_cpu(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
+    inputs = cpu_inputs()
+    for key, (setup, code) in CPU_CODE.items():
+        def measure(key: str = key, setup: str = setup, code: str = code) -> dict[str, float]:
+            session = adapter.create(None)
+            try:
+                adapter.execute(session, "n = 0", variables=inputs)  # the inputs, untimed
+                if setup:
+                    adapter.execute(session, setup)
+                adapter.execute(session, code)  # warm-up
+                samples = [timed_ns(lambda: adapter.execute(session, code)) for _ in range(settings.compute_repeats)]
+                return {key: median_ms(samples)}
+            finally:
+                adapter.shutdown(session)
+
+        rec.record([key], measure)
+
+
 def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
     settings = QUICK if quick else FULL
     adapter = ADAPTERS[impl]()
@@ -566,6 +624,8 @@ def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
         group_startup(adapter, settings, rec, import_ns)
     elif group == "main":
         group_main(adapter, settings, rec)
+    elif group == "cpu":
+        group_cpu(adapter, settings, rec)
     elif group == "memory":
         group_memory(adapter, settings, rec)
     elif group == "scaling":
