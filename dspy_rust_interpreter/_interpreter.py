@@ -243,8 +243,10 @@ class RustInterpreter:
     def configured(cls, **options: Any) -> ConfiguredInterpreter:
         """A picklable factory of interpreters with these options (``dspy.RLM(interpreter_factory=...)``), which
         carries the ``execution_instructions`` they have (with their mounts listed)."""
-        _check_options({name: value for name, value in options.items() if name not in ("tools", "output_fields", "callbacks")})
-        return ConfiguredInterpreter(cls, options)
+        limits = {name: value for name, value in options.items() if name not in ("tools", "output_fields", "callbacks")}
+        mounts = _check_options(limits)["mounts"]
+        instructions = instructions_with_mounts(mounts) if mounts else cls.execution_instructions
+        return ConfiguredInterpreter(cls, options, instructions)
 
     @property
     def files(self) -> SessionFiles:
@@ -513,19 +515,16 @@ def instructions_with_mounts(mounts: tuple[Any, ...]) -> str:
 
 class ConfiguredInterpreter:
     """``RustInterpreter.configured(**options)``: calling it makes an interpreter with those options. Picklable
-    (its options are), so it can travel to worker processes."""
+    (its options are), so it can travel to worker processes. Its ``execution_instructions`` (dspy reads them on
+    every call) were made once, with the options (a listing of the mounts walks their folders)."""
 
-    def __init__(self, cls: type[RustInterpreter], options: dict[str, Any]) -> None:
+    def __init__(self, cls: type[RustInterpreter], options: dict[str, Any], execution_instructions: str) -> None:
         self._cls = cls
         self.options = dict(options)
+        self.execution_instructions = execution_instructions
 
     def __call__(self) -> RustInterpreter:
         return self._cls(**self.options)
-
-    @property
-    def execution_instructions(self) -> str:
-        mounts = _check_options({n: v for n, v in self.options.items() if n not in ("tools", "output_fields", "callbacks")})["mounts"]
-        return instructions_with_mounts(mounts) if mounts else self._cls.execution_instructions
 
     def __repr__(self) -> str:
         return f"{self._cls.__name__}.configured({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"

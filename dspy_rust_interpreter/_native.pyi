@@ -76,8 +76,8 @@ class Session:
         files_max_count: int = 10_000,
     ) -> None:
         """Start a session process from the zygote on ``control_fd``. Raises ConnectionError when the zygote
-        is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox or two mounts
-        overlap, FileNotFoundError when a mount's host path is gone."""
+        is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox, FileNotFoundError
+        when a mount's host path is gone. The mounts must not overlap (``_files.check_distinct``)."""
     def execute(
         self,
         code: str,

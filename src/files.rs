@@ -7,7 +7,7 @@ use rustpython_vm::builtins::{PyBytesRef, PyStr};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{PyObjectRef, PyResult, TryFromObject, VirtualMachine};
 
-use crate::protocol::files::{FileAnswer, FileKind, FileOp, FilesCommand, FilesOptions, MountMode};
+use crate::protocol::files::{FileAnswer, FileKind, FileOp, FileStat, FilesCommand, FilesOptions, MAX_TRANSFER};
 use crate::protocol::message::Outcome;
 use crate::protocol::value::Value;
 use crate::state::with_state;
@@ -47,14 +47,7 @@ fn configure_now(vm: &VirtualMachine, options: &FilesOptions) -> PyResult<()> {
         .mounts
         .iter()
         .enumerate()
-        .map(|(index, mount)| {
-            let mode = match mount.mode {
-                MountMode::ReadOnly => "ro",
-                MountMode::ReadWrite => "rw",
-                MountMode::Overlay => "overlay",
-            };
-            vm.new_tuple((index, mount.path.clone(), mode, mount.is_file)).into()
-        })
+        .map(|(index, mount)| vm.new_tuple((index, mount.path.clone(), mount.mode.name(), mount.is_file)).into())
         .collect();
     let request = vm.new_function("request", request);
     let run_id = vm.new_function("run_id", |_: FuncArgs| with_state(|s| s.runs));
@@ -86,8 +79,8 @@ fn request(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         2 => FileOp::Read { mount, path, offset, size },
         3 => {
             let data = PyBytesRef::try_from_object(vm, data)?;
-            if data.as_bytes().len() > crate::protocol::files::MAX_WRITE {
-                return Err(vm.new_value_error(format!("a write carries at most {} bytes", crate::protocol::files::MAX_WRITE)));
+            if data.as_bytes().len() > MAX_TRANSFER {
+                return Err(vm.new_value_error(format!("a write carries at most {MAX_TRANSFER} bytes")));
             }
             let data = data.as_bytes().to_vec();
             FileOp::Write { mount, path, offset, data, create: size != 0 }
@@ -100,21 +93,19 @@ fn request(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         9 => FileOp::Utime { mount, path, atime_ns: offset, mtime_ns: size },
         other => return Err(vm.new_value_error(format!("unknown file operation {other}"))),
     };
-    let stat_tuple = |stat: &crate::protocol::files::FileStat| {
-        vm.new_tuple((matches!(stat.kind, FileKind::Dir) as u8, stat.size, stat.mtime_ns))
-    };
+    // `_sandbox_files` reads a status as (is a folder, size, mtime in ns), and a listing's entries as the name
+    // followed by the same three.
+    let fields = |stat: &FileStat| (matches!(stat.kind, FileKind::Dir) as u8, stat.size, stat.mtime_ns);
     match crate::worker::session::file_op(op) {
         FileAnswer::Done => Ok(vm.ctx.none()),
-        FileAnswer::Stat(stat) => Ok(stat_tuple(&stat).into()),
-        FileAnswer::List(entries) => Ok(vm
-            .ctx
-            .new_list(
-                entries
-                    .iter()
-                    .map(|(name, stat)| vm.new_tuple((name.clone(), matches!(stat.kind, FileKind::Dir) as u8, stat.size, stat.mtime_ns)).into())
-                    .collect(),
-            )
-            .into()),
+        FileAnswer::Stat(stat) => Ok(vm.new_tuple(fields(&stat)).into()),
+        FileAnswer::List(entries) => {
+            let entries = entries.iter().map(|(name, stat)| {
+                let (is_dir, size, mtime) = fields(stat);
+                vm.new_tuple((name.clone(), is_dir, size, mtime)).into()
+            });
+            Ok(vm.ctx.new_list(entries.collect()).into())
+        }
         FileAnswer::Data(data) => Ok(vm.ctx.new_bytes(data).into()),
         FileAnswer::Failed { errno, detail } => Err(vm.new_errno_error(errno, detail).upcast()),
     }

@@ -9,21 +9,19 @@
 
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::protocol::files::{FileAnswer, FileKind, FileOp, FileStat, FilesOptions, MountDecl, MountMode};
+use crate::protocol::files::{FileAnswer, FileKind, FileOp, FileStat, FilesOptions, MountDecl, MountMode, MAX_TRANSFER};
 
 /// Names longer than this (in bytes) are refused, as Linux does.
 const MAX_NAME: usize = 255;
 /// Paths longer than this (in bytes, below the mount) are refused.
 const MAX_PATH: usize = 4096;
-/// Bytes one read answers with at most (the session asks again for more).
-pub const MAX_TRANSFER: u64 = 16 << 20;
 /// Entries one listing answers with at most.
 const MAX_LISTING: usize = 100_000;
 /// Changes one cell may make to its mounts: each answer stays in the host's journal until the next checkpoint.
@@ -51,10 +49,6 @@ impl Mount {
 
     fn mode(&self) -> MountMode {
         MountMode::parse(&self.mode).expect("checked when made")
-    }
-
-    pub fn path(&self) -> &str {
-        &self.path
     }
 }
 
@@ -128,12 +122,8 @@ pub struct HostMounts {
 
 type OpResult<T> = Result<T, (i32, String)>;
 
-fn errno_of(e: std::io::Error) -> (i32, String) {
-    (e.raw_os_error().unwrap_or(libc::EIO), String::new())
-}
-
 fn last_error() -> (i32, String) {
-    errno_of(std::io::Error::last_os_error())
+    (std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO), String::new())
 }
 
 fn refused(detail: &str) -> (i32, String) {
@@ -192,10 +182,10 @@ impl HostMounts {
         Ok(Self { mounts: opened, max_bytes, max_files, grown: AtomicU64::new(0), created: AtomicU64::new(0) })
     }
 
-    /// What the session is told about `mounts` (as opened here).
-    pub fn options(&self, mounts: &[Mount], max_bytes: u64, max_files: u64) -> FilesOptions {
+    /// What the session is told about `mounts` (as opened here) and its quotas.
+    pub fn options(&self, mounts: &[Mount]) -> FilesOptions {
         let decls = mounts.iter().zip(&self.mounts).map(|(m, open)| m.decl(open.file_name.is_some())).collect();
-        FilesOptions { mounts: decls, max_bytes, max_files }
+        FilesOptions { mounts: decls, max_bytes: self.max_bytes, max_files: self.max_files }
     }
 
     /// The answer to `op` when it is refused whatever the host folder holds (an unknown mount, a change to a
@@ -274,7 +264,7 @@ impl HostMounts {
             FileOp::List { path, .. } => self.list(mount, path).map(FileAnswer::List),
             FileOp::Read { path, offset, size, .. } => {
                 let fd = self.open_file(mount, path, libc::O_RDONLY)?;
-                let want = (*size).min(MAX_TRANSFER) as usize;
+                let want = (*size).min(MAX_TRANSFER as u64) as usize;
                 let mut data = vec![0u8; want];
                 let mut got = 0;
                 while got < want {
@@ -556,19 +546,11 @@ impl HostMounts {
     }
 }
 
-/// The mounts as the session is told about them, and open on the host, after checking that no two overlap.
+/// The mounts open on the host, and as the session is told about them. (That no two overlap is one of the
+/// interpreter's options, checked once where they all are: `_files.check_distinct`.)
 pub fn open_mounts(mounts: &[Mount], max_bytes: u64, max_files: u64) -> PyResult<(HostMounts, FilesOptions)> {
-    for (i, a) in mounts.iter().enumerate() {
-        for b in &mounts[i + 1..] {
-            let (a_path, b_path) = (Path::new(&a.path), Path::new(&b.path));
-            if a_path.starts_with(b_path) || b_path.starts_with(a_path) {
-                return Err(PyValueError::new_err(format!("mounts {} and {} overlap: each needs a folder of its own", b.path, a.path)));
-            }
-        }
-        debug_assert!(Path::new(&a.path).components().all(|c| matches!(c, Component::RootDir | Component::Normal(_))));
-    }
     let host = HostMounts::open(mounts, max_bytes, max_files)?;
-    let options = host.options(mounts, max_bytes, max_files);
+    let options = host.options(mounts);
     Ok((host, options))
 }
 

@@ -78,8 +78,9 @@ impl FilesOptions {
     }
 }
 
-/// Bytes one `FileOp::Write` carries at most (the session writes more in several).
-pub const MAX_WRITE: usize = 16 << 20;
+/// Bytes of file data one message carries at most, either way (a `Write`, or the `Data` answering a `Read`): a
+/// session reads and writes more in several.
+pub const MAX_TRANSFER: usize = 16 << 20;
 
 /// A path below a mount's root, as names (each checked by the host before use).
 pub type RelPath = Vec<String>;
@@ -238,7 +239,7 @@ impl FileOp {
             3 => {
                 let offset = r.u64()?;
                 let data = r.bytes()?;
-                if data.len() > MAX_WRITE {
+                if data.len() > MAX_TRANSFER {
                     return Err(WireError::TooLarge(data.len()));
                 }
                 FileOp::Write { mount, path, offset, data: data.to_vec(), create: r.bool()? }

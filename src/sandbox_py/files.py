@@ -519,8 +519,9 @@ def parent_for_new(path, found):
     entry goes to a mount's host folder. EROFS for a read-only mount."""
     read_only(found.mount, path)
     if found.mount is None:
-        if found.parent is None or found.name in mount_points_below(split(path)[0][:-1]):
-            raise error(_errno.EEXIST if found.parent is not None else _errno.ENOENT, path)
+        # (A mount point itself is never a memory entry: `lookup` finds it as its mount's root.)
+        if found.parent is None:
+            raise error(_errno.ENOENT, path)
         return found.parent
     if found.mount.upper is None:
         return None

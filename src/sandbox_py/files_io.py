@@ -215,7 +215,7 @@ def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
     result = raw
     try:
         line_buffering = buffering == 1
-        if buffering in (1, -1) or buffering < 0:
+        if buffering == 1 or buffering < 0:
             buffering = DEFAULT_BUFFER_SIZE
         if buffering == 0:
             if binary:

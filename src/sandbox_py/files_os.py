@@ -424,21 +424,6 @@ def makedirs(name, mode=0o777, exist_ok=False):
             raise
 
 
-def _exists(path):
-    try:
-        stat(path)
-    except (OSError, ValueError):
-        return False
-    return True
-
-
-def _isdir(path):
-    try:
-        return stat(path).st_mode & 0o170000 == _fs.S_IFDIR
-    except (OSError, ValueError):
-        return False
-
-
 @_path_function
 def rmdir(path, *, dir_fd=None):
     _no_dir_fd(dir_fd)
@@ -544,12 +529,14 @@ def _rename(src, dst):
 
 
 def renames(old, new):
-    head = new.rsplit("/", 1)[0] if "/" in new else ""
-    if head and not _exists(head):
+    import posixpath
+
+    head, tail = posixpath.split(new)
+    if head and tail and not posixpath.exists(head):
         makedirs(head)
     rename(old, new)
-    head = old.rsplit("/", 1)[0] if "/" in old else ""
-    if head:
+    head, tail = posixpath.split(old)
+    if head and tail:
         try:
             removedirs(head)
         except OSError:
