@@ -4,24 +4,21 @@
 //! Forking a checkpoint after every run would cost every `execute()` a fork (~0.5 ms here) and the
 //! copy-on-write faults that follow it (every page the next runs write is copied once: about 1 ms more over
 //! the next few runs); instead the session process forks one when the host asks (every 64 runs, or when
-//! the journal holds much data or would take long to replay) or when a run took long enough that a fork is
-//! cheap beside it. The runs in between are journaled: each
+//! the journal holds much data) or when the runs since its last checkpoint took a second in all (see
+//! `worker::session`). The runs in between are journaled: each
 //! request as sent, the host's answers to its tool calls and waits, and a digest of its outcome. A rollback resumes
 //! the checkpoint and replays the journal (tool calls are answered from it, host tools are not called
 //! again), checking that each replayed run ends exactly as it did. Code is deterministic between forks but
 //! for the clock and the system's randomness; a replay that ends differently is reported as such.
 
 use std::hash::{Hash, Hasher};
-use std::time::Duration;
 
 use crate::protocol::wire::Encoded;
 
 /// Ask for a checkpoint once this many runs are journaled...
 pub const MAX_RUNS: usize = 64;
-/// ...or once the journal holds this many bytes...
+/// ...or once the journal holds this many bytes.
 pub const MAX_BYTES: usize = 4 << 20;
-/// ...or once replaying it would take about this long (a rollback replays it).
-pub const MAX_REPLAY: Duration = Duration::from_millis(50);
 
 /// A frame the host answered the session with during a run: a sync tool call's `ToolResult`, the `Woken`
 /// that ended one of its event loop's waits for host calls, or a mount operation's `FileAnswer`.
@@ -46,15 +43,12 @@ pub struct Entry {
     /// Each answer the host gave during the run, in order.
     pub answers: Vec<Answer>,
     pub outcome: u64,
-    /// How long the run took (what replaying it will take, about).
-    pub took: Duration,
 }
 
 #[derive(Default)]
 pub struct Journal {
     entries: Vec<Entry>,
     bytes: usize,
-    took: Duration,
 }
 
 /// A digest of an outcome frame: replays compare digests, not frames (an outcome may be large).
@@ -67,12 +61,11 @@ pub fn digest(frame: &[u8]) -> u64 {
 impl Journal {
     /// Whether the run about to be sent should be followed by a checkpoint.
     pub fn wants_checkpoint(&self) -> bool {
-        self.entries.len() + 1 >= MAX_RUNS || self.bytes >= MAX_BYTES || self.took >= MAX_REPLAY
+        self.entries.len() + 1 >= MAX_RUNS || self.bytes >= MAX_BYTES
     }
 
     pub fn record(&mut self, entry: Entry) {
         self.bytes += entry.request.len() + entry.answers.iter().map(|answer| answer.frame().len()).sum::<usize>();
-        self.took += entry.took;
         self.entries.push(entry);
     }
 
@@ -80,12 +73,10 @@ impl Journal {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.bytes = 0;
-        self.took = Duration::ZERO;
     }
 
     pub fn take(&mut self) -> Vec<Entry> {
         self.bytes = 0;
-        self.took = Duration::ZERO;
         std::mem::take(&mut self.entries)
     }
 
@@ -102,7 +93,7 @@ mod tests {
     }
 
     fn entry(bytes: usize) -> Entry {
-        Entry { request: frame(bytes), answers: vec![Answer::Tool(frame(bytes))], outcome: digest(b"done"), took: Duration::from_micros(50) }
+        Entry { request: frame(bytes), answers: vec![Answer::Tool(frame(bytes))], outcome: digest(b"done") }
     }
 
     #[test]
@@ -120,8 +111,6 @@ mod tests {
         assert!(journal.wants_checkpoint(), "request and tool results count");
         assert_eq!(journal.take().len(), 1);
         assert!(!journal.wants_checkpoint());
-        journal.record(Entry { took: MAX_REPLAY, ..entry(10) });
-        assert!(journal.wants_checkpoint(), "a journal that would take long to replay");
     }
 
     #[test]

@@ -252,8 +252,7 @@ impl Session {
                 match received {
                     Ok((done, Reply::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
-                            let took = started.elapsed().saturating_sub(tool_time);
-                            state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done), took });
+                            state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done) });
                         }
                         break Ending::Done(outcome);
                     }

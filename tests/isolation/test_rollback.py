@@ -112,6 +112,32 @@ def test_the_runs_since_the_last_checkpoint_are_replayed_without_calling_tools_a
     assert results["tool_calls"] == [13, 13], "replayed runs do not call host tools again"
 
 
+def test_checkpoints_are_forked_per_second_of_runs_not_after_each_long_run():
+    # A checkpoint costs the runs after it a copy of every heap page they touch, so it is forked once the
+    # runs since the last one took a second in all, not after each run of some milliseconds. Cells that
+    # print the clock end differently when replayed, which the rollback's message counts.
+    results = run_isolated(
+        """
+        import time
+        interp = RustInterpreter(timeout=None)
+        busy = "t = time.monotonic_ns()\\nwhile time.monotonic_ns() - t < {ms} * 10**6:\\n    pass\\nprint(time.time_ns())"
+        interp.execute("import time")
+        for _ in range(3):
+            interp.execute(busy.format(ms=30))
+            time.sleep(0.02)  # a quiet moment, where a due checkpoint is forked
+        interp._session._inject_fault("abort")
+        results["short"] = outcome(interp, "x = 1")
+        interp.execute(busy.format(ms=1100))
+        time.sleep(0.05)
+        interp._session._inject_fault("abort")
+        results["long"] = outcome(interp, "x = 1")
+        interp.shutdown()
+        """
+    )
+    assert "3 of the 4 earlier cell(s) replayed" in results["short"]["message"], results["short"]
+    assert "differently" not in results["long"]["message"], results["long"]
+
+
 def test_large_values_and_tool_results_are_replayed_exactly():
     # Large str/bytes go out of line, in the frame's own pages; a replay sends the same frames again.
     results = run_isolated(

@@ -4,7 +4,7 @@
 
 use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::prelude::*;
 
@@ -67,7 +67,6 @@ impl Session {
             let mut answers = entry.answers.iter();
             let mut changes = 0;
             let mut given = Vec::new();
-            let started = Instant::now();
             loop {
                 let link = &state.process.link;
                 if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
@@ -129,7 +128,7 @@ impl Session {
                         if outcome != entry.outcome {
                             replay.diverged += 1;
                         }
-                        state.journal.record(Entry { request: entry.request, answers: given, outcome, took: started.elapsed() });
+                        state.journal.record(Entry { request: entry.request, answers: given, outcome });
                         break;
                     }
                     Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
