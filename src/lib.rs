@@ -8,11 +8,13 @@
 //!   checkpoint, tool calls, outcomes.
 //! - `worker`: the session processes: the zygote, one session's life, a run, the monitor thread,
 //!   confinement, fault reports.
-//! - The sandbox the worker runs: `sandbox` builds a VM and its module allow-list, `tools` and `finish` are
+//! - The sandbox the worker runs: `sandbox` builds a VM and its module allow-list, `builtins` replaces
+//!   builtins where CPython's behave differently or run much faster, `tools` and `finish` are
 //!   its host-facing functions, `output` captures printing, `limits` stops runaway code, `memory` counts
 //!   and bounds what the VM allocates, `native_recursion` bounds native iterator chains, `errors` reports
 //!   failures, `convert` holds the conversion errors both ends share, `state` the session's state.
 
+mod builtins;
 mod convert;
 mod errors;
 mod files;

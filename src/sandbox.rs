@@ -251,6 +251,7 @@ pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyRes
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
+    crate::builtins::install(vm)?;
     install_csv(vm)?;
     // Every native type exists before sandbox code runs, so that each gets its slots guarded.
     for module in NATIVE_MODULES {

@@ -13,16 +13,14 @@ Conventions for a case (one small program per file, named by what it tests):
 
 from __future__ import annotations
 
-import difflib
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from cpython import cpython_output, readable_diff
 from dspy_rust_interpreter import CodeExecutionError
 
 CASES = Path(__file__).parent / "cases"
@@ -34,25 +32,13 @@ SANDBOX_SETUP = f"import os\nos.makedirs({SANDBOX_CASE_DIR!r})\nos.chdir({SANDBO
 SANDBOX_TIMEOUT = 120.0
 
 
-def cpython_output(source: str) -> str:
+def cpython_case_output(source: str) -> str:
     """What CPython prints running ``source`` in a fresh empty directory, that directory shown as /case."""
     workdir = tempfile.mkdtemp(prefix="files-case-")
-    # Locale-independent text: stdout in UTF-8, and open() without an encoding is UTF-8 as in the sandbox.
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUTF8="1")
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", source],
-            cwd=workdir,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            env=env,
-            timeout=120,
-        )
+        output = cpython_output(source, cwd=workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    assert done.returncode == 0, f"the case fails in CPython itself (a broken case):\n{done.stderr}"
-    output = done.stdout
     for spelling in {os.path.realpath(workdir), workdir}:
         output = output.replace(spelling, SANDBOX_CASE_DIR)
     return output
@@ -69,17 +55,10 @@ def sandbox_output(make_interp, source: str) -> str:
     return result or ""
 
 
-def readable_diff(expected: str, actual: str) -> str:
-    lines = difflib.unified_diff(
-        expected.splitlines(), actual.splitlines(), fromfile="cpython", tofile="sandbox", lineterm=""
-    )
-    return "\n".join(lines)
-
-
 @pytest.mark.parametrize("case", CASE_FILES, ids=[path.stem for path in CASE_FILES])
 def test_case_prints_what_cpython_prints(make_interp, case: Path):
     source = case.read_text(encoding="utf-8")
-    expected = cpython_output(source).rstrip("\n")
+    expected = cpython_case_output(source).rstrip("\n")
     # The sandbox returns the printed text without its final newline(s).
     actual = sandbox_output(make_interp, source).rstrip("\n")
     assert actual == expected, f"{case.name}: sandbox output differs from CPython's\n{readable_diff(expected, actual)}"

@@ -81,7 +81,7 @@ def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
                 interp.execute(f"x = {i}")
             time.sleep(0.2)
             results["short runs"] = sorted(group_states())
-            interp.execute("s = sum(range(3 * 10**6))")
+            interp.execute("s = sum(range(3 * 10**6))")  # checkpointed only with the runs after it
             for i in range(100):
                 interp.execute(f"x = {i}")
             time.sleep(0.2)
@@ -93,7 +93,7 @@ def test_a_session_keeps_a_bounded_number_of_processes_and_shutdown_ends_them():
     )
     # Short runs are journaled: the session process alone (a rollback replays them into a new one).
     assert results["short runs"] == ["S"], results
-    # A long run, and every 64 runs, leave a checkpoint; the one before it ends, so at most two are alive
+    # Every 64 runs (or a second of runs) leave a checkpoint; the one before it ends, so at most two are alive
     # (the latest, and the next whose socket the host takes with the next run).
     assert 2 <= len(results["a long run, then many"]) <= 3, results
     assert "Z" not in results["a long run, then many"]
@@ -133,7 +133,8 @@ def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
             import signal
             interp = RustInterpreter()
             interp.execute("x = 41")
-            interp.execute("s = sum(range(3 * 10**6))")  # a long run: a checkpoint is forked
+            # Runs of a second in all: a checkpoint is forked.
+            interp.execute("import time\\nt = time.monotonic()\\nwhile time.monotonic() - t < 1.1:\\n    pass")
             interp.execute("y = 1")
             time.sleep(0.3)
             first = _zygote._current.process.pid
