@@ -86,6 +86,9 @@ class Settings:
     scaling_rounds: int  # rounds of 1 thread, 2 threads, 1 process, 2 processes; medians are reported
     leak_cycles: int
     leak_warmup: int
+    # Fresh sessions each compute workload is timed in, their samples pooled: on this kind of machine one
+    # session can run a workload 1.5x slower than the next, every run of it, with the same profile.
+    compute_sessions: int = 3
     extra_interpreters: int = 10
 
 
@@ -94,7 +97,7 @@ FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, comp
                 leak_cycles=10_000, leak_warmup=20)
 QUICK = Settings(startup_sessions=2, warm_iterations=300, warm_warmup=30, compute_repeats=1, tool_calls=10_000,
                  tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_window_s=0.5, scaling_rounds=2,
-                 leak_cycles=200, leak_warmup=5)
+                 leak_cycles=200, leak_warmup=5, compute_sessions=1)
 
 WORDS = "the quick brown fox jumps over a lazy dog while seven sandboxes count every word twice".split()
 
@@ -202,6 +205,19 @@ def median_ms(samples_ns: list[int]) -> float:
     return statistics.median(samples_ns) / 1e6
 
 
+def pooled(sessions: int, run_once: Callable[[], dict[str, list[int]]]) -> Callable[[], dict[str, float]]:
+    """Run a measurement that returns raw samples in ``sessions`` fresh sessions; report each median of all."""
+
+    def run() -> dict[str, float]:
+        samples: dict[str, list[int]] = {}
+        for _ in range(sessions):
+            for key, values in run_once().items():
+                samples.setdefault(key, []).extend(values)
+        return {key: median_ms(values) for key, values in samples.items()}
+
+    return run
+
+
 def percentile(samples: list[int], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -305,29 +321,31 @@ def group_main(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
 
     rec.record(["warm_median_us", "warm_p99_us"], in_session(warm))
 
-    def repeated(setup: str, code: str, key: str) -> Callable[[Any], dict[str, float]]:
-        def measure(session: Any) -> dict[str, float]:
+    def repeated(setup: str, code: str, key: str) -> Callable[[Any], dict[str, list[int]]]:
+        def measure(session: Any) -> dict[str, list[int]]:
             if setup:
                 adapter.execute(session, setup)
             adapter.execute(session, code)  # warm-up
-            samples = [timed_ns(lambda: adapter.execute(session, code)) for _ in range(settings.compute_repeats)]
-            return {key: median_ms(samples)}
+            return {key: [timed_ns(lambda: adapter.execute(session, code)) for _ in range(settings.compute_repeats)]}
 
         return measure
 
-    rec.record(["sum_ms"], in_session(repeated("", "s = sum(i*i for i in range(10**6))", "sum_ms")))
+    def compute(measure: Callable[[Any], dict[str, list[int]]]) -> Callable[[], dict[str, float]]:
+        return pooled(settings.compute_sessions, in_session(measure))
+
+    rec.record(["sum_ms"], compute(repeated("", "s = sum(i*i for i in range(10**6))", "sum_ms")))
     fib = "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
-    rec.record(["fib_ms"], in_session(repeated(fib, "r = fib(24)", "fib_ms")))
+    rec.record(["fib_ms"], compute(repeated(fib, "r = fib(24)", "fib_ms")))
 
     text = make_text(1_000_000)
     # A plain dict loop rather than collections.Counter: every implementation supports it.
     wordcount = "counts = {}\nfor w in text.split():\n    counts[w] = counts.get(w, 0) + 1\nn = len(counts)\n"
 
-    def word_count(session: Any) -> dict[str, float]:
+    def word_count(session: Any) -> dict[str, list[int]]:
         adapter.execute(session, "n = len(text)", variables={"text": text})  # in the namespace, untimed
         return repeated("", wordcount, "wordcount_ms")(session)
 
-    rec.record(["wordcount_ms"], in_session(word_count))
+    rec.record(["wordcount_ms"], compute(word_count))
 
     calls = settings.tool_calls
     loop = f"for i in range({calls}):\n    echo(x=i)\n"
@@ -592,19 +610,18 @@ def cpu_inputs() -> dict[str, Any]:
 def group_cpu(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
     inputs = cpu_inputs()
     for key, (setup, code) in CPU_CODE.items():
-        def measure(key: str = key, setup: str = setup, code: str = code) -> dict[str, float]:
+        def measure(key: str = key, setup: str = setup, code: str = code) -> dict[str, list[int]]:
             session = adapter.create(None)
             try:
                 adapter.execute(session, "n = 0", variables=inputs)  # the inputs, untimed
                 if setup:
                     adapter.execute(session, setup)
                 adapter.execute(session, code)  # warm-up
-                samples = [timed_ns(lambda: adapter.execute(session, code)) for _ in range(settings.compute_repeats)]
-                return {key: median_ms(samples)}
+                return {key: [timed_ns(lambda: adapter.execute(session, code)) for _ in range(settings.compute_repeats)]}
             finally:
                 adapter.shutdown(session)
 
-        rec.record([key], measure)
+        rec.record([key], pooled(settings.compute_sessions, measure))
 
 
 def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
