@@ -8,6 +8,7 @@
 //!
 //! Calls are guarded the same way (`call` and `vectorcall` slots of native callables): a chain like
 //! `iter(x.__next__, None)` nested a million deep recurses through method wrappers, not `__next__` slots.
+//! There the callable is known, so its arity errors are put in CPython's words too (`builtins::wording`).
 //!
 //! Slots are plain function pointers, so each distinct original gets a trampoline of its own: one
 //! monomorphised `guarded::<I>` per table index, which looks its original up by index.
@@ -59,7 +60,7 @@ macro_rules! slot_guard {
 
             fn guarded<const I: usize>(zelf: &PyObject, $($arg: $argty,)* vm: &VirtualMachine) -> $ret {
                 match ORIGINALS[I].get() {
-                    Some(original) => $check(vm, $where, || original(zelf, $($arg,)* vm)),
+                    Some(original) => $check(vm, zelf, $where, || original(zelf, $($arg,)* vm)),
                     None => Err(vm.new_system_error("guarded slot without its original")),
                 }
             }
@@ -89,8 +90,13 @@ macro_rules! slot_guard {
 }
 
 /// Native recursion bounded by the stack it has left (CPython's `Py_EnterRecursiveCall`).
-fn within_native_stack<R>(vm: &VirtualMachine, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+fn within_native_stack<R>(vm: &VirtualMachine, _zelf: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
     vm.with_recursion(what, f)
+}
+
+/// A call of a native callable, bounded like any native recursion; its arity errors in CPython's words.
+fn calling<R>(vm: &VirtualMachine, callable: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+    vm.with_recursion(what, f).map_err(|error| crate::builtins::wording::arity_error(vm, callable, error))
 }
 
 thread_local! {
@@ -100,7 +106,7 @@ thread_local! {
 /// Native recursion bounded by the recursion limit as well, as CPython bounds `repr`: the repr of a deeply
 /// nested value grows with the square of its depth (each level copies the text of the levels inside), so a
 /// million-deep list would take minutes before the stack ran out.
-fn within_recursion_limit<R>(vm: &VirtualMachine, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+fn within_recursion_limit<R>(vm: &VirtualMachine, _zelf: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
     let depth = REPR_DEPTH.with(Cell::get);
     if depth >= vm.recursion_limit.get() {
         return Err(vm.new_recursion_error(format!("maximum recursion depth exceeded {what}")));
@@ -117,8 +123,8 @@ fn within_recursion_limit<R>(vm: &VirtualMachine, what: &str, f: impl FnOnce() -
 }
 
 slot_guard!(iternext, IterNextFunc, () -> PyResult<PyIterReturn>, within_native_stack, "while iterating (a chain of iterators nested too deep)");
-slot_guard!(call, CallFunc, (args: FuncArgs) -> PyResult, within_native_stack, "while calling (a chain of callables nested too deep)");
-slot_guard!(vectorcall, VectorCallFunc, (args: Vec<PyObjectRef>, nargs: usize, kwnames: Option<&[PyObjectRef]>) -> PyResult, within_native_stack, "while calling (a chain of callables nested too deep)");
+slot_guard!(call, CallFunc, (args: FuncArgs) -> PyResult, calling, "while calling (a chain of callables nested too deep)");
+slot_guard!(vectorcall, VectorCallFunc, (args: Vec<PyObjectRef>, nargs: usize, kwnames: Option<&[PyObjectRef]>) -> PyResult, calling, "while calling (a chain of callables nested too deep)");
 slot_guard!(repr, StringifyFunc, () -> PyResult<PyRef<PyStr>>, within_recursion_limit, "while getting the repr of an object (nested too deep)");
 
 /// Guard the `__next__`, call, vectorcall and repr slots of every native type that exists on this thread

@@ -12,7 +12,8 @@ use crate::state::with_state;
 use crate::{finish, output, tools};
 
 /// Native (Rust) modules sandbox code may import. Everything that reaches the host is absent from the
-/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `gc`, `_thread`, ...).
+/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `_thread`, ...). `gc` is
+/// offered without the functions that hand out whatever the VM holds (see `trim_gc`).
 const NATIVE_MODULES: &[&str] = &[
     // needed by the VM's own start-up and import machinery
     "builtins", "sys", "_imp", "_io", "_warnings", "_weakref", "_abc", "_typing", "_ast", "_codecs",
@@ -22,7 +23,7 @@ const NATIVE_MODULES: &[&str] = &[
     "math", "cmath", "_random", "_bisect", "_heapq", "_json", "_csv", "_struct", "binascii", "unicodedata",
     "_datetime", "zlib", "array", "_hashlib", "_md5", "_sha1", "_sha256", "_sha512", "_sha3", "_blake2",
     "_statistics", "_decimal", "_pickle", "_locale", "_opcode", "_types", "_suggestions", "_bz2", "_lzma",
-    "contextvars",
+    "contextvars", "gc",
 ];
 
 /// Frozen (Python) standard-library modules and packages sandbox code may import, with the modules they
@@ -261,6 +262,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     crate::native_recursion::guard_native_iterators(vm)?;
     crate::files::install(vm)?;
     scrub_sys(vm)?;
+    trim_gc(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
     crate::limits::install(vm)?;
@@ -328,6 +330,17 @@ fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
 
 /// `sys` describes the host's installation (interpreter path, prefixes, search path); the sandbox has none,
 /// and there is no standard input to read.
+/// `gc.collect()`, `gc.disable()` and the counters are what code asks of `gc`; `get_objects`,
+/// `get_referrers` and `get_referents` would hand out every object the VM holds, the sandbox's own
+/// machinery included, so they are not there (an AttributeError, as for a missing function).
+fn trim_gc(vm: &VirtualMachine) -> PyResult<()> {
+    let gc = vm.import("gc", 0)?;
+    for name in ["get_objects", "get_referrers", "get_referents"] {
+        gc.del_attr(name, vm)?;
+    }
+    Ok(())
+}
+
 fn scrub_sys(vm: &VirtualMachine) -> PyResult<()> {
     let sys = &vm.sys_module;
     for name in ["executable", "_base_executable", "prefix", "base_prefix", "exec_prefix", "base_exec_prefix"] {

@@ -287,8 +287,13 @@ GROUPS["imports"] = {
     ),
     "imp_create_builtin_socket": ("import _imp\nclass Spec:\n    name = '_socket'\n_imp.create_builtin(Spec())", value("None")),
     "imp_init_frozen": ("import _imp\n_imp.init_frozen('pty')", error("ImportError", "No such frozen object named pty")),
-    "gc": ("import gc", no_module("gc")),
-    "gc_import_module": ("import importlib\nimportlib.import_module('gc')", no_module("gc")),
+    # gc is there without the functions that hand out every object the VM holds.
+    "gc_get_objects": ("import gc\ngc.get_objects()", error("AttributeError", "module 'gc' has no attribute 'get_objects'")),
+    "gc_get_referrers": ("import gc\ngc.get_referrers(sys)", error("AttributeError", "module 'gc' has no attribute 'get_referrers'")),
+    "gc_get_referents": (
+        "import importlib\nimportlib.import_module('gc').get_referents(1)",
+        error("AttributeError", "module 'gc' has no attribute 'get_referents'"),
+    ),
     "threading": ("import threading\nthreading.Thread(target=print).start()", error("RuntimeError", "the sandbox has no threads")),
     "threading_timer": ("import threading\nthreading.Timer(0, print).start()", error("RuntimeError", "the sandbox has no threads")),
     "signal": ("import signal\nsignal.signal(signal.SIGINT, print)", error("NotImplementedError", "the sandbox does not deliver signals")),
@@ -319,7 +324,7 @@ SANDBOX_TOP_MODULES = (
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
     "'genericpath', 'stat', 'os', 'posix', 'cmath', 'math', '_string', '_ast_unparse', 'codeop', 'token', "
     "'_sandbox_files', '_sandbox_files_os', '_sandbox_files_io', "
-    "'atexit', 'errno', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins', "
+    "'atexit', 'errno', 'gc', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins', "
     # asyncio and what it imports (the zygote imports it once it is idle, so a session may start with it):
     # `threading`, `socket`, `subprocess` and `signal` are the sandbox's own stand-ins.
     "'asyncio', '_sandbox_async', 'concurrent', 'logging', 'threading', 'socket', 'subprocess', 'signal']"

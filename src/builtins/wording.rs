@@ -1,0 +1,123 @@
+//! CPython's wording for errors RustPython words its own way. The model reads these messages to repair its
+//! code, and code it writes may print or compare them.
+//!
+//! Two places put it right, both outside RustPython:
+//! - a native callable's arity error names the callable as CPython does (`len() takes exactly one argument
+//!   (0 given)`, `str.upper() takes no arguments (1 given)` for RustPython's `len expected 1 argument, got 0`):
+//!   rewritten where the callable is known, in its guarded call slot (`native_recursion`), so `args` and
+//!   every display of the exception agree;
+//! - wording that needs no context (unbound locals, list concatenation, C type names) is given by the `str`
+//!   of the exception types concerned, so printing, `str()` and tracebacks show CPython's text.
+
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyModule, PyStr, PyStrRef, PyType};
+use rustpython_vm::{AsObject, Py, PyObject, PyResult, VirtualMachine};
+
+/// Give these exception types the `str` that rewords RustPython's messages (the zygote does it once).
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let types = &vm.ctx.exceptions;
+    for typ in [types.type_error, types.unbound_local_error, types.overflow_error, types.recursion_error] {
+        typ.slots.str.store(Some(reworded_str));
+        let method = vm.new_method("__str__", typ, |zelf: rustpython_vm::PyObjectRef, vm: &VirtualMachine| reworded_str(&zelf, vm));
+        typ.set_attr(vm.ctx.intern_str("__str__"), method.into());
+    }
+    Ok(())
+}
+
+fn reworded_str(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyStrRef> {
+    let base = vm.ctx.exceptions.base_exception_type.as_object().get_attr("__str__", vm)?;
+    let text = base.call((zelf.to_owned(),), vm)?.str(vm)?;
+    let Some(message) = text.to_str() else { return Ok(text) };
+    Ok(match reworded(zelf.class(), message, vm) {
+        Some(reworded) => vm.ctx.new_str(reworded),
+        None => text,
+    })
+}
+
+/// CPython's words for `message`, a message of an exception of `class` (or a subclass), when they differ.
+fn reworded(class: &Py<PyType>, message: &str, vm: &VirtualMachine) -> Option<String> {
+    let types = &vm.ctx.exceptions;
+    if class.fast_issubclass(types.unbound_local_error) {
+        let name = message.strip_prefix("local variable ")?.strip_suffix(" referenced before assignment")?;
+        return Some(format!("cannot access local variable {name} where it is not associated with a value"));
+    }
+    if class.fast_issubclass(types.recursion_error) {
+        let trimmed = message.trim_end();
+        return (trimmed.len() != message.len()).then(|| trimmed.to_owned());
+    }
+    if class.fast_issubclass(types.overflow_error) {
+        let (start, rust_type) = message.rsplit_once(" to Rust ")?;
+        let c_type = match rust_type {
+            "isize" => "C ssize_t",
+            "usize" => "C size_t",
+            "i64" => "C long",
+            "u64" => "C unsigned long",
+            "i32" => "C int",
+            "u32" => "C unsigned int",
+            _ => return None,
+        };
+        return Some(format!("{start} to {c_type}"));
+    }
+    if class.fast_issubclass(types.type_error) {
+        if let Some(other) = message.strip_prefix("Cannot add list and ") {
+            return Some(format!("can only concatenate list (not \"{other}\") to list"));
+        }
+        let other = message.strip_prefix("can only concatenate tuple (not '")?.strip_suffix("') to tuple")?;
+        return Some(format!("can only concatenate tuple (not \"{other}\") to tuple"));
+    }
+    None
+}
+
+/// Callables that take one argument and word a wrong count as `name expected 1 argument, got N` in CPython
+/// too (they parse their arguments themselves).
+const COUNTED_LIKE_CPYTHON: &[&str] = &["sorted"];
+
+/// If `error` is RustPython's arity error for `callable` (a builtin function or a builtin method, bound or
+/// called through its descriptor as `obj.method()` is) that
+/// CPython words as `f() takes no arguments (N given)` or `f() takes exactly one argument (N given)`, the
+/// same error in those words.
+pub fn arity_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExceptionRef) -> PyBaseExceptionRef {
+    let types = &vm.ctx.types;
+    let class = callable.class();
+    let native = [types.builtin_function_or_method_type, types.builtin_method_type, types.method_descriptor_type];
+    if !error.class().is(vm.ctx.exceptions.type_error) || !native.iter().any(|native| class.is(*native)) {
+        return error;
+    }
+    let args = error.args();
+    let [message] = args.as_slice() else { return error };
+    let Some(message) = message.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else { return error };
+    let Some((name, counts)) = message.split_once(" expected ") else { return error };
+    let takes = match counts.split_once(", got ") {
+        Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => format!("takes no arguments ({given} given)"),
+        Some(("1 argument", given)) if given.parse::<usize>().is_ok() && !COUNTED_LIKE_CPYTHON.contains(&name) => {
+            format!("takes exactly one argument ({given} given)")
+        }
+        _ => return error,
+    };
+    let Some(qualified) = qualified_name(vm, callable, name) else { return error };
+    let reworded = vm.ctx.new_tuple(vec![vm.ctx.new_str(format!("{qualified}() {takes}")).into()]);
+    // Setting `args` cannot fail on a TypeError; if it did, RustPython's words would stay.
+    let _ = error.as_object().set_attr("args", reworded, vm);
+    error
+}
+
+/// The name CPython puts in the message: `len`, `list.append`, `math.sqrt` (a module's function, but not a
+/// builtin's, carries the module's name); None when the callable is not the one named in the message.
+fn qualified_name(vm: &VirtualMachine, callable: &PyObject, name: &str) -> Option<String> {
+    let text = |attribute: &'static str| -> Option<String> {
+        let value = callable.get_attr(attribute, vm).ok()?;
+        value.downcast_ref::<PyStr>().and_then(|s| s.to_str()).map(str::to_owned)
+    };
+    if text("__name__")? != name {
+        return None;
+    }
+    let qualified = text("__qualname__")?;
+    let owner = callable.get_attr("__self__", vm).ok();
+    match owner.as_ref().and_then(|owner| owner.downcast_ref::<PyModule>()) {
+        Some(module) => {
+            let module = module.as_object().get_attr("__name__", vm).ok()?;
+            let module = module.downcast_ref::<PyStr>()?.to_str()?.to_owned();
+            Some(if module == "builtins" { qualified } else { format!("{module}.{qualified}") })
+        }
+        None => Some(qualified),
+    }
+}

@@ -1,0 +1,32 @@
+# Errors RustPython words its own way, in CPython's words: unbound locals and free variables, list and tuple
+# concatenation, C integer sizes, recursion, in str() and the traceback (their args keep RustPython's words).
+import traceback
+
+
+def show(source):
+    try:
+        exec(source, {})
+        print(repr(source), "-> no error")
+    except Exception as error:
+        print(repr(source), "->", type(error).__name__ + ":", error)
+
+
+for source in [
+    "def f():\n    x += 1\nf()",
+    "def f():\n    print(x)\n    x = 1\nf()",
+    "def f():\n    def g():\n        return x\n    g()\n    x = 1\nf()",
+    "[1] + 1", "[1] + (1,)", "[1] + None", "(1,) + [2]", "'a' + 1", "1 + 'a'",
+    "len(range(2**70))", "[1][2**70]", "1 / 0",
+    "def r():\n    return r()\nr()",
+]:
+    show(source)
+
+
+def unbound():
+    total += 1
+
+
+try:
+    unbound()
+except UnboundLocalError as error:
+    print(traceback.format_exception_only(error)[-1].strip())
