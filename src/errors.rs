@@ -52,7 +52,8 @@ pub fn exception_message(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> Strin
 }
 
 /// Report an exception, with a traceback whose lines point into the submitted code. `source_line` gives
-/// the text of a line of a code cell by its file name (each `execute()` is a cell named `<cell N>`).
+/// the text of a line of a code cell by its file name (each `execute()` is a cell named `<cell N>`); such a
+/// frame shows its line with CPython's markers under the failing expression (`_sandbox_traceback`).
 pub fn exception_report(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
@@ -68,11 +69,16 @@ pub fn exception_report(
                 continue;
             }
             let line = entry.lineno.get();
-            let mut frame = format!("  File \"{file}\", line {line}, in {}\n", code.obj_name.as_str());
-            if let Some(text) = source_line(file, line) {
-                frame.push_str(&format!("    {}\n", text.trim()));
-            }
-            frames.push(frame);
+            let name = code.obj_name.as_str();
+            let marked = source_line(file, line).map(|text| {
+                let args = (code.clone(), entry.lasti, file, line, name, text.clone());
+                let marked = vm.import("_sandbox_traceback", 0).and_then(|module| module.get_attr("frame", vm)?.call(args, vm));
+                match marked.and_then(|text| text.str(vm)) {
+                    Ok(frame) => frame.to_string_lossy().into_owned(),
+                    Err(_) => format!("  File \"{file}\", line {line}, in {name}\n    {}\n", text.trim()),
+                }
+            });
+            frames.push(marked.unwrap_or_else(|| format!("  File \"{file}\", line {line}, in {name}\n")));
         }
     }
     ExceptionReport {

@@ -42,7 +42,8 @@ const FROZEN_MODULES: &[&str] = &[
     "difflib", "base64", "hashlib", "hmac", "csv", "pprint", "contextlib", "struct", "traceback",
     "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "codeop",
     "_compat_pickle", "__future__", "quopri", "colorsys", "_pycodecs",
-    "_pylong", "contextvars", "ipaddress",
+    "_pylong", "contextvars", "ipaddress", "unittest", "argparse", "gettext", "doctest",
+    "pickle", "pkgutil", "py_compile", "platform",
     // asyncio, over the stand-ins below, and what it imports
     "asyncio", "concurrent", "logging",
     // files, over the sandbox's filesystem (`_sandbox_files`)
@@ -63,6 +64,7 @@ fn frozen_allowed(name: &str) -> bool {
 /// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
 /// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
+/// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -73,7 +75,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 14] {
+fn stand_ins() -> [(&'static str, FrozenModule); 15] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -89,6 +91,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 14] {
         stand_in!("_sandbox_files", "sandbox_py/files.py", "<sandbox _sandbox_files>"),
         stand_in!("_sandbox_files_os", "sandbox_py/files_os.py", "<sandbox _sandbox_files_os>"),
         stand_in!("_sandbox_files_io", "sandbox_py/files_io.py", "<sandbox _sandbox_files_io>"),
+        stand_in!("_sandbox_traceback", "sandbox_py/traceback_frame.py", "<sandbox _sandbox_traceback>"),
     ]
 }
 

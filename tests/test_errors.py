@@ -47,8 +47,10 @@ def test_traceback_names_cell_line_function_and_source_text(interp):
         "Traceback (most recent call last):\n"
         '  File "<cell 1>", line 3, in <module>\n'
         "    f(0)\n"
+        "    ~^^^\n"
         '  File "<cell 1>", line 2, in f\n'
-        "    return 1 / a"
+        "    return 1 / a\n"
+        "           ~~^~~"
     )
 
 
@@ -60,8 +62,10 @@ def test_traceback_points_into_earlier_cell_for_function_defined_there(interp):
         "Traceback (most recent call last):\n"
         '  File "<cell 2>", line 2, in <module>\n'
         "    f(0)\n"
+        "    ~^^^\n"
         '  File "<cell 1>", line 4, in f\n'
-        "    return 1 / a"
+        "    return 1 / a\n"
+        "           ~~^~~"
     )
 
 
@@ -81,7 +85,7 @@ def test_traceback_omits_tool_stand_in_frames(make_interp):
     with pytest.raises(CodeExecutionError) as info:
         interp.execute("fails()")
     assert "<tools>" not in info.value.traceback
-    assert info.value.traceback.endswith('File "<cell 1>", line 1, in <module>\n    fails()')
+    assert info.value.traceback.endswith('File "<cell 1>", line 1, in <module>\n    fails()\n    ~~~~~^^')
 
 
 def test_custom_exception_class_name_is_error_type(interp):

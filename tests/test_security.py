@@ -308,7 +308,7 @@ GROUPS["imports"] = {
 
 # Class walks: everything reachable from object.__subclasses__() belongs to the sandbox's own standard library,
 # and the classic gadgets (FileIO, Popen, os._wrap_close, catch_warnings' builtins) lead nowhere.
-# The native `_pickle` (allowed) names its classes' module "pickle"; the Python `pickle` module is not offered.
+# The native `_pickle` names its classes' module "pickle", as the Python `pickle` module over it does.
 SANDBOX_TOP_MODULES = (
     "['builtins', 'sys', 'sandbox', 'tools', '_io', 'io', '_thread', '_typing', 'typing', 'types', 'time', 'ast', "
     "'abc', '_abc', 'codecs', 'encodings', 'weakref', '_weakref', '_weakrefset', 'string', '_frozen_importlib', "

@@ -1,0 +1,198 @@
+"""Run CPython's own regression tests inside the sandbox and report a pass rate per test module (issue 16).
+
+The tests are CPython's `Lib/test` of the newest CPython 3.12+ on the machine (found as the fidelity tests
+find it: tests/cpython.py, or REFERENCE_PYTHON), used as data: mounted read-only into each session at
+/cpython/test and imported from there by a small finder, never copied. Each test module gets a fresh
+session; each test runs as one `execute()`, so a test that hangs or kills its process is stopped by the
+session's limits, counted as an error, and the session rolls back and goes on with the next test.
+
+    python tools/cpython_tests.py                      # the default modules, a table on stdout
+    python tools/cpython_tests.py test_bisect test_heapq --json out.json
+
+A module that cannot even be imported in the sandbox (a missing module, a helper CPython-only) reports the
+import error and no tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from cpython import reference_python  # noqa: E402
+
+from dspy_rust_interpreter import CodeExecutionError, Mount, RustInterpreter  # noqa: E402
+
+DEFAULT_MODULES = [
+    "test_grammar", "test_builtin", "test_exceptions", "test_str", "test_list", "test_dict", "test_set",
+    "test_int", "test_float", "test_json", "test_re", "test_collections", "test_itertools", "test_functools",
+    "test_datetime", "test_statistics", "test_bisect", "test_heapq", "test_string", "test_textwrap", "test_csv",
+    "test_dataclasses", "test_enum", "test_typing", "test_tuple", "test_bool", "test_math", "test_operator",
+    "test_fractions", "test_decimal", "test_random", "test_difflib", "test_base64", "test_hashlib",
+    "test_fnmatch", "test_shlex", "test_calendar", "test_contextlib", "test_copy",
+    "test_pprint", "test_graphlib", "test_ipaddress", "test_uuid", "test_zlib", "test_struct", "test_array",
+    "test_unicodedata", "test_binascii", "test_keyword", "test_types", "test_abc", "test_sort", "test_range",
+]
+MOUNT = "/cpython/test"
+# Per test: CPython's own suite runs each in well under a second; the sandbox is a few times slower.
+TEST_TIMEOUT = 30.0
+
+# Modules `test.support` imports that the sandbox does not offer, as the least that lets it load: build
+# configuration (none in a sandbox) and the debugger doctest imports. Tests that use them fail or skip.
+STUBS = {
+    "sysconfig": "def get_config_var(name):\n    return None\n"
+                 "def get_config_vars(*names):\n    return [None] * len(names) if names else {}\n"
+                 "def is_python_build(check_home=None):\n    return False\n"
+                 "def get_platform():\n    return 'linux-x86_64'\n",
+    "pdb": "class Pdb:\n    def __init__(self, *args, **kwargs):\n        raise RuntimeError('no debugger in the sandbox')\n",
+}
+
+# Sandbox code: import `test` and `test.*` from the mounted folder (the sandbox has no path importer).
+FINDER = f"""
+import sys, importlib.util, os
+
+class _CPythonTests:
+    root = {MOUNT!r}
+    stubs = {STUBS!r}
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name in cls.stubs:
+            return importlib.util.spec_from_loader(name, cls, origin="<stub>")
+        if name != "test" and not name.startswith("test."):
+            return None
+        base = os.path.join(cls.root, *name.split(".")[1:])
+        for candidate, package in ((os.path.join(base, "__init__.py"), True), (base + ".py", False)):
+            if os.path.isfile(candidate):
+                spec = importlib.util.spec_from_loader(name, cls, origin=candidate, is_package=package)
+                if package:
+                    spec.submodule_search_locations = [base]
+                return spec
+        return None
+
+    @staticmethod
+    def create_module(spec):
+        return None
+
+    @classmethod
+    def exec_module(cls, module):
+        path = module.__spec__.origin
+        if path == "<stub>":
+            exec(cls.stubs[module.__name__], module.__dict__)
+            return
+        module.__file__ = path
+        with open(path, encoding="utf-8") as source:
+            exec(compile(source.read(), path, "exec"), module.__dict__)
+
+sys.meta_path.insert(0, _CPythonTests)
+# The sandbox's standard library is all frozen: CPython's tests that ask for modules from source
+# (`import_fresh_module(..., usefrozen=False)`) get the frozen ones.
+import _imp
+_imp._override_frozen_modules_for_tests = lambda override: None
+"""
+
+LOAD = """
+import unittest, importlib
+_module = importlib.import_module("test." + {name!r})
+_tests = {{}}
+def _walk(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            _walk(item)
+        else:
+            _tests[item.id()] = item
+_walk(unittest.defaultTestLoader.loadTestsFromModule(_module))
+print()
+print(len(_tests))
+"""
+
+RUN_ONE = """
+_result = unittest.TestResult()
+_tests[{test_id!r}].run(_result)
+print()
+print("skipped" if _result.skipped else "failed" if _result.failures or _result.unexpectedSuccesses
+      else "error" if _result.errors else "passed")
+"""
+
+
+def cpython_test_folder(python: str) -> str:
+    done = subprocess.run(
+        [python, "-c", "import os, test; print(os.path.dirname(test.__file__))"],
+        capture_output=True, text=True, check=True,
+    )
+    return done.stdout.strip()
+
+
+def first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0][:160] if str(error).strip() else type(error).__name__
+
+
+def run_module(name: str, folder: str) -> dict:
+    counts = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
+    started = time.monotonic()
+    interp = RustInterpreter(timeout=TEST_TIMEOUT, mounts=[Mount(MOUNT, folder, mode="ro")])
+    try:
+        try:
+            interp.execute(FINDER)
+            # What a test prints (warnings too) comes before the last line, which is ours.
+            total = int(interp.execute(LOAD.format(name=name)).strip().splitlines()[-1])
+        except CodeExecutionError as error:
+            return {"module": name, "import_error": first_line(error), **counts, "seconds": 0.0}
+        ids = interp.execute("print('\\n'.join(_tests))").split("\n")[-total:] if total else []
+        for test_id in ids:
+            try:
+                printed = (interp.execute(RUN_ONE.format(test_id=test_id)) or "").strip().splitlines()
+                outcome = printed[-1] if printed else "error"
+            except CodeExecutionError:
+                outcome = "error"  # stopped by a limit, or the session rolled back
+            counts[outcome if outcome in counts else "error"] += 1
+    finally:
+        interp.shutdown()
+    return {"module": name, "import_error": None, **counts, "seconds": round(time.monotonic() - started, 1)}
+
+
+def pass_rate(row: dict) -> float | None:
+    counted = row["passed"] + row["failed"] + row["error"]
+    return row["passed"] / counted if counted else None
+
+
+def table(rows: list[dict], python: str) -> str:
+    lines = [f"CPython's regression tests in the sandbox (tests from {python}):", "",
+             "| module | passed | failed | errors | skipped | pass rate |", "|---|---|---|---|---|---|"]
+    for row in rows:
+        if row["import_error"]:
+            lines.append(f"| {row['module']} | | | | | not importable: {row['import_error']} |")
+            continue
+        rate = pass_rate(row)
+        shown = f"{rate:.0%}" if rate is not None else "-"
+        lines.append(f"| {row['module']} | {row['passed']} | {row['failed']} | {row['error']} | {row['skipped']} | {shown} |")
+    passed = sum(row["passed"] for row in rows)
+    counted = sum(row["passed"] + row["failed"] + row["error"] for row in rows)
+    lines += ["", f"all: {passed} of {counted} tests passed ({passed / counted:.0%})" if counted else "all: no tests ran"]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="test modules (default: the issue's list)")
+    parser.add_argument("--json", help="also write the rows as JSON here")
+    args = parser.parse_args()
+    python = reference_python()
+    folder = cpython_test_folder(python)
+    rows = []
+    for name in dict.fromkeys(args.modules or DEFAULT_MODULES):
+        row = run_module(name, folder)
+        rows.append(row)
+        print(f"{name}: {row}", file=sys.stderr, flush=True)
+    print(table(rows, python))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"python": python, "rows": rows}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
