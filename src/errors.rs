@@ -196,8 +196,8 @@ mod tests {
             assert_eq!(report.message, "division by zero");
             assert_eq!(
                 report.traceback,
-                "Traceback (most recent call last):\n  File \"<cell 7>\", line 3, in <module>\n    f(0)\n  \
-                 File \"<cell 7>\", line 2, in f\n    return 1 / a"
+                "Traceback (most recent call last):\n  File \"<cell 7>\", line 3, in <module>\n    f(0)\n    ~^^^\n  \
+                 File \"<cell 7>\", line 2, in f\n    return 1 / a\n           ~~^~~"
             );
         });
     }

@@ -1,5 +1,6 @@
-//! Captured output: `sys.stdout` and `sys.stderr` in the sandbox are objects whose `write` appends to the
-//! session's buffer, so `print()`, `print(file=sys.stderr)` and `sys.stdout.write` interleave in order.
+//! Captured output: `sys.stdout` and `sys.stderr` in the sandbox are text streams (`_sandbox_streams`) whose
+//! `write` appends to the session's buffer, so `print()`, `print(file=sys.stderr)` and `sys.stdout.write`
+//! interleave in order.
 
 use rustpython_vm::builtins::PyStrRef;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
@@ -31,18 +32,6 @@ fn writelines(lines: rustpython_vm::function::ArgIterable<PyStrRef>, vm: &Virtua
     Ok(())
 }
 
-/// A minimal text stream whose writes land in the session's output buffer.
-fn new_stream(vm: &VirtualMachine, name: &str) -> PyResult<PyObjectRef> {
-    let stream = vm.new_module(name, vm.ctx.new_dict(), None);
-    stream.set_attr("write", vm.new_function("write", write), vm)?;
-    stream.set_attr("writelines", vm.new_function("writelines", writelines), vm)?;
-    stream.set_attr("flush", vm.new_function("flush", || {}), vm)?;
-    stream.set_attr("isatty", vm.new_function("isatty", || false), vm)?;
-    stream.set_attr("writable", vm.new_function("writable", || true), vm)?;
-    stream.set_attr("encoding", vm.ctx.new_str("utf-8"), vm)?;
-    Ok(stream.into())
-}
-
 /// Point `sys.stdout`/`sys.stderr` (and their `__stdout__` twins) at the capture streams. Done before every
 /// run, so code that replaced them in an earlier run is still captured.
 pub fn install_streams(vm: &VirtualMachine, streams: &(PyObjectRef, PyObjectRef)) -> PyResult<()> {
@@ -55,7 +44,12 @@ pub fn install_streams(vm: &VirtualMachine, streams: &(PyObjectRef, PyObjectRef)
 }
 
 pub fn new_streams(vm: &VirtualMachine) -> PyResult<(PyObjectRef, PyObjectRef)> {
-    Ok((new_stream(vm, "<stdout>")?, new_stream(vm, "<stderr>")?))
+    let make = vm.import("_sandbox_streams", 0)?.get_attr("make_streams", vm)?;
+    let streams = make.call((vm.new_function("write", write), vm.new_function("writelines", writelines)), vm)?;
+    match streams.downcast_ref::<rustpython_vm::builtins::PyTuple>().map(|pair| pair.as_slice().to_vec()).as_deref() {
+        Some([stdout, stderr]) => Ok((stdout.clone(), stderr.clone())),
+        _ => Err(vm.new_system_error("_sandbox_streams.make_streams did not return two streams")),
+    }
 }
 
 /// The run's output, with a note saying how much was dropped past the cap.

@@ -64,7 +64,8 @@ fn frozen_allowed(name: &str) -> bool {
 /// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
 /// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
-/// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers.
+/// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers;
+/// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -75,7 +76,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 15] {
+fn stand_ins() -> [(&'static str, FrozenModule); 16] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -92,6 +93,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 15] {
         stand_in!("_sandbox_files_os", "sandbox_py/files_os.py", "<sandbox _sandbox_files_os>"),
         stand_in!("_sandbox_files_io", "sandbox_py/files_io.py", "<sandbox _sandbox_files_io>"),
         stand_in!("_sandbox_traceback", "sandbox_py/traceback_frame.py", "<sandbox _sandbox_traceback>"),
+        stand_in!("_sandbox_streams", "sandbox_py/streams.py", "<sandbox _sandbox_streams>"),
     ]
 }
 

@@ -1,6 +1,9 @@
 //! Builtins the sandbox puts in place of RustPython's own, where CPython behaves differently or is much faster
-//! and code models write leans on them: one file per builtin, and `wording` for CPython's error messages.
+//! and code models write leans on them: one file per builtin, `patched` for standard-library functions that
+//! take an argument differently, and `wording` for CPython's error messages.
 
+mod patched;
+mod round;
 mod sum;
 pub mod wording;
 
@@ -9,5 +12,7 @@ use rustpython_vm::{PyResult, VirtualMachine};
 /// Replace the builtins in the VM's `builtins` module (the zygote does it once, before any session exists).
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     vm.builtins.set_attr("sum", vm.new_function("sum", sum::sum), vm)?;
+    vm.builtins.set_attr("round", vm.new_function("round", round::round), vm)?;
+    patched::install(vm)?;
     wording::install(vm)
 }

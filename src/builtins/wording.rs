@@ -6,7 +6,8 @@
 //!   (0 given)`, `str.upper() takes no arguments (1 given)` for RustPython's `len expected 1 argument, got 0`):
 //!   rewritten where the callable is known, in its guarded call slot (`native_recursion`), so `args` and
 //!   every display of the exception agree;
-//! - wording that needs no context (unbound locals, list concatenation, C type names) is given by the `str`
+//! - wording that needs no context (unbound locals, list concatenation, C type names, an argument that must be
+//!   an int) is given by the `str`
 //!   of the exception types concerned, so printing, `str()` and tracebacks show CPython's text.
 
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyModule, PyStr, PyStrRef, PyType};
@@ -60,6 +61,10 @@ fn reworded(class: &Py<PyType>, message: &str, vm: &VirtualMachine) -> Option<St
     if class.fast_issubclass(types.type_error) {
         if let Some(other) = message.strip_prefix("Cannot add list and ") {
             return Some(format!("can only concatenate list (not \"{other}\") to list"));
+        }
+        // An argument that must be an int (CPython converts it with `__index__`).
+        if let Some(other) = message.strip_prefix("Expected type 'int' but '").and_then(|rest| rest.strip_suffix("' found.")) {
+            return Some(format!("'{other}' object cannot be interpreted as an integer"));
         }
         let other = message.strip_prefix("can only concatenate tuple (not '")?.strip_suffix("') to tuple")?;
         return Some(format!("can only concatenate tuple (not \"{other}\") to tuple"));

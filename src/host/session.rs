@@ -216,6 +216,14 @@ impl Session {
     ) -> (Ending, Option<PyErr>) {
         let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
+            // It may have sent a checkpoint between runs before it died: the rollback starts from that.
+            while state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
+                match py.detach(|| process::receive_frame(&state.process.link)) {
+                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
             return (gone(e), None);
         }
         let mut answers = Vec::new();

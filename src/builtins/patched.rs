@@ -1,0 +1,69 @@
+//! Native functions of the standard library that take an argument differently from CPython, wrapped so that
+//! the argument reaches them as CPython would pass it:
+//! - `_bisect`'s functions: `hi=-1` means "to the end", as in CPython's C implementation (RustPython searched
+//!   an empty range);
+//! - `re.Pattern`'s `search`, `match`, `fullmatch`, `findall`, `finditer` and `scanner`: a negative `pos` or
+//!   `endpos` counts as 0, as in CPython (RustPython raised "can't convert negative number to unsigned").
+
+use rustpython_vm::builtins::{PyInt, PyType};
+use rustpython_vm::function::FuncArgs;
+use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+/// Wrap them (the zygote does it once, before sandbox code or `bisect` imports them).
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let bisect = vm.import("_bisect", 0)?;
+    for name in ["bisect_left", "bisect_right", "insort_left", "insort_right"] {
+        let original = bisect.get_attr(name, vm)?;
+        let wrapped = vm.new_function(name, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            original.call(hi_to_the_end(args, vm), vm)
+        });
+        bisect.set_attr(name, wrapped, vm)?;
+    }
+    let pattern = vm.import("re", 0)?.get_attr("Pattern", vm)?.downcast::<PyType>().map_err(|_| {
+        vm.new_system_error("re.Pattern is not a type")
+    })?;
+    // A method descriptor names its class for the VM's life; the type lives that long anyway.
+    let pattern: &'static rustpython_vm::Py<PyType> = Box::leak(Box::new(pattern));
+    for name in ["search", "match", "fullmatch", "findall", "finditer", "scanner"] {
+        let name = vm.ctx.intern_str(name);
+        let original = pattern.as_object().get_attr(name, vm)?;
+        let wrapped = vm.new_method(name.as_str(), pattern, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            original.call(negative_positions_to_zero(args, vm), vm)
+        });
+        pattern.set_attr(name, wrapped.into());
+    }
+    Ok(())
+}
+
+fn is_int(value: &PyObjectRef, wanted: i64) -> bool {
+    value.downcast_ref::<PyInt>().and_then(|int| i64::try_from(int.as_bigint()).ok()) == Some(wanted)
+}
+
+/// `(a, x, lo, hi)`: `hi` given as -1 becomes None.
+fn hi_to_the_end(mut args: FuncArgs, vm: &VirtualMachine) -> FuncArgs {
+    if let Some(hi) = args.args.get_mut(3).filter(|hi| is_int(hi, -1)) {
+        *hi = vm.ctx.none();
+    }
+    for (name, hi) in args.kwargs.iter_mut() {
+        if **name == *"hi" && is_int(hi, -1) {
+            *hi = vm.ctx.none();
+        }
+    }
+    args
+}
+
+/// `(self, string, pos, endpos)`: a negative position becomes 0.
+fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncArgs {
+    let negative = |value: &PyObjectRef| value.downcast_ref::<PyInt>().is_some_and(|int| int.as_bigint().sign() == malachite_bigint::Sign::Minus);
+    for index in [2, 3] {
+        if let Some(position) = args.args.get_mut(index).filter(|position| negative(position)) {
+            *position = vm.ctx.new_int(0).into();
+        }
+    }
+    for (name, position) in args.kwargs.iter_mut() {
+        if (**name == *"pos" || **name == *"endpos") && negative(position) {
+            *position = vm.ctx.new_int(0).into();
+        }
+    }
+    args
+}

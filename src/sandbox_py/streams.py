@@ -1,0 +1,61 @@
+"""_sandbox_streams: the objects `sys.stdout` and `sys.stderr` are in the sandbox. Text streams as CPython's
+are (`io.TextIOBase`: `write`, `writelines`, `flush`, `isatty`, `encoding`, a `buffer` for bytes, ...), whose
+writes all land, in order, in the session's output (the native `write` the sandbox passes in)."""
+
+import io
+
+
+def make_streams(native_write, native_writelines):
+    class Buffer:
+        """`sys.stdout.buffer`: bytes, decoded as UTF-8 into the same output."""
+
+        def __init__(self, name):
+            self.name = name
+
+        def write(self, data):
+            native_write(bytes(data).decode("utf-8", "replace"))
+            return len(data)
+
+        def flush(self):
+            pass
+
+        def __repr__(self):
+            return f"<_io.BufferedWriter name={self.name!r}>"
+
+    class StandardStream(io.TextIOBase):
+        encoding = "utf-8"
+        errors = "strict"
+        newlines = None
+        line_buffering = False
+        write_through = False
+        mode = "w"
+
+        def __init__(self, name):
+            self.name = name
+            self.buffer = Buffer(name)
+
+        write = staticmethod(native_write)
+        writelines = staticmethod(native_writelines)
+
+        def flush(self):
+            pass
+
+        def isatty(self):
+            return False
+
+        def readable(self):
+            return False
+
+        def writable(self):
+            return True
+
+        def seekable(self):
+            return False
+
+        def fileno(self):
+            raise io.UnsupportedOperation("fileno")
+
+        def __repr__(self):
+            return f"<_io.TextIOWrapper name={self.name!r} mode='w' encoding='utf-8'>"
+
+    return StandardStream("<stdout>"), StandardStream("<stderr>")
