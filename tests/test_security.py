@@ -323,7 +323,7 @@ SANDBOX_TOP_MODULES = (
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
     "'genericpath', 'stat', 'os', 'posix', 'cmath', 'math', '_string', '_ast_unparse', 'codeop', 'token', "
-    "'_sandbox_files', '_sandbox_files_os', '_sandbox_files_io', "
+    "'_sandbox_files', '_sandbox_files_os', '_sandbox_files_io', '_sandbox_streams', "
     "'atexit', 'errno', 'gc', '_pylong', '_opcode_metadata', '_py_abc', '_sitebuiltins', "
     # asyncio and what it imports (the zygote imports it once it is idle, so a session may start with it):
     # `threading`, `socket`, `subprocess` and `signal` are the sandbox's own stand-ins.
