@@ -10,7 +10,7 @@ session's limits, counted as an error, and the session rolls back and goes on wi
     python tools/cpython_tests.py test_bisect test_heapq --json out.json
 
 A module that cannot even be imported in the sandbox (a missing module, a helper CPython-only) reports the
-import error and no tests.
+import error and no tests. The JSON also holds, per module, each failing test with the last line of its error.
 """
 
 from __future__ import annotations
@@ -114,7 +114,9 @@ print(len(_tests))
 RUN_ONE = """
 _result = unittest.TestResult()
 _tests[{test_id!r}].run(_result)
+_problems = [text.strip().splitlines()[-1] for _, text in _result.failures + _result.errors]
 print()
+print(_problems[0][:300] if _problems else "unexpected success" if _result.unexpectedSuccesses else "")
 print("skipped" if _result.skipped else "failed" if _result.failures or _result.unexpectedSuccesses
       else "error" if _result.errors else "passed")
 """
@@ -134,6 +136,7 @@ def first_line(error: Exception) -> str:
 
 def run_module(name: str, folder: str) -> dict:
     counts = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
+    problems: dict[str, str] = {}
     started = time.monotonic()
     interp = RustInterpreter(timeout=TEST_TIMEOUT, mounts=[Mount(MOUNT, folder, mode="ro")])
     try:
@@ -142,18 +145,21 @@ def run_module(name: str, folder: str) -> dict:
             # What a test prints (warnings too) comes before the last line, which is ours.
             total = int(interp.execute(LOAD.format(name=name)).strip().splitlines()[-1])
         except CodeExecutionError as error:
-            return {"module": name, "import_error": first_line(error), **counts, "seconds": 0.0}
+            return {"module": name, "import_error": first_line(error), **counts, "seconds": 0.0, "problems": problems}
         ids = interp.execute("print('\\n'.join(_tests))").split("\n")[-total:] if total else []
         for test_id in ids:
             try:
                 printed = (interp.execute(RUN_ONE.format(test_id=test_id)) or "").strip().splitlines()
-                outcome = printed[-1] if printed else "error"
-            except CodeExecutionError:
-                outcome = "error"  # stopped by a limit, or the session rolled back
-            counts[outcome if outcome in counts else "error"] += 1
+                outcome, detail = (printed[-1], printed[-2] if len(printed) > 1 else "") if printed else ("error", "")
+            except CodeExecutionError as error:
+                outcome, detail = "error", f"stopped: {first_line(error)}"  # a limit, or the session rolled back
+            outcome = outcome if outcome in counts else "error"
+            counts[outcome] += 1
+            if outcome in ("failed", "error"):
+                problems[test_id] = detail
     finally:
         interp.shutdown()
-    return {"module": name, "import_error": None, **counts, "seconds": round(time.monotonic() - started, 1)}
+    return {"module": name, "import_error": None, **counts, "seconds": round(time.monotonic() - started, 1), "problems": problems}
 
 
 def pass_rate(row: dict) -> float | None:
@@ -188,7 +194,8 @@ def main() -> None:
     for name in dict.fromkeys(args.modules or DEFAULT_MODULES):
         row = run_module(name, folder)
         rows.append(row)
-        print(f"{name}: {row}", file=sys.stderr, flush=True)
+        summary = {key: value for key, value in row.items() if key != "problems"}
+        print(f"{name}: {summary}", file=sys.stderr, flush=True)
     print(table(rows, python))
     if args.json:
         Path(args.json).write_text(json.dumps({"python": python, "rows": rows}, indent=1) + "\n")

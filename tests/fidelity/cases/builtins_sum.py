@@ -11,7 +11,7 @@ for expression in [
     "sum()", "sum(1, 2, 3)", "sum([], foo=1)", "sum([1], 0, start=1)", "sum([1], foo=1, start=2)",
     "sum(iterable=[1])", "sum(1)", "sum(['a'], '')", "sum([b'a'], b'')", "sum([], bytearray())",
     "sum(['x'], start=1)", "sum([1, 'a'])", "sum([1, 2.5, 'x'])", "sum([1.5, 'x'])",
-    "sum([True, True])", "type(sum([True]))", "sum([1, True, False])", "sum([], start=5)",
+    "sum([True, True])", "type(sum([True]))", "sum([], False)", "sum([True], False)", "sum([2], True)", "sum([1, True, False])", "sum([], start=5)",
     "sum([[1], [2]], [])", "sum(range(10**5))", "sum(i * i for i in range(1000))",
     "sum([2**62, 2**62, 2**62])", "sum([1, 2], 2**70)", "sum([1, -2**63, -1])", "sum([2**63 - 1, 1])",
     "sum([0.1] * 10)", "sum([1, 0.1, 0.2, 0.3])", "sum([0.1, 0.2, 0.3], 1)", "sum(x for x in [1.5, 2, True])",
