@@ -65,7 +65,7 @@ fn frozen_allowed(name: &str) -> bool {
 /// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
 /// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers;
-/// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`.
+/// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`; `pdb` says there is no debugger (`doctest` imports it).
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -76,7 +76,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 16] {
+fn stand_ins() -> [(&'static str, FrozenModule); 17] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -94,6 +94,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 16] {
         stand_in!("_sandbox_files_io", "sandbox_py/files_io.py", "<sandbox _sandbox_files_io>"),
         stand_in!("_sandbox_traceback", "sandbox_py/traceback_frame.py", "<sandbox _sandbox_traceback>"),
         stand_in!("_sandbox_streams", "sandbox_py/streams.py", "<sandbox _sandbox_streams>"),
+        stand_in!("pdb", "sandbox_py/pdb.py", "<sandbox pdb>"),
     ]
 }
 

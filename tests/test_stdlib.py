@@ -7,6 +7,13 @@ import pytest
 from dspy_rust_interpreter import CodeExecutionError
 
 STDLIB_CASES = [
+    ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertEqual(1 + 1, 2)\n"
+     "    def test_bad(self):\n        self.assertEqual(1, 2)\nr = unittest.TestResult()\n"
+     "unittest.defaultTestLoader.loadTestsFromTestCase(T).run(r)\n(r.testsRun, len(r.failures))", (2, 1)),
+    ("doctest", "import doctest\ndef f():\n    \"\"\"\n    >>> 1 + 1\n    2\n    >>> 2 * 2\n    5\n    \"\"\"\n"
+     "tuple(doctest.DocTestRunner(verbose=False).run(doctest.DocTestFinder().find(f)[0], out=lambda text: None))", (1, 2)),
+    ("pickle", "import pickle\npickle.loads(pickle.dumps({'a': (1, 2.5, None)}))", {"a": (1, 2.5, None)}),
+    ("argparse", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--n', type=int)\np.parse_args(['--n', '3']).n", 3),
     ("json", "import json\njson.loads(json.dumps({'a': [1, 2.5, None]}))", {"a": [1, 2.5, None]}),
     ("re", "import re\nre.findall(r'\\d+', 'a1b22c333')", ["1", "22", "333"]),
     ("math", "import math\n(math.factorial(10), math.gcd(12, 18), math.isqrt(99))", (3628800, 6, 9)),
@@ -62,6 +69,13 @@ STDLIB_CASES = [
 @pytest.mark.parametrize(("module", "code", "expected"), STDLIB_CASES, ids=[case[0] for case in STDLIB_CASES])
 def test_stdlib_module_imports_and_works(interp, module, code, expected):
     assert interp.execute(code) == expected
+
+
+def test_breakpoint_says_there_is_no_debugger(interp):
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("breakpoint()")
+    assert info.value.error_type == "RuntimeError"
+    assert "the sandbox has no debugger" in str(info.value)
 
 
 def test_random_with_same_seed_is_reproducible(interp):

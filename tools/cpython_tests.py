@@ -42,14 +42,13 @@ MOUNT = "/cpython/test"
 # Per test: CPython's own suite runs each in well under a second; the sandbox is a few times slower.
 TEST_TIMEOUT = 30.0
 
-# Modules `test.support` imports that the sandbox does not offer, as the least that lets it load: build
-# configuration (none in a sandbox) and the debugger doctest imports. Tests that use them fail or skip.
+# A module `test.support` imports that the sandbox does not offer, as the least that lets it load: build
+# configuration (there is none in a sandbox). Tests that use it fail or skip.
 STUBS = {
     "sysconfig": "def get_config_var(name):\n    return None\n"
                  "def get_config_vars(*names):\n    return [None] * len(names) if names else {}\n"
                  "def is_python_build(check_home=None):\n    return False\n"
                  "def get_platform():\n    return 'linux-x86_64'\n",
-    "pdb": "class Pdb:\n    def __init__(self, *args, **kwargs):\n        raise RuntimeError('no debugger in the sandbox')\n",
 }
 
 # Sandbox code: import `test` and `test.*` from the mounted folder (the sandbox has no path importer).

@@ -67,6 +67,20 @@ def umask(mask):
     return 0o022
 
 
+class terminal_size(tuple):
+    """What ``shutil.get_terminal_size`` returns (there is no terminal: it falls back to 80x24)."""
+
+    def __new__(cls, size):
+        columns, lines = size
+        return super().__new__(cls, (columns, lines))
+
+    columns = property(lambda self: self[0])
+    lines = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"os.terminal_size(columns={self[0]}, lines={self[1]})"
+
+
 def get_terminal_size(fd=1):
     raise OSError(25, "Inappropriate ioctl for device")
 
