@@ -3,7 +3,9 @@
 //! - `_bisect`'s functions: `hi=-1` means "to the end", as in CPython's C implementation (RustPython searched
 //!   an empty range);
 //! - `re.Pattern`'s `search`, `match`, `fullmatch`, `findall`, `finditer` and `scanner`: a negative `pos` or
-//!   `endpos` counts as 0, as in CPython (RustPython raised "can't convert negative number to unsigned").
+//!   `endpos` counts as 0, as in CPython (RustPython raised "can't convert negative number to unsigned");
+//! - `list.index` and `list.remove`: a value that is not there is named as CPython names it (`3 is not in
+//!   list`, `list.remove(x): x not in list`; RustPython quoted the value's str: `'3' is not in list`).
 
 use rustpython_vm::builtins::{PyInt, PyType};
 use rustpython_vm::function::FuncArgs;
@@ -32,7 +34,40 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         });
         pattern.set_attr(name, wrapped.into());
     }
+    let list = vm.ctx.types.list_type;
+    for name in ["index", "remove"] {
+        let name = vm.ctx.intern_str(name);
+        let original = list.as_object().get_attr(name, vm)?;
+        let wrapped = vm.new_method(name.as_str(), list, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let value = args.args.get(1).cloned();
+            original.call(args, vm).map_err(|error| not_in_list(vm, name.as_str(), value, error))
+        });
+        list.set_attr(name, wrapped.into());
+    }
     Ok(())
+}
+
+/// RustPython's "... is not in list" from `list.index` or `list.remove`, in CPython's words.
+fn not_in_list(
+    vm: &VirtualMachine,
+    method: &str,
+    value: Option<PyObjectRef>,
+    error: rustpython_vm::builtins::PyBaseExceptionRef,
+) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    let args = error.args();
+    let ours = error.class().is(vm.ctx.exceptions.value_error)
+        && matches!(args.as_slice(), [message] if message.downcast_ref::<rustpython_vm::builtins::PyStr>()
+            .and_then(|s| s.to_str()).is_some_and(|s| s.ends_with(" is not in list")));
+    let (true, Some(value)) = (ours, value) else { return error };
+    let message = if method == "remove" {
+        "list.remove(x): x not in list".to_owned()
+    } else {
+        match value.repr(vm) {
+            Ok(repr) => format!("{} is not in list", repr.as_wtf8()),
+            Err(_) => return error,
+        }
+    };
+    vm.new_value_error(message)
 }
 
 fn is_int(value: &PyObjectRef, wanted: i64) -> bool {

@@ -30,3 +30,8 @@ try:
     unbound()
 except UnboundLocalError as error:
     print(traceback.format_exception_only(error)[-1].strip())
+
+
+# A value that is not in a list, as list.index and list.remove name it.
+for source in ["[1, 2].index(3)", "['a'].index('b')", "[1].index(2, 0, 1)", "[None].index([])", "[1].remove(2)", "[1].remove('1')"]:
+    show(source)
