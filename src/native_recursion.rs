@@ -8,7 +8,7 @@
 //!
 //! Calls are guarded the same way (`call` and `vectorcall` slots of native callables): a chain like
 //! `iter(x.__next__, None)` nested a million deep recurses through method wrappers, not `__next__` slots.
-//! There the callable is known, so its arity errors are put in CPython's words too (`builtins::wording`).
+//! There the callable is known, so its argument errors are put in CPython's words too (`builtins::wording`).
 //!
 //! Slots are plain function pointers, so each distinct original gets a trampoline of its own: one
 //! monomorphised `guarded::<I>` per table index, which looks its original up by index.
@@ -94,9 +94,9 @@ fn within_native_stack<R>(vm: &VirtualMachine, _zelf: &PyObject, what: &str, f: 
     vm.with_recursion(what, f)
 }
 
-/// A call of a native callable, bounded like any native recursion; its arity errors in CPython's words.
+/// A call of a native callable, bounded like any native recursion; its argument errors in CPython's words.
 fn calling<R>(vm: &VirtualMachine, callable: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
-    vm.with_recursion(what, f).map_err(|error| crate::builtins::wording::arity_error(vm, callable, error))
+    vm.with_recursion(what, f).map_err(|error| crate::builtins::wording::call_error(vm, callable, error))
 }
 
 thread_local! {

@@ -215,3 +215,25 @@ def test_execute_after_shutdown_without_start_raises_interpreter_error():
     with pytest.raises(CodeInterpreterError) as info:
         interp.execute("1")
     assert not isinstance(info.value, CodeExecutionError)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("'a'.replace(1, 2)", "TypeError: replace() argument must be str, not int"),
+        ("'a,b'.split(1)", "TypeError: split() argument must be str, not int"),
+        ("'abc'.find(1)", "TypeError: find() argument must be str, not int"),
+    ],
+)
+def test_a_native_methods_argument_of_the_wrong_type_names_the_method(interp, code, message):
+    # RustPython says "Expected type 'str' but 'int' found."; CPython also numbers the argument.
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute(code)
+    assert str(info.value).splitlines()[0] == message
+
+
+def test_a_type_error_raised_by_code_a_builtin_ran_is_not_put_on_the_builtin(interp):
+    # The key function's error passes through sorted(): it is not about sorted()'s own arguments.
+    with pytest.raises(CodeExecutionError) as info:
+        interp.execute("sorted([1], key=lambda x: str(b'', x))")
+    assert "sorted()" not in str(info.value)

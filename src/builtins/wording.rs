@@ -2,10 +2,11 @@
 //! code, and code it writes may print or compare them.
 //!
 //! Two places put it right, both outside RustPython:
-//! - a native callable's arity error names the callable as CPython does (`len() takes exactly one argument
-//!   (0 given)`, `str.upper() takes no arguments (1 given)` for RustPython's `len expected 1 argument, got 0`):
-//!   rewritten where the callable is known, in its guarded call slot (`native_recursion`), so `args` and
-//!   every display of the exception agree;
+//! - a native callable's arity and argument type errors name the callable as CPython does (`len() takes
+//!   exactly one argument (0 given)`, `str.upper() takes no arguments (1 given)`, `replace() argument must be
+//!   str, not int` for RustPython's `len expected 1 argument, got 0` and `Expected type 'str' but 'int'
+//!   found.`): rewritten where the callable is known, in its guarded call slot (`native_recursion`), so
+//!   `args` and every display of the exception agree;
 //! - wording that needs no context (unbound locals, list concatenation, C type names, an argument that must be
 //!   an int) is given by the `str`
 //!   of the exception types concerned, so printing, `str()` and tracebacks show CPython's text.
@@ -76,43 +77,63 @@ fn reworded(class: &Py<PyType>, message: &str, vm: &VirtualMachine) -> Option<St
 /// too (they parse their arguments themselves).
 const COUNTED_LIKE_CPYTHON: &[&str] = &["sorted"];
 
-/// If `error` is RustPython's arity error for `callable` (a builtin function or a builtin method, bound or
-/// called through its descriptor as `obj.method()` is) that
-/// CPython words as `f() takes no arguments (N given)` or `f() takes exactly one argument (N given)`, the
-/// same error in those words.
-pub fn arity_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExceptionRef) -> PyBaseExceptionRef {
+/// `error`, raised by calling `callable` (a builtin function or a builtin method, bound or called through its
+/// descriptor as `obj.method()` is), in CPython's words where RustPython's leave the callable out:
+/// - arity: `f() takes no arguments (N given)`, `f() takes exactly one argument (N given)`;
+/// - an argument of the wrong type (`Expected type 'str' but 'int' found.`): `f() argument must be str, not
+///   int` (CPython also numbers the argument; which one it was is not known here).
+pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExceptionRef) -> PyBaseExceptionRef {
     let types = &vm.ctx.types;
     let class = callable.class();
     let native = [types.builtin_function_or_method_type, types.builtin_method_type, types.method_descriptor_type];
     if !error.class().is(vm.ctx.exceptions.type_error) || !native.iter().any(|native| class.is(*native)) {
         return error;
     }
+    // Raised by Python code the callable ran (a key function, exec'd code): not about its own arguments.
+    if error.traceback().is_some() {
+        return error;
+    }
     let args = error.args();
     let [message] = args.as_slice() else { return error };
     let Some(message) = message.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else { return error };
-    let Some((name, counts)) = message.split_once(" expected ") else { return error };
-    let takes = match counts.split_once(", got ") {
-        Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => format!("takes no arguments ({given} given)"),
-        Some(("1 argument", given)) if given.parse::<usize>().is_ok() && !COUNTED_LIKE_CPYTHON.contains(&name) => {
-            format!("takes exactly one argument ({given} given)")
+    let reworded = if let Some((name, counts)) = message.split_once(" expected ") {
+        let takes = match counts.split_once(", got ") {
+            Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => format!("takes no arguments ({given} given)"),
+            Some(("1 argument", given)) if given.parse::<usize>().is_ok() && !COUNTED_LIKE_CPYTHON.contains(&name) => {
+                format!("takes exactly one argument ({given} given)")
+            }
+            _ => return error,
+        };
+        let Some(qualified) = qualified_name(vm, callable, Some(name)) else { return error };
+        format!("{qualified}() {takes}")
+    } else if let Some((expected, found)) = message
+        .strip_prefix("Expected type '")
+        .and_then(|rest| rest.strip_suffix("' found."))
+        .and_then(|rest| rest.split_once("' but '"))
+    {
+        if expected == "int" {
+            return error; // worded by the TypeError's str (`'str' object cannot be interpreted as an integer`)
         }
-        _ => return error,
+        let Some(name) = qualified_name(vm, callable, None).map(|name| name.rsplit('.').next().unwrap_or_default().to_owned()) else {
+            return error;
+        };
+        format!("{name}() argument must be {expected}, not {found}")
+    } else {
+        return error;
     };
-    let Some(qualified) = qualified_name(vm, callable, name) else { return error };
-    let reworded = vm.ctx.new_tuple(vec![vm.ctx.new_str(format!("{qualified}() {takes}")).into()]);
     // Setting `args` cannot fail on a TypeError; if it did, RustPython's words would stay.
-    let _ = error.as_object().set_attr("args", reworded, vm);
+    let _ = error.as_object().set_attr("args", vm.ctx.new_tuple(vec![vm.ctx.new_str(reworded).into()]), vm);
     error
 }
 
 /// The name CPython puts in the message: `len`, `list.append`, `math.sqrt` (a module's function, but not a
-/// builtin's, carries the module's name); None when the callable is not the one named in the message.
-fn qualified_name(vm: &VirtualMachine, callable: &PyObject, name: &str) -> Option<String> {
+/// builtin's, carries the module's name); None when the callable is not the one `named` in the message.
+fn qualified_name(vm: &VirtualMachine, callable: &PyObject, named: Option<&str>) -> Option<String> {
     let text = |attribute: &'static str| -> Option<String> {
         let value = callable.get_attr(attribute, vm).ok()?;
         value.downcast_ref::<PyStr>().and_then(|s| s.to_str()).map(str::to_owned)
     };
-    if text("__name__")? != name {
+    if named.is_some_and(|named| text("__name__").as_deref() != Some(named)) {
         return None;
     }
     let qualified = text("__qualname__")?;
