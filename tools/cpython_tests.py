@@ -37,6 +37,12 @@ DEFAULT_MODULES = [
     "test_fnmatch", "test_shlex", "test_calendar", "test_contextlib", "test_copy",
     "test_pprint", "test_graphlib", "test_ipaddress", "test_uuid", "test_zlib", "test_struct", "test_array",
     "test_unicodedata", "test_binascii", "test_keyword", "test_types", "test_abc", "test_sort", "test_range",
+    # the rest of what the sandbox offers (not asyncio, io and logging: threads and real files throughout)
+    "test_glob", "test_tomllib", "test_argparse", "test_pickle", "test_html", "test_secrets", "test_hmac",
+    "test_weakref", "test_context", "test_cmath", "test_stat", "test_posixpath", "test_genericpath", "test_reprlib",
+    "test_quopri", "test_colorsys", "test_opcodes", "test_traceback", "test_tokenize", "test_tempfile",
+    "test_shutil", "test_pathlib", "test_inspect", "test_ast", "test_codecs", "test_time", "test_unittest",
+    "test_doctest",
 ]
 MOUNT = "/cpython/test"
 # Per test: CPython's own suite runs each in well under a second; the sandbox is a few times slower.
