@@ -12,8 +12,8 @@ use crate::state::with_state;
 use crate::{finish, output, tools};
 
 /// Native (Rust) modules sandbox code may import. Everything that reaches the host is absent from the
-/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `_thread`, ...). `gc` is
-/// offered without the functions that hand out whatever the VM holds (see `trim_gc`).
+/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `_thread`, ...). `_csv` and
+/// `gc` are only reached through stand-ins (see `HANDED_OVER`).
 const NATIVE_MODULES: &[&str] = &[
     // needed by the VM's own start-up and import machinery
     "builtins", "sys", "_imp", "_io", "_warnings", "_weakref", "_abc", "_typing", "_ast", "_codecs",
@@ -60,12 +60,13 @@ fn frozen_allowed(name: &str) -> bool {
 /// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
 /// without code-object loading, `_help` with the builtin `help()` (CPython's is `pydoc`), and `_csv` with the
 /// dialect registry and field size limit per session (the native `_csv` keeps them process-wide; see
-/// `install_csv`). For asyncio: `threading` for one thread, `socket`, `subprocess` and `signal` with their
+/// `hand_over`). For asyncio: `threading` for one thread, `socket`, `subprocess` and `signal` with their
 /// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
 /// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
 /// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers;
-/// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`; `pdb` says there is no debugger (`doctest` imports it).
+/// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`; `pdb` says there is no debugger (`doctest` imports it);
+/// `gc` is the native one without the functions that reach every object (see `HANDED_OVER`).
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -76,7 +77,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 17] {
+fn stand_ins() -> [(&'static str, FrozenModule); 18] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -95,6 +96,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 17] {
         stand_in!("_sandbox_traceback", "sandbox_py/traceback_frame.py", "<sandbox _sandbox_traceback>"),
         stand_in!("_sandbox_streams", "sandbox_py/streams.py", "<sandbox _sandbox_streams>"),
         stand_in!("pdb", "sandbox_py/pdb.py", "<sandbox pdb>"),
+        stand_in!("gc", "sandbox_py/gc.py", "<sandbox gc>"),
     ]
 }
 
@@ -121,10 +123,12 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
         .init_hook(move |vm| {
             let state = PyRc::get_mut(&mut vm.state).expect("the VM's state is not shared during init hooks");
             state.module_defs.retain(|name, _| NATIVE_MODULES.contains(name));
-            // Not importable by name: only the `_csv` stand-in gets it (see `install_csv`).
-            if let Some(csv) = state.module_defs.remove("_csv") {
-                NATIVE_CSV.with(|native| native.set(Some(csv)));
-            }
+            // Not importable by name: only their stand-ins get them (see `hand_over`).
+            HANDED_OVER_NATIVES.with(|natives| {
+                let mut natives = natives.borrow_mut();
+                natives.clear();
+                natives.extend(HANDED_OVER.iter().filter_map(|name| Some((*name, state.module_defs.remove(name)?))));
+            });
             state.frozen.retain(|name, _| frozen_allowed(name));
             state.frozen.extend(stand_ins());
             vm.set_user_signal_channel(signals);
@@ -259,7 +263,9 @@ pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyRes
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
     crate::builtins::install(vm)?;
-    install_csv(vm)?;
+    for name in HANDED_OVER {
+        hand_over(vm, name)?;
+    }
     // Every native type exists before sandbox code runs, so that each gets its slots guarded.
     for module in NATIVE_MODULES {
         // A module that cannot be imported here cannot be by sandbox code either.
@@ -268,7 +274,6 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     crate::native_recursion::guard_native_iterators(vm)?;
     crate::files::install(vm)?;
     scrub_sys(vm)?;
-    trim_gc(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
     crate::limits::install(vm)?;
@@ -314,39 +319,35 @@ pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), S
     Ok(())
 }
 
+/// Native modules kept out of the importable ones, each handed once to the stand-in of the same name, which
+/// keeps only part of it: `_csv` (its dialect registry and field size limit are process-wide; the stand-in
+/// keeps them per session) and `gc` (`get_objects`, `get_referrers` and `get_referents` would hand out every
+/// object the VM holds, the sandbox's own machinery included). Deleting the attributes from the module would
+/// not do: a new import, `importlib.reload` or `_imp.create_builtin` would make the whole module again.
+const HANDED_OVER: &[&str] = &["_csv", "gc"];
+
 thread_local! {
-    /// RustPython's native `_csv`, kept out of the importable modules: its dialect registry and field size
-    /// limit are process-wide. Set by the init hook of the VM being built on this thread.
-    static NATIVE_CSV: std::cell::Cell<Option<&'static PyModuleDef>> =
-        const { std::cell::Cell::new(None) };
+    /// The definitions of the `HANDED_OVER` modules, taken out by the init hook of the VM built on this thread.
+    static HANDED_OVER_NATIVES: std::cell::RefCell<Vec<(&'static str, &'static PyModuleDef)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Import the `_csv` stand-in (per-session state), handing it the native module under `_csv_native` only
-/// while it imports: it keeps the reader, writer and types, and nothing that reaches the process-wide state.
-fn install_csv(vm: &VirtualMachine) -> PyResult<()> {
-    let Some(def) = NATIVE_CSV.with(std::cell::Cell::get) else { return Ok(()) };
+/// Import the stand-in `name`, handing it the native module as `<name>_native` only while it imports.
+fn hand_over(vm: &VirtualMachine, name: &'static str) -> PyResult<()> {
+    let def = HANDED_OVER_NATIVES.with(|natives| natives.borrow().iter().find(|(handed, _)| *handed == name).map(|(_, def)| *def));
+    let Some(def) = def else { return Ok(()) };
     let native = def.create_module(vm)?;
     def.exec_module(vm, &native)?;
     let modules = vm.sys_module.get_attr("modules", vm)?;
-    modules.set_item("_csv_native", native.into(), vm)?;
-    let imported = vm.import("_csv", 0);
-    modules.del_item("_csv_native", vm)?;
+    let native_name = format!("{name}_native");
+    modules.set_item(native_name.as_str(), native.into(), vm)?;
+    let imported = vm.import(name, 0);
+    modules.del_item(native_name.as_str(), vm)?;
     imported.map(drop)
 }
 
 /// `sys` describes the host's installation (interpreter path, prefixes, search path); the sandbox has none,
 /// and there is no standard input to read.
-/// `gc.collect()`, `gc.disable()` and the counters are what code asks of `gc`; `get_objects`,
-/// `get_referrers` and `get_referents` would hand out every object the VM holds, the sandbox's own
-/// machinery included, so they are not there (an AttributeError, as for a missing function).
-fn trim_gc(vm: &VirtualMachine) -> PyResult<()> {
-    let gc = vm.import("gc", 0)?;
-    for name in ["get_objects", "get_referrers", "get_referents"] {
-        gc.del_attr(name, vm)?;
-    }
-    Ok(())
-}
-
 fn scrub_sys(vm: &VirtualMachine) -> PyResult<()> {
     let sys = &vm.sys_module;
     for name in ["executable", "_base_executable", "prefix", "base_prefix", "exec_prefix", "base_exec_prefix"] {

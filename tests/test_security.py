@@ -287,12 +287,22 @@ GROUPS["imports"] = {
     ),
     "imp_create_builtin_socket": ("import _imp\nclass Spec:\n    name = '_socket'\n_imp.create_builtin(Spec())", value("None")),
     "imp_init_frozen": ("import _imp\n_imp.init_frozen('pty')", error("ImportError", "No such frozen object named pty")),
-    # gc is there without the functions that hand out every object the VM holds.
+    # gc is there without the functions that hand out every object the VM holds, however it is imported.
     "gc_get_objects": ("import gc\ngc.get_objects()", error("AttributeError", "module 'gc' has no attribute 'get_objects'")),
     "gc_get_referrers": ("import gc\ngc.get_referrers(sys)", error("AttributeError", "module 'gc' has no attribute 'get_referrers'")),
     "gc_get_referents": (
         "import importlib\nimportlib.import_module('gc').get_referents(1)",
         error("AttributeError", "module 'gc' has no attribute 'get_referents'"),
+    ),
+    "gc_imported_again": (
+        "import sys, gc\ndel sys.modules['gc']\nimport gc\ngc.get_objects()",
+        error("ImportError", "gc can be imported once per session"),
+    ),
+    "gc_reloaded": ("import importlib, gc\nimportlib.reload(gc)\ngc.get_objects()", error("ImportError", "gc can be imported once per session")),
+    "gc_native_by_name": ("import gc_native", no_module("gc_native")),
+    "gc_create_builtin": (
+        "import _imp, importlib.machinery as m\ngetattr(_imp.create_builtin(m.ModuleSpec('gc', None)), 'get_objects', None)",
+        value("None"),
     ),
     "threading": ("import threading\nthreading.Thread(target=print).start()", error("RuntimeError", "the sandbox has no threads")),
     "threading_timer": ("import threading\nthreading.Timer(0, print).start()", error("RuntimeError", "the sandbox has no threads")),
