@@ -60,6 +60,8 @@ pub fn exception_report(
     source_line: impl Fn(&str, usize) -> Option<String>,
 ) -> ExceptionReport {
     let mut frames = Vec::new();
+    // Each distinct place is put into words once: a deep recursion repeats the same frame a thousand times.
+    let mut texts: std::collections::HashMap<(usize, i32, usize), String> = std::collections::HashMap::new();
     if let Some(tb) = exc.traceback() {
         for entry in tb.iter() {
             let code = entry.frame.f_code();
@@ -69,16 +71,19 @@ pub fn exception_report(
                 continue;
             }
             let line = entry.lineno.get();
-            let name = code.obj_name.as_str();
-            let marked = source_line(file, line).map(|text| {
-                let args = (code.clone(), entry.lasti, file, line, name, text.clone());
+            let text = texts.entry((code.as_object().get_id(), entry.lasti, line)).or_insert_with(|| {
+                let name = code.obj_name.as_str();
+                let Some(source) = source_line(file, line) else {
+                    return format!("  File \"{file}\", line {line}, in {name}\n");
+                };
+                let args = (code.clone(), entry.lasti, file, line, name, source.clone());
                 let marked = vm.import("_sandbox_traceback", 0).and_then(|module| module.get_attr("frame", vm)?.call(args, vm));
                 match marked.and_then(|text| text.str(vm)) {
                     Ok(frame) => frame.to_string_lossy().into_owned(),
-                    Err(_) => format!("  File \"{file}\", line {line}, in {name}\n    {}\n", text.trim()),
+                    Err(_) => format!("  File \"{file}\", line {line}, in {name}\n    {}\n", source.trim()),
                 }
             });
-            frames.push(marked.unwrap_or_else(|| format!("  File \"{file}\", line {line}, in {name}\n")));
+            frames.push(text.clone());
         }
     }
     ExceptionReport {

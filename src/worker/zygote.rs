@@ -23,7 +23,9 @@ const VM_STACK_BYTES: usize = 256 * 1024 * 1024;
 const PRELOADED: &[&str] = &["json", "re", "math", "collections"];
 /// Imported once the zygote has forked a session and then had nothing to do for `IDLE_BEFORE_PRELOAD`: too
 /// slow for every cold start (asyncio: ~0.16 s), but every later session then finds it imported.
-const PRELOADED_WHEN_IDLE: &[&str] = &["asyncio"];
+/// `_sandbox_traceback` writes each error report's frames (it imports `traceback`, ~45-70 ms): without it
+/// here every session paid that on its first error.
+const PRELOADED_WHEN_IDLE: &[&str] = &["asyncio", "_sandbox_traceback"];
 const IDLE_BEFORE_PRELOAD: std::time::Duration = std::time::Duration::from_secs(1);
 /// A control frame is a `Spawn` with its options.
 const MAX_CONTROL_FRAME: usize = 1 << 20;
