@@ -54,10 +54,8 @@ fn not_in_list(
     value: Option<PyObjectRef>,
     error: rustpython_vm::builtins::PyBaseExceptionRef,
 ) -> rustpython_vm::builtins::PyBaseExceptionRef {
-    let args = error.args();
     let ours = error.class().is(vm.ctx.exceptions.value_error)
-        && matches!(args.as_slice(), [message] if message.downcast_ref::<rustpython_vm::builtins::PyStr>()
-            .and_then(|s| s.to_str()).is_some_and(|s| s.ends_with(" is not in list")));
+        && super::wording::message_of(&error).is_some_and(|message| message.ends_with(" is not in list"));
     let (true, Some(value)) = (ours, value) else { return error };
     let message = if method == "remove" {
         "list.remove(x): x not in list".to_owned()

@@ -27,8 +27,8 @@ pub fn sum(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         }
     };
     // The start must be an int itself (a bool start is added with `+`); items may be bools.
-    let start_is_int = total.class().is(vm.ctx.types.int_type);
-    if let Some(small) = exact_int(&total, vm).filter(|_| start_is_int).and_then(|int| int.to_i64()) {
+    let start = total.class().is(vm.ctx.types.int_type).then(|| total.downcast_ref::<PyInt>()).flatten();
+    if let Some(small) = start.and_then(|int| int.as_bigint().to_i64()) {
         match add_ints(small, &mut next, vm)? {
             Ended::Done(result) => return Ok(result),
             Ended::Left(result) => total = result,

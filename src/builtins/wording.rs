@@ -8,8 +8,8 @@
 //!   found.`): rewritten where the callable is known, in its guarded call slot (`native_recursion`), so
 //!   `args` and every display of the exception agree;
 //! - wording that needs no context (unbound locals, list concatenation, C type names, an argument that must be
-//!   an int) is given by the `str`
-//!   of the exception types concerned, so printing, `str()` and tracebacks show CPython's text.
+//!   an int) is given by the `str` of the exception types concerned, so printing, `str()` and tracebacks show
+//!   CPython's text.
 
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyModule, PyStr, PyStrRef, PyType};
 use rustpython_vm::{AsObject, Py, PyObject, PyResult, VirtualMachine};
@@ -93,9 +93,8 @@ pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExcepti
     if error.traceback().is_some() {
         return error;
     }
-    let args = error.args();
-    let [message] = args.as_slice() else { return error };
-    let Some(message) = message.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else { return error };
+    let Some(message) = message_of(&error) else { return error };
+    let message = message.as_str();
     let reworded = if let Some((name, counts)) = message.split_once(" expected ") {
         let takes = match counts.split_once(", got ") {
             Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => format!("takes no arguments ({given} given)"),
@@ -124,6 +123,13 @@ pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExcepti
     // Setting `args` cannot fail on a TypeError; if it did, RustPython's words would stay.
     let _ = error.as_object().set_attr("args", vm.ctx.new_tuple(vec![vm.ctx.new_str(reworded).into()]), vm);
     error
+}
+
+/// The message of an exception made from one str, as RustPython's own are.
+pub fn message_of(error: &PyBaseExceptionRef) -> Option<String> {
+    let args = error.args();
+    let [message] = args.as_slice() else { return None };
+    message.downcast_ref::<PyStr>()?.to_str().map(str::to_owned)
 }
 
 /// The name CPython puts in the message: `len`, `list.append`, `math.sqrt` (a module's function, but not a
