@@ -37,6 +37,8 @@ const TICK: Duration = Duration::from_millis(10);
 const SPIN: Duration = Duration::from_micros(150);
 /// str/bytes variables at least this large are kept by the session between runs (see `Kept`).
 const KEPT_FROM: usize = 4096;
+/// Frames read from a session process found gone when a run was sent (it sends a checkpoint between runs).
+const PENDING_BETWEEN_RUNS: usize = 4;
 
 #[pyclass(frozen, weakref, module = "dspy_rust_interpreter._native")]
 pub struct Session {
@@ -216,8 +218,12 @@ impl Session {
     ) -> (Ending, Option<PyErr>) {
         let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
-            // It may have sent a checkpoint between runs before it died: the rollback starts from that.
-            while state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
+            // It may have sent a checkpoint between runs before it died: the rollback starts from that. Only
+            // one can be pending (it is sent between runs); a process that keeps writing is not read further.
+            for _ in 0..PENDING_BETWEEN_RUNS {
+                if !state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
+                    break;
+                }
                 match py.detach(|| process::receive_frame(&state.process.link)) {
                     Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok(_) => {}
