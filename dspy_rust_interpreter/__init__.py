@@ -9,7 +9,7 @@
     rlm = dspy.RLM("context, query -> answer", interpreter_factory=RustInterpreter)
 """
 
-from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
+from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput, InvalidNameError
 from ._files import Mount, SessionFiles
 from ._interpreter import ConfiguredInterpreter, RustInterpreter
 from ._pool import InterpreterPool, PoolExhaustedError
@@ -21,6 +21,7 @@ __all__ = [
     "FinalAnswerResult",
     "FinalOutput",
     "InterpreterPool",
+    "InvalidNameError",
     "Mount",
     "PoolExhaustedError",
     "RustInterpreter",

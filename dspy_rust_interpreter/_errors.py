@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CodeExecutionError", "CodeInterpreterError", "FinalAnswerResult", "FinalOutput", "DSPY_AVAILABLE"]
+__all__ = [
+    "CodeExecutionError",
+    "CodeInterpreterError",
+    "FinalAnswerResult",
+    "FinalOutput",
+    "InvalidNameError",
+    "DSPY_AVAILABLE",
+]
 
 try:
     from dspy.primitives.code_interpreter import (
@@ -56,6 +63,12 @@ class CodeExecutionError(_ExecutionErrorBase):  # type: ignore[misc,valid-type]
         self.error_type = error_type
         self.traceback = traceback
         self.output = output
+
+
+class InvalidNameError(CodeInterpreterError, ValueError):  # type: ignore[misc,valid-type]
+    """A name sandbox code would see that cannot be used: a variable, tool or output field name, or two mounted
+    files of one name. A ValueError, and dspy's ``CodeInterpreterError`` (what dspy's own interpreter raises
+    for it), so either ``except`` catches it."""
 
 
 class FinalAnswerResult(FinalOutput):  # type: ignore[misc,valid-type]

@@ -12,7 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import _native
-from ._errors import CodeInterpreterError
+from ._errors import CodeInterpreterError, InvalidNameError
 
 if TYPE_CHECKING:
     from ._interpreter import RustInterpreter
@@ -53,25 +53,28 @@ def check_distinct(mounts: Iterable[Mount]) -> None:
 def dspy_path_mounts(read_paths: Iterable[Any], write_paths: Iterable[Any], sync_files: bool) -> tuple[Mount, ...]:
     """dspy's file options as mounts, with dspy's meaning: each path appears as ``/sandbox/<its name>``; read paths
     read-only; write paths made if missing, and written back to the host (``sync_files``, the default) or kept in
-    the session (``sync_files=False``)."""
-    mounts: dict[str, Mount] = {}
+    the session (``sync_files=False``). A file given as both is mounted once, writable; two different files with
+    one name are refused (dspy's "unique basenames") before anything is made on the host."""
+    modes: dict[str, tuple[str, str]] = {}  # sandbox path -> (host path, mode)
     for paths, mode in ((read_paths, "ro"), (write_paths, "rw" if sync_files else "overlay")):
         if isinstance(paths, (str, bytes, os.PathLike)):
             raise TypeError(f"enable_read_paths/enable_write_paths take a list of paths, got {paths!r}")
         for path in paths:
             host_path = os.fspath(path)
-            if mode != "ro" and not os.path.exists(host_path):
-                with open(host_path, "a"):
-                    pass
-            name = os.path.basename(os.path.normpath(host_path))
-            mount = Mount(f"{DSPY_MOUNT_FOLDER}/{name}", host_path, mode)
-            other = mounts.get(mount.path)
-            if other is not None and other.host_path != mount.host_path:
-                raise ValueError(f"mounted paths must have distinct names in the sandbox: {other.host_path} and "
-                                 f"{mount.host_path} would both be {mount.path}")
+            sandbox_path = f"{DSPY_MOUNT_FOLDER}/{os.path.basename(os.path.normpath(host_path))}"
+            other = modes.get(sandbox_path)
+            if other is not None and os.path.realpath(other[0]) != os.path.realpath(host_path):
+                raise InvalidNameError(
+                    f"enable_read_paths/enable_write_paths need unique basenames: {other[0]} and {host_path} "
+                    f"would both be {sandbox_path}"
+                )
             if other is None or mode != "ro":
-                mounts[mount.path] = mount
-    return tuple(mounts.values())
+                modes[sandbox_path] = (host_path, mode)
+    for host_path, mode in modes.values():
+        if mode != "ro" and not os.path.exists(host_path):
+            with open(host_path, "a"):
+                pass
+    return tuple(Mount(sandbox_path, host_path, mode) for sandbox_path, (host_path, mode) in modes.items())
 
 
 _MODE_TEXT = {"ro": "read-only", "rw": "read-write: writes go to the host", "overlay": "writable: changes stay in this session"}

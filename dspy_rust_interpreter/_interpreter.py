@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 from . import _native, _zygote
 from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
-from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
-from ._files import SessionFiles, check_distinct, check_mounts, describe_mounts, dspy_path_mounts
+from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput, InvalidNameError
+from ._files import SessionFiles, describe_mounts
 from ._locking import SessionLock
+from ._options import check_options
 from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
 from ._tools import build_tool_specs, check_global_name
 
@@ -28,103 +29,6 @@ FIELD_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "NoneTyp
 
 OutputFields = list[dict[str, Any]]
 
-# Limits, each settable per instance as a keyword option: RustInterpreter(timeout=None, ...).
-DEFAULT_OPTIONS: dict[str, Any] = {
-    # Seconds of sandbox execution per execute() (time inside host tools is not counted); None: no limit.
-    "timeout": 30.0,
-    # Seconds that code ignoring a stop (a long native operation) gets before the session is abandoned.
-    "abandon_after": 5.0,
-    # Characters of printed output kept per execute(); the rest is dropped with a note saying how much.
-    "max_output_chars": 10_000_000,
-    # Bytes the sandbox's VM may hold; growth past it is stopped with MemoryError. None: no limit.
-    "memory_limit": 1 << 30,
-    # Seconds one tool call may take before the sandbox gets TimeoutError (the host call may go on, in a
-    # thread); None: no limit. Async tools are cancelled instead.
-    "tool_timeout": None,
-    # Tool calls per session (until shutdown); past it every call raises RuntimeError. None: unlimited.
-    "max_tool_calls": None,
-    # Size of one tool result (or streamed item), estimated cheaply; past it the call raises. None: no limit.
-    "max_tool_result_bytes": None,
-    # A tool call taking longer than this is logged as a warning on the "dspy_rust_interpreter" logger.
-    "slow_tool_seconds": 5.0,
-    # Tool calls that async sandbox code has in flight at once (`await asyncio.gather(search(a), ...)`) run
-    # on this many host threads at most; more wait for a free one.
-    "max_concurrent_tools": 8,
-    # Modules imported while the sandbox is built, so that the code's first `import` of them is a lookup
-    # (InterpreterPool builds its sandboxes ahead of time: there, this costs no one any waiting).
-    "preload": (),
-    # Host folders (or files) shown in the sandbox's filesystem: [Mount("/data", "/host/corpus", mode="ro"), ...]
-    # (docs/files.md). Everything else in it is the session's own, in memory.
-    "mounts": (),
-    # Bytes the session's files in memory hold at most, and bytes its writes may add to its mounts.
-    "files_max_bytes": 256 << 20,
-    # Files the session holds in memory at most (and entries it may create in its mounts).
-    "files_max_count": 10_000,
-    # dspy PythonInterpreter's file options, with its meaning: each path appears as /sandbox/<name>; read paths
-    # read-only, write paths made if missing and written back to the host (kept in the session with
-    # sync_files=False).
-    "enable_read_paths": (),
-    "enable_write_paths": (),
-    "sync_files": True,
-}
-
-
-def _check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise TypeError(
-            f"RustInterpreter() got unexpected option(s) {', '.join(unknown)}; "
-            f"the options are: {', '.join(sorted(DEFAULT_OPTIONS))}"
-        )
-    merged = {**DEFAULT_OPTIONS, **options}
-    timeout = merged["timeout"]
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
-        raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-    abandon_after = merged["abandon_after"]
-    if isinstance(abandon_after, bool) or not isinstance(abandon_after, (int, float)) or not abandon_after > 0:
-        raise ValueError(f"abandon_after must be a positive number of seconds, got {abandon_after!r}")
-    memory = merged["memory_limit"]
-    if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
-        raise ValueError(f"memory_limit must be a positive number of bytes or None, got {memory!r}")
-    cap = merged["max_output_chars"]
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
-        raise ValueError(f"max_output_chars must be a non-negative int, got {cap!r}")
-    tool_timeout = merged["tool_timeout"]
-    if tool_timeout is not None and not _positive_number(tool_timeout):
-        raise ValueError(f"tool_timeout must be a positive number of seconds or None, got {tool_timeout!r}")
-    concurrent = merged["max_concurrent_tools"]
-    if isinstance(concurrent, bool) or not isinstance(concurrent, int) or concurrent < 1:
-        raise ValueError(f"max_concurrent_tools must be a positive int, got {concurrent!r}")
-    for name in ("max_tool_calls", "max_tool_result_bytes"):
-        value = merged[name]
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ValueError(f"{name} must be a non-negative int or None, got {value!r}")
-    preload = merged["preload"]
-    if isinstance(preload, str) or not isinstance(preload, (list, tuple)) or not all(
-        isinstance(name, str) and all(part.isidentifier() for part in name.split(".")) for name in preload
-    ):
-        raise ValueError(f"preload must be a list or tuple of module names, got {preload!r}")
-    merged["preload"] = tuple(preload)
-    for name in ("files_max_bytes", "files_max_count"):
-        value = merged[name]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
-    if not isinstance(merged["sync_files"], bool):
-        raise ValueError(f"sync_files must be True or False, got {merged['sync_files']!r}")
-    merged["mounts"] = check_mounts(merged["mounts"]) + dspy_path_mounts(
-        merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"]
-    )
-    check_distinct(merged["mounts"])
-    merged["enable_read_paths"] = merged["enable_write_paths"] = ()
-    if not _positive_number(merged["slow_tool_seconds"]):
-        raise ValueError(f"slow_tool_seconds must be a positive number of seconds, got {merged['slow_tool_seconds']!r}")
-    return merged
-
-
-def _positive_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float)) and value > 0
-
-
 def _normalise_output_fields(fields: Any) -> OutputFields | None:
     if fields is None:
         return None
@@ -137,7 +41,7 @@ def _normalise_output_fields(fields: Any) -> OutputFields | None:
             raise TypeError(f"each output field must be a dict with a 'name' string, got {field!r}")
         name = field["name"]
         if not name.isidentifier():
-            raise ValueError(f"output field name {name!r} is not a valid Python identifier")
+            raise InvalidNameError(f"Invalid output field name: {name!r} is not a valid Python identifier")
         if name in seen:
             raise ValueError(f"output field {name!r} is declared twice")
         seen.add(name)
@@ -168,6 +72,7 @@ def new_session(options: dict[str, Any]) -> _native.Session:
             mounts=list(options["mounts"]),
             files_max_bytes=options["files_max_bytes"],
             files_max_count=options["files_max_count"],
+            strict_values=options["strict_values"],
         )
     except (RuntimeError, ConnectionError, _native.PanicException) as error:
         raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
@@ -222,7 +127,7 @@ class RustInterpreter:
         docs/asyncio.md).
         ``callbacks``: dspy ``BaseCallback`` handlers, told about start/execute/shutdown and each tool call
         (ignored when dspy is not imported)."""
-        self._options = _check_options(options)
+        self._options = check_options(options)
         if self._options["mounts"]:
             self.execution_instructions = instructions_with_mounts(self._options["mounts"])
         self.callbacks: list[Any] = list(callbacks or [])
@@ -244,7 +149,7 @@ class RustInterpreter:
         """A picklable factory of interpreters with these options (``dspy.RLM(interpreter_factory=...)``), which
         carries the ``execution_instructions`` they have (with their mounts listed)."""
         limits = {name: value for name, value in options.items() if name not in ("tools", "output_fields", "callbacks")}
-        mounts = _check_options(limits)["mounts"]
+        mounts = check_options(limits)["mounts"]
         instructions = instructions_with_mounts(mounts) if mounts else cls.execution_instructions
         return ConfiguredInterpreter(cls, options, instructions)
 
@@ -348,14 +253,20 @@ class RustInterpreter:
         finally:
             CALLER_LOOP.reset(token)
 
+    def __call__(self, code: str, variables: dict[str, Any] | None = None) -> Any:
+        """``execute(code, variables)``: dspy's interpreters are callable too."""
+        return self.execute(code, variables)
+
     @reported
-    def invoke_tool(self, tool_name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """Call one installed tool as sandbox code would (checks, guards, counters). dspy's interpreters
-        have this method too: dspy callbacks report each tool call through it."""
+    def invoke_tool(self, tool_name: str, args: Any = (), kwargs: dict[str, Any] | None = None) -> Any:
+        """Call one installed tool as sandbox code would (checks, guards, counters): ``invoke_tool(name, args,
+        kwargs)``, or dspy's ``invoke_tool(name, kwargs)``. dspy callbacks report each tool call through it."""
+        if isinstance(args, dict) and kwargs is None:
+            args, kwargs = (), args
         call = self._runtime.calls.get(tool_name)
         if call is None:
-            raise CodeInterpreterError(f"unknown tool {tool_name!r}; installed tools: {sorted(self._runtime.calls)}")
-        return call.invoke(tuple(args), kwargs)
+            raise CodeInterpreterError(f"Unknown tool: {tool_name!r}; installed tools: {sorted(self._runtime.calls)}")
+        return call.invoke(tuple(args), kwargs or {})
 
     def stats(self) -> dict[str, Any]:
         """Counters of this session: executes, errors, limit hits, tool calls and errors per tool, seconds in
@@ -431,7 +342,9 @@ class RustInterpreter:
 
     def _ensure_session(self) -> _native.Session:
         if self._closed:
-            raise CodeInterpreterError("this RustInterpreter was shut down; create a new one for a new session")
+            raise CodeInterpreterError(
+                "this RustInterpreter's session has ended (it was shut down); create a new one for a new session"
+            )
         if self._failure is not None:
             raise CodeInterpreterError(self._failure)
         if self._session is None:
@@ -446,8 +359,9 @@ class RustInterpreter:
         session = self._session
         if (session is not None and session.would_wait_on_itself()) or id(self) in RUNNING_TOOL_OF.get():
             raise CodeInterpreterError(
-                f"{method}() was called from inside a tool that this interpreter is waiting for; a tool cannot "
-                "re-enter the sandbox that is calling it (use a separate RustInterpreter for nested code)"
+                f"RustInterpreter cannot execute recursively from one of its tools: {method}() was called from "
+                "inside a tool that this interpreter is waiting for; a tool cannot re-enter the sandbox that is "
+                "calling it (use a separate RustInterpreter for nested code)"
             )
 
     def _tool_update(self) -> tuple[list[ToolSpec] | None, tuple[tuple[str, Any], ...]]:

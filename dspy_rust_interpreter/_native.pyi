@@ -74,6 +74,7 @@ class Session:
         mounts: list[Mount] = ...,
         files_max_bytes: int = 256 << 20,
         files_max_count: int = 10_000,
+        strict_values: bool = False,
     ) -> None:
         """Start a session process from the zygote on ``control_fd``. Raises ConnectionError when the zygote
         is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox, FileNotFoundError

@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterator
 
 from . import _native
 from ._errors import CodeInterpreterError
-from ._interpreter import RustInterpreter, _check_options, instructions_with_mounts, new_session
+from ._interpreter import RustInterpreter, instructions_with_mounts, new_session
+from ._options import check_options
 
 
 # Imported while each pooled sandbox is built (ahead of time, in the background), so the first `import` of
@@ -69,7 +70,7 @@ class InterpreterPool:
             raise ValueError(f"size must be a positive int, got {size!r}")
         if checkout_timeout is not None and checkout_timeout < 0:
             raise ValueError("checkout_timeout must be None or a non-negative number of seconds")
-        self._options = _check_options({"preload": DEFAULT_POOL_PRELOAD, **interpreter_options})
+        self._options = check_options({"preload": DEFAULT_POOL_PRELOAD, **interpreter_options})
         self._size = size
         self._checkout_timeout = checkout_timeout
         self._slots = threading.BoundedSemaphore(size)

@@ -20,6 +20,7 @@ import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from ._errors import InvalidNameError
 from ._tool_types import ArgumentMismatch, Check, compile_check, type_name
 
 if TYPE_CHECKING:
@@ -42,10 +43,14 @@ _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_O
 
 def check_global_name(name: object, what: str) -> str:
     """Reject names sandbox code could not call, or that would shadow the sandbox's own globals."""
-    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-        raise ValueError(f"{what} name {name!r} is not a valid Python identifier")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise InvalidNameError(f"Invalid {what} name: {name!r} is not a valid Python identifier")
+    if keyword.iskeyword(name):
+        raise InvalidNameError(f"Invalid {what} name: {name!r} is a Python keyword")
     if name in RESERVED_NAMES:
-        raise ValueError(f"{what} name {name!r} is reserved by the interpreter ({', '.join(sorted(RESERVED_NAMES))})")
+        raise InvalidNameError(
+            f"Invalid {what} name: {name!r} is reserved by the interpreter ({', '.join(sorted(RESERVED_NAMES))})"
+        )
     return name
 
 

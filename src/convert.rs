@@ -1,6 +1,6 @@
 //! What both ends' conversions share (`host::convert`, `worker::convert`): the plain-data set that crosses
 //! (None, bool, int of any size, float, str, bytes, list, tuple, dict, set, frozenset, nested; on the host
-//! side also pydantic models and dataclasses, as dicts), and the conversion error, which records where in
+//! side also the kinds of `host::known`), and the conversion error, which records where in
 //! the value it happened, built while unwinding so that successful conversions pay nothing for it.
 
 use pyo3::prelude::*;
@@ -19,7 +19,7 @@ pub enum Direction {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConvertErrorKind {
-    #[error("has type '{type_name}', which cannot {direction}; use {SUPPORTED}{hint}", direction = match .direction { Direction::IntoSandbox => "enter the sandbox", Direction::OutOfSandbox => "leave the sandbox" }, hint = match .direction { Direction::IntoSandbox => " (pydantic models and dataclasses are passed as dicts)", Direction::OutOfSandbox => " (convert it, e.g. with str() or a dict of its fields)" })]
+    #[error("has type '{type_name}', which cannot {direction}; use {SUPPORTED}{hint}", direction = match .direction { Direction::IntoSandbox => "enter the sandbox", Direction::OutOfSandbox => "leave the sandbox" }, hint = match .direction { Direction::IntoSandbox => " (pydantic models, dataclasses and named tuples cross as dicts; dates, times, Decimal, UUID, enums and paths are converted too)", Direction::OutOfSandbox => " (convert it, e.g. with str() or a dict of its fields)" })]
     Unsupported { type_name: String, direction: Direction },
     #[error("is nested more than {MAX_DEPTH} levels deep, or contains itself")]
     TooDeep,
@@ -63,23 +63,6 @@ impl ConvertError {
 
 pub(crate) fn index_segment(i: usize) -> String {
     format!("[{i}]")
-}
-
-/// The dict form of a pydantic model or dataclass instance, if `obj` is one.
-pub(crate) fn plain_form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = obj.py();
-    if obj.is_instance_of::<pyo3::types::PyType>() {
-        return Ok(None);
-    }
-    let cls = obj.get_type();
-    if cls.hasattr(pyo3::intern!(py, "model_dump"))? && cls.hasattr(pyo3::intern!(py, "model_fields"))? {
-        return obj.call_method0(pyo3::intern!(py, "model_dump")).map(Some);
-    }
-    if cls.hasattr(pyo3::intern!(py, "__dataclass_fields__"))? {
-        let dataclasses = py.import(pyo3::intern!(py, "dataclasses"))?;
-        return dataclasses.call_method1(pyo3::intern!(py, "asdict"), (obj,)).map(Some);
-    }
-    Ok(None)
 }
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {

@@ -131,12 +131,16 @@ fn format_traceback(frames: Vec<String>) -> String {
 const NOT_FROM_A_MESSAGE: &[&str] =
     &["UnicodeDecodeError", "UnicodeEncodeError", "UnicodeTranslateError", "BaseExceptionGroup", "ExceptionGroup"];
 
-/// The VM's built-in `Exception` types that a message alone makes, by name; taken from a fresh VM's
+/// The types a host tool's exception takes in the sandbox, by the host type's name: for each of the VM's
+/// built-in `Exception` types that a message alone makes, a subclass of it and of `RuntimeError` with the
+/// same name (so both `except ValueError` and dspy's `except RuntimeError` catch a tool's ValueError), or the
+/// type itself where it is a RuntimeError already or the two cannot be combined. Taken from a fresh VM's
 /// `builtins`, before sandbox code can rebind a name there. Not `SystemExit`, `KeyboardInterrupt` and the
 /// other `BaseException`s outside `Exception`: a host's arrives as `RuntimeError`, which `except Exception`
 /// catches.
-pub fn builtin_exception_types(vm: &VirtualMachine) -> std::collections::HashMap<String, PyTypeRef> {
+pub fn tool_error_types(vm: &VirtualMachine) -> std::collections::HashMap<String, PyTypeRef> {
     let base = vm.ctx.exceptions.exception_type;
+    let runtime_error = vm.ctx.exceptions.runtime_error;
     vm.builtins
         .dict()
         .into_iter()
@@ -146,7 +150,22 @@ pub fn builtin_exception_types(vm: &VirtualMachine) -> std::collections::HashMap
             let native = !cls.slots.flags.has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE);
             (native && cls.fast_issubclass(base) && !NOT_FROM_A_MESSAGE.contains(&name.as_str())).then_some((name, cls))
         })
+        .map(|(name, cls)| {
+            if cls.fast_issubclass(runtime_error) {
+                return (name, cls);
+            }
+            let combined = combined_type(vm, &name, cls.clone(), runtime_error.to_owned());
+            (name, combined.unwrap_or(cls))
+        })
         .collect()
+}
+
+/// `class <name>(builtin, RuntimeError)`, in `builtins`; None where the two layouts do not combine.
+fn combined_type(vm: &VirtualMachine, name: &str, builtin: PyTypeRef, runtime_error: PyTypeRef) -> Option<PyTypeRef> {
+    let args = (vm.ctx.new_str(name), vm.ctx.new_tuple(vec![builtin.into(), runtime_error.into()]), vm.ctx.new_dict());
+    let made = vm.ctx.types.type_type.as_object().call(args, vm).ok()?.downcast::<rustpython_vm::builtins::PyType>().ok()?;
+    made.as_object().set_attr("__module__", vm.ctx.new_str("builtins"), vm).ok()?;
+    Some(made)
 }
 
 /// Whether the submitted code ends in an expression statement, whose value `execute()` reports.
@@ -222,10 +241,14 @@ mod tests {
     }
 
     #[test]
-    fn builtin_exception_types_are_found_by_name_and_nothing_else() {
+    fn tool_error_types_are_found_by_name_and_nothing_else() {
         with_test_vm(|vm| {
-            let types = builtin_exception_types(vm);
-            assert!(types.get("KeyError").is_some_and(|t| t.name().to_string() == "KeyError"));
+            let types = tool_error_types(vm);
+            let key_error = &types["KeyError"];
+            assert_eq!(key_error.name().to_string(), "KeyError");
+            assert!(key_error.fast_issubclass(vm.ctx.exceptions.key_error));
+            assert!(key_error.fast_issubclass(vm.ctx.exceptions.runtime_error));
+            assert!(types["NotImplementedError"].is(vm.ctx.exceptions.not_implemented_error));
             assert!(types.contains_key("OSError") && types.contains_key("TimeoutError"));
             assert!(!types.contains_key("len"));
             assert!(!types.contains_key("UnicodeDecodeError"));

@@ -82,6 +82,15 @@ fn field_list(fields: &[Field]) -> String {
         .join(", ")
 }
 
+/// Names as CPython lists them in an arity error: `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+fn quoted_names(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("'{name}'")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
 fn call_hint(func: &str, fields: &[Field]) -> String {
     let args: Vec<String> = fields.iter().map(|f| format!("{}=...", f.name)).collect();
     format!("{func}({})", args.join(", "))
@@ -147,10 +156,12 @@ fn accept(
                 .map(|f| f.name.as_str())
                 .collect();
             if !missing.is_empty() {
+                // CPython's arity wording (dspy's SUBMIT is a Python function), then how to call it.
                 return Err(vm.new_type_error(format!(
-                    "{func}() is missing output field{} {}; call {} with every output field: {}",
+                    "{func}() missing {} required positional argument{}: {}; call {} with every output field: {}",
+                    missing.len(),
                     if missing.len() > 1 { "s" } else { "" },
-                    missing.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "),
+                    quoted_names(&missing),
                     call_hint(func, &fields),
                     field_list(&fields)
                 )));

@@ -285,13 +285,13 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     let streams = output::new_streams(vm)?;
     let factory = tools::new_stand_in_factory(vm)?;
     let stop_type = finish::new_stop_exception_type(vm);
-    let builtin_exceptions = crate::errors::builtin_exception_types(vm);
+    let tool_error_types = crate::errors::tool_error_types(vm);
     let modules = vm.sys_module.get_attr("modules", vm)?.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| {
         vm.new_system_error("sys.modules is not a dict")
     })?;
     with_state(|s| {
         s.globals = Some(globals.clone());
-        s.builtin_exceptions = builtin_exceptions;
+        s.tool_error_types = tool_error_types;
         s.modules = Some(modules.clone());
         s.tool_factory = Some(factory);
         s.stop_exception_type = Some(stop_type);

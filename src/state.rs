@@ -37,8 +37,8 @@ pub struct SessionState {
     /// Characters kept in `output`, and characters printed past the cap and dropped.
     pub output_chars: usize,
     pub output_dropped: usize,
-    /// The built-in exception types by name, as the VM made them (sandbox code can rebind the names).
-    pub builtin_exceptions: HashMap<String, PyTypeRef>,
+    /// The types a host tool's exception takes, by host type name (`errors::tool_error_types`).
+    pub tool_error_types: HashMap<String, PyTypeRef>,
     /// The VM's own `sys.modules`, for `sys.__getattr__` (see `sandbox::sys_getattr_fallback`).
     pub modules: Option<PyDictRef>,
     /// Host calls started from async code and not yet delivered: the tool's name by call id.

@@ -259,17 +259,16 @@ fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Ve
     Ok(delivered)
 }
 
-/// The host's exception raised inside the sandbox: the same built-in type when there is one (the VM's own,
-/// made without calling it, so no sandbox code runs), else RuntimeError; either way carrying `tool` (the
-/// tool's name), `host_type` (the host exception's qualified type name) and `host_traceback` (the host's
-/// traceback text, for code that wants it; never printed by default).
+/// The host's exception raised inside the sandbox, as "tool 'x' failed with ValueError: ...": for a built-in
+/// type, the sandbox's same-named subclass of it and of RuntimeError (`errors::tool_error_types`; made
+/// without calling it, so no sandbox code runs), else RuntimeError; either way carrying `tool` (the tool's
+/// name), `host_type` (the host exception's qualified type name) and `host_traceback` (the host's traceback
+/// text, for code that wants it; never printed by default).
 fn host_error_in_sandbox(error: HostError, vm: &VirtualMachine, tool: &str) -> PyBaseExceptionRef {
     let HostError { type_name, is_builtin, message, host_type, traceback } = error;
-    let same_type = is_builtin.then(|| with_state(|s| s.builtin_exceptions.get(&type_name).cloned())).flatten();
-    let exc = match same_type {
-        Some(cls) => vm.new_exception_msg(cls, format!("tool '{tool}' failed: {message}").into()),
-        None => vm.new_runtime_error(format!("tool '{tool}' failed with {type_name}: {message}")),
-    };
+    let cls = is_builtin.then(|| with_state(|s| s.tool_error_types.get(&type_name).cloned())).flatten();
+    let text = format!("tool '{tool}' failed with {type_name}: {message}");
+    let exc = vm.new_exception_msg(cls.unwrap_or_else(|| vm.ctx.exceptions.runtime_error.to_owned()), text.into());
     // Into the instance's dict directly: `setattr` would run a `__setattr__` sandbox code gave the type.
     let dict = exc.as_object().dict().unwrap_or_else(|| vm.ctx.new_dict());
     for (attr, value) in [("tool", tool.to_owned()), ("host_type", host_type), ("host_traceback", traceback)] {

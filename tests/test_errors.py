@@ -168,7 +168,7 @@ def test_syntax_error_leaves_state_intact_and_runs_nothing(interp):
 def test_syntax_error_does_not_leak_output_into_next_execute(interp):
     with pytest.raises(SyntaxError):
         interp.execute("print('never')\ndef broken(")
-    assert interp.execute("print('next')") == "next"
+    assert interp.execute("print('next')") == "next\n"
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ def test_help_on_a_tool_shows_its_name_signature_and_docstring(make_interp):
         "search(query: 'str', k: 'int' = 3, *, exact: 'bool' = False) -> 'list[str]'\n"
         "    Search the corpus.\n"
         "\n"
-        "    Returns up to k titles."
+        "    Returns up to k titles.\n"
     )
 
 
@@ -32,7 +32,7 @@ def test_help_on_a_tool_without_docstring_says_so(make_interp):
 
 def test_help_on_a_sandbox_function(interp):
     code = 'def area(w, h=1):\n    """Area of a w by h rectangle."""\n    return w * h\nhelp(area)'
-    assert interp.execute(code) == "area(w, h=1)\n    Area of a w by h rectangle."
+    assert interp.execute(code) == "area(w, h=1)\n    Area of a w by h rectangle.\n"
 
 
 def test_help_on_a_class_lists_its_public_methods(interp):

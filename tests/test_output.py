@@ -21,7 +21,7 @@ def test_print_stdout_write_and_stderr_interleave_in_order(interp):
         "sys.stderr.write('d')\n"
         "print('e')\n"
     )
-    assert interp.execute(code) == "a\nb\nc\nde"
+    assert interp.execute(code) == "a\nb\nc\nde\n"
 
 
 def test_stdout_write_returns_character_count(interp):
@@ -33,12 +33,12 @@ def test_print_sep_and_end_are_honoured(interp):
     assert interp.execute("print(1, 2, sep='-', end='!')") == "1-2!"
 
 
-def test_trailing_final_newline_is_dropped(interp):
-    assert interp.execute("print('hi')") == "hi"
+def test_printed_text_is_returned_exactly_with_its_final_newline(interp):
+    assert interp.execute("print('hi')") == "hi\n"
 
 
 def test_inner_newlines_are_kept(interp):
-    assert interp.execute("print('a\\n\\nb')") == "a\n\nb"
+    assert interp.execute("print('a\\n\\nb')") == "a\n\nb\n"
 
 
 def test_printed_text_with_trailing_expression_appends_repr_on_new_line(interp):
@@ -54,16 +54,16 @@ def test_trailing_expression_string_is_appended_as_repr(interp):
 
 
 def test_trailing_print_call_does_not_append_none(interp):
-    assert interp.execute("print('x')") == "x"
+    assert interp.execute("print('x')") == "x\n"
 
 
 def test_output_of_one_execute_does_not_carry_into_the_next(interp):
-    assert interp.execute("print('first')") == "first"
-    assert interp.execute("print('second')") == "second"
+    assert interp.execute("print('first')") == "first\n"
+    assert interp.execute("print('second')") == "second\n"
 
 
 def test_unicode_output_is_preserved(interp):
-    assert interp.execute("print('héllo ✓ 日本語 🐍')") == "héllo ✓ 日本語 🐍"
+    assert interp.execute("print('héllo ✓ 日本語 🐍')") == "héllo ✓ 日本語 🐍\n"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -137,12 +137,12 @@ def test_expression_that_is_not_last_is_not_returned(interp):
 
 def test_reassigned_stdout_is_captured_again_in_next_execute(interp):
     interp.execute("import sys, io\nsys.stdout = io.StringIO()\nsys.stderr = io.StringIO()\nprint('hidden')")
-    assert interp.execute("import sys\nprint('visible')\nprint('err', file=sys.stderr)") == "visible\nerr"
+    assert interp.execute("import sys\nprint('visible')\nprint('err', file=sys.stderr)") == "visible\nerr\n"
 
 
 def test_stdout_set_to_none_is_captured_again_in_next_execute(interp):
     interp.execute("import sys\nsys.stdout = None")
-    assert interp.execute("print('back')") == "back"
+    assert interp.execute("print('back')") == "back\n"
 
 
 def test_output_written_to_replaced_stdout_is_not_returned(interp):
@@ -180,7 +180,7 @@ def test_failing_execute_without_output_has_no_output_section(interp):
 def test_output_of_failed_execute_does_not_leak_into_next(interp):
     with pytest.raises(CodeExecutionError):
         interp.execute("print('before failure')\n1 / 0")
-    assert interp.execute("print('next')") == "next"
+    assert interp.execute("print('next')") == "next\n"
 
 
 def test_stdout_flush_and_isatty_work(interp):
@@ -188,7 +188,7 @@ def test_stdout_flush_and_isatty_work(interp):
 
 
 def test_stdout_writelines_is_captured(interp):
-    assert interp.execute("import sys\nsys.stdout.writelines(['a\\n', 'b\\n'])") == "a\nb"
+    assert interp.execute("import sys\nsys.stdout.writelines(['a\\n', 'b\\n'])") == "a\nb\n"
 
 
 def test_pprint_and_json_dump_write_to_captured_stdout(interp):

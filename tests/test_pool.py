@@ -109,7 +109,7 @@ TRACES = [
     ("an exception class attribute", "ValueError.planted = 1", "hasattr(ValueError, 'planted')", False),
     ("a subclass of a built-in type", "class Planted(dict):\n    pass\nkeep = Planted()", "any(c.__name__ == 'Planted' for c in dict.__subclasses__())", False),
     ("the warnings filters", "import warnings\nwarnings.simplefilter('error')", "import warnings\nlen([f for f in warnings.filters if f[0] == 'error'])", 0),
-    ("sys.stdout", "import sys\nclass W:\n    def write(self, s):\n        pass\nsys.stdout = W()", "print('seen')", "seen"),
+    ("sys.stdout", "import sys\nclass W:\n    def write(self, s):\n        pass\nsys.stdout = W()", "print('seen')", "seen\n"),
     ("the csv dialect registry", "import csv\ncsv.register_dialect('planted', delimiter=';')", "import csv\n'planted' in csv.list_dialects()", False),
     ("the csv field size limit", "import csv\ncsv.field_size_limit(7)", "import csv\ncsv.field_size_limit()", 131072),
 ]

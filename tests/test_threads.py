@@ -45,7 +45,7 @@ def test_concurrent_executes_each_get_only_their_own_output(interp):
         for round_ in range(50):
             expected = f"thread {index} round {round_}"
             got = interp.execute(f"print({expected!r})\nprint({expected!r})")
-            if got != f"{expected}\n{expected}":
+            if got != f"{expected}\n{expected}\n":
                 mismatches.append(got)
 
     _run_threads(work, 4)

@@ -213,8 +213,10 @@ def test_tools_dict_replaced_wholesale_via_clear_and_update(make_interp):
 @pytest.mark.parametrize("name", ["not valid", "class", "1x"])
 def test_invalid_tool_name_raises_value_error_at_next_execute(interp, name):
     interp.tools[name] = add
-    with pytest.raises(ValueError, match="not a valid Python identifier"):
+    # dspy's wording and type (CodeInterpreterError), and a ValueError.
+    with pytest.raises(CodeInterpreterError, match="Invalid tool name: .* (not a valid Python identifier|is a Python keyword)") as info:
         interp.execute("1")
+    assert isinstance(info.value, ValueError)
 
 
 @pytest.mark.parametrize("name", ["SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print"])
@@ -262,7 +264,25 @@ def test_tool_value_error_arrives_as_value_error_catchable_in_sandbox(make_inter
 
     interp = make_interp(tools={"fails": fails})
     code = "try:\n    fails()\nexcept ValueError as e:\n    r = str(e)\nr"
-    assert interp.execute(code) == "tool 'fails' failed: bad value"
+    assert interp.execute(code) == "tool 'fails' failed with ValueError: bad value"
+
+
+@pytest.mark.parametrize("error", [ValueError("bad"), KeyError("k"), FileNotFoundError(2, "gone"), TimeoutError("slow")])
+def test_a_tools_builtin_error_is_caught_by_its_type_and_by_runtime_error_as_in_dspy(make_interp, error):
+    # dspy's interpreter raises every tool failure as RuntimeError("ValueError: ..."); code written for it
+    # catches RuntimeError, code written for CPython catches the tool's own type: both work.
+    def fails():
+        raise error
+
+    interp = make_interp(tools={"fails": fails})
+    name = type(error).__name__
+    code = (
+        f"try:\n    fails()\nexcept RuntimeError as e:\n    caught = (type(e).__name__, isinstance(e, {name}), str(e))\n"
+        "caught"
+    )
+    caught_name, is_own_type, message = interp.execute(code)
+    assert (caught_name, is_own_type) == (name, True)
+    assert f"tool 'fails' failed with {name}: " in message
 
 
 def test_uncaught_tool_error_keeps_its_builtin_type(make_interp):
@@ -299,8 +319,8 @@ def test_tool_base_exception_outside_exception_arrives_as_runtime_error(make_int
     assert interp.execute(code) == ("RuntimeError", f"tool 'fails' failed with {raised.__name__}: stop")
 
 
-def test_tool_returning_non_data_object_raises_type_error_naming_tool(make_interp):
-    interp = make_interp(tools={"weird": lambda: object()})
+def test_tool_returning_non_data_object_raises_type_error_naming_tool_with_strict_values(make_interp):
+    interp = make_interp(tools={"weird": lambda: object()}, strict_values=True)
     with pytest.raises(CodeExecutionError) as info:
         interp.execute("weird()")
     assert info.value.error_type == "TypeError"
@@ -460,7 +480,7 @@ def test_tool_os_error_arrives_as_same_type(make_interp):
 
     interp = make_interp(tools={"missing": missing})
     code = "try:\n    missing()\nexcept FileNotFoundError as e:\n    r = str(e)\nr"
-    assert interp.execute(code) == "tool 'missing' failed: [Errno 2] No such file: 'x.txt'"
+    assert interp.execute(code) == "tool 'missing' failed with FileNotFoundError: [Errno 2] No such file: 'x.txt'"
 
 
 def test_indirect_reentry_through_another_interpreter_does_not_deadlock():

@@ -38,7 +38,7 @@ def test_wrong_simple_type_names_tool_parameter_expected_and_value(make_interp):
 
     interp = make_interp(tools={"search": search})
     message = _fails(interp, "search('q', '3')")
-    assert "tool 'search' failed: argument 'k' must be int, got str ('3'); the tool was not called" in message
+    assert "tool 'search' failed with TypeError: argument 'k' must be int, got str ('3'); the tool was not called" in message
     assert calls == []
 
 

@@ -18,7 +18,7 @@ def test_tool_timeout_raises_timeout_error_naming_tool(make_interp):
     release.set()
     assert time.perf_counter() - started < 3
     assert info.value.error_type == "TimeoutError"
-    assert "tool 'stuck' failed: no result within tool_timeout=0.1 s" in str(info.value)
+    assert "tool 'stuck' failed with TimeoutError: no result within tool_timeout=0.1 s" in str(info.value)
     assert interp.stats()["tool_timeouts"] == 1
     assert interp.execute("1 + 1") == 2
 

@@ -60,8 +60,16 @@ def test_shutdown_closes_streams():
     assert source.closed
 
 
-def test_non_data_item_is_rejected_naming_the_tool(make_interp):
+def test_non_data_item_crosses_as_its_str_with_a_warning(make_interp, caplog):
     interp = make_interp(tools={"rows": lambda: iter([1, object()])})
+    with caplog.at_level("WARNING", logger="dspy_rust_interpreter"):
+        first, second = interp.execute("list(rows())")
+    assert first == 1 and second.startswith("<object object at ")
+    assert "tool 'rows' returned values of type object" in caplog.text
+
+
+def test_non_data_item_is_rejected_naming_the_tool_with_strict_values(make_interp):
+    interp = make_interp(tools={"rows": lambda: iter([1, object()])}, strict_values=True)
     with pytest.raises(CodeExecutionError, match="tool 'rows' returned a value"):
         interp.execute("list(rows())")
 
@@ -73,7 +81,7 @@ def test_stream_error_arrives_in_the_sandbox(make_interp):
 
     interp = make_interp(tools={"broken": broken})
     code = "got = []\ntry:\n    for x in broken():\n        got.append(x)\nexcept ValueError as e:\n    got.append(str(e))\ngot"
-    assert interp.execute(code) == [1, "tool 'broken' failed: disk on fire"]
+    assert interp.execute(code) == [1, "tool 'broken' failed with ValueError: disk on fire"]
 
 
 def test_forged_token_reaches_no_other_stream_or_session(make_interp):

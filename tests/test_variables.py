@@ -8,7 +8,7 @@ import math
 import pydantic
 import pytest
 
-from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError, RustInterpreter
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -247,8 +247,10 @@ def test_session_works_after_refused_variable(interp):
 
 @pytest.mark.parametrize("name", ["not valid", "class", "1x", "", "a-b", "None", "lambda"])
 def test_invalid_variable_name_raises_value_error(interp, name):
-    with pytest.raises(ValueError, match="not a valid Python identifier"):
+    # dspy's wording and type (CodeInterpreterError), and a ValueError.
+    with pytest.raises(CodeInterpreterError, match="Invalid variable name: .* (not a valid Python identifier|is a Python keyword)") as info:
         interp.execute("1", variables={name: 1})
+    assert isinstance(info.value, ValueError)
 
 
 def test_non_string_variable_name_raises_value_error(interp):

@@ -151,7 +151,7 @@ def run_module(name: str, folder: str) -> dict:
             total = int(interp.execute(LOAD.format(name=name)).strip().splitlines()[-1])
         except CodeExecutionError as error:
             return {"module": name, "import_error": first_line(error), **counts, "seconds": 0.0, "problems": problems}
-        ids = interp.execute("print('\\n'.join(_tests))").split("\n")[-total:] if total else []
+        ids = interp.execute("print('\\n'.join(_tests))").splitlines()[-total:] if total else []
         for test_id in ids:
             try:
                 printed = (interp.execute(RUN_ONE.format(test_id=test_id)) or "").strip().splitlines()

@@ -1,99 +1,141 @@
 //! Host values (CPython, through PyO3) <-> protocol `Value`s. Into the protocol: the plain-data set, plus
-//! pydantic models and dataclasses as dicts; every value is counted, so a host value that shares sub-lists
-//! a million ways is refused instead of expanded for ever. Out of it: only what a session may send back
-//! (no `Keep`/`Kept`), checked again, as the session process is not trusted.
+//! the known kinds of `host::known` (models, dataclasses, named tuples, enums, paths, dates, decimals,
+//! UUIDs); anything else is refused, or, where the caller allows it (tool results, as dspy does), crosses as
+//! its str(). Every value is counted, so a host value that shares sub-lists a million ways is refused
+//! instead of expanded for ever. Out of it: only what a session may send back (no `Keep`/`Kept`, no host
+//! kinds), checked again, as the session process is not trusted.
 
 use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
-use crate::convert::{failed, index_segment, plain_form, type_name, ConvertError, ConvertErrorKind, Direction};
+use crate::convert::{failed, index_segment, type_name, ConvertError, ConvertErrorKind, Direction};
+use crate::host::known::{self, Form};
 use crate::protocol::value::{HostBuffer, Value, MAX_DEPTH, MAX_VALUES};
 use crate::protocol::wire::REFER_FROM;
 
 type Result<T> = std::result::Result<T, ConvertError>;
 
-/// A host value as protocol data.
+/// A host value as protocol data; a value of no known kind is refused.
 pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
-    let mut seen = 0;
-    to_value_at(obj, 0, &mut seen)
+    Walk { seen: 0, unknown_as_str: false, as_str: Vec::new() }.value(obj, 0)
 }
 
-fn to_value_at(obj: &Bound<'_, PyAny>, depth: usize, seen: &mut usize) -> Result<Value> {
-    if depth > MAX_DEPTH {
-        return Err(ConvertError::new(ConvertErrorKind::TooDeep));
-    }
-    *seen += 1;
-    if *seen > MAX_VALUES {
-        return Err(ConvertError::new(ConvertErrorKind::TooLarge));
-    }
-    if obj.is_none() {
-        return Ok(Value::None);
-    }
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if obj.is_instance_of::<PyInt>() {
-        if let Ok(small) = obj.extract::<i64>() {
-            return Ok(Value::Int(small));
+/// A host value as protocol data, where a value of no known kind (or one whose conversion fails) crosses as
+/// its str(); also the type names of the values that did, for the caller's warning.
+pub fn to_value_or_str(obj: &Bound<'_, PyAny>) -> Result<(Value, Vec<String>)> {
+    let mut walk = Walk { seen: 0, unknown_as_str: true, as_str: Vec::new() };
+    let value = walk.value(obj, 0)?;
+    Ok((value, walk.as_str))
+}
+
+struct Walk {
+    seen: usize,
+    unknown_as_str: bool,
+    /// The type names of the values that crossed as their str() (each name once).
+    as_str: Vec<String>,
+}
+
+impl Walk {
+    fn value(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value> {
+        if depth > MAX_DEPTH {
+            return Err(ConvertError::new(ConvertErrorKind::TooDeep));
         }
-        let big: num_bigint::BigInt = obj.extract().map_err(|e| failed(obj.py(), e))?;
-        return Ok(Value::BigInt(big.to_signed_bytes_le()));
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        return Ok(Value::Float(f.value()));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        if let Ok(text) = s.to_str() {
-            if text.len() >= REFER_FROM {
-                // SAFETY: a str's UTF-8 is immutable and lives as long as the str, which `owner` holds.
-                return Ok(Value::Host(unsafe { HostBuffer::new(true, text.as_bytes(), owner(obj)) }));
+        self.seen += 1;
+        if self.seen > MAX_VALUES {
+            return Err(ConvertError::new(ConvertErrorKind::TooLarge));
+        }
+        if obj.is_none() {
+            return Ok(Value::None);
+        }
+        if let Ok(b) = obj.cast::<PyBool>() {
+            return Ok(Value::Bool(b.is_true()));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            if let Ok(small) = obj.extract::<i64>() {
+                return Ok(Value::Int(small));
             }
-            return Ok(Value::Str(text.to_owned()));
+            let big: num_bigint::BigInt = obj.extract().map_err(|e| failed(obj.py(), e))?;
+            return Ok(Value::BigInt(big.to_signed_bytes_le()));
         }
-        // Lone surrogates cannot be UTF-8; they become U+FFFD.
-        return Ok(Value::Str(s.to_string_lossy().into_owned()));
-    }
-    if let Ok(b) = obj.cast::<PyBytes>() {
-        let bytes = b.as_bytes();
-        if bytes.len() >= REFER_FROM {
-            // SAFETY: a bytes object's data is immutable and lives as long as it does; `owner` holds it.
-            return Ok(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return Ok(Value::Float(f.value()));
         }
-        return Ok(Value::Bytes(bytes.to_vec()));
+        if let Ok(s) = obj.cast::<PyString>() {
+            if let Ok(text) = s.to_str() {
+                if text.len() >= REFER_FROM {
+                    // SAFETY: a str's UTF-8 is immutable and lives as long as the str, which `owner` holds.
+                    return Ok(Value::Host(unsafe { HostBuffer::new(true, text.as_bytes(), owner(obj)) }));
+                }
+                return Ok(Value::Str(text.to_owned()));
+            }
+            // Lone surrogates cannot be UTF-8; they become U+FFFD.
+            return Ok(Value::Str(s.to_string_lossy().into_owned()));
+        }
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            let bytes = b.as_bytes();
+            if bytes.len() >= REFER_FROM {
+                // SAFETY: a bytes object's data is immutable and lives as long as it does; `owner` holds it.
+                return Ok(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
+            }
+            return Ok(Value::Bytes(bytes.to_vec()));
+        }
+        if let Ok(list) = obj.cast::<PyList>() {
+            return Ok(Value::List(self.items(&mut list.iter(), depth)?));
+        }
+        if let Ok(tuple) = obj.cast::<PyTuple>() {
+            // A named tuple crosses as the dict of its fields, as dspy's interpreter passes it.
+            match known::named_tuple_fields(obj) {
+                Ok(Some(fields)) => return self.value(&fields, depth + 1),
+                Ok(None) => return Ok(Value::Tuple(self.items(&mut tuple.iter(), depth)?)),
+                Err(e) => return self.unknown(obj, Some(failed(obj.py(), e))),
+            }
+        }
+        if let Ok(set) = obj.cast::<PySet>() {
+            return Ok(Value::Set(self.items(&mut set.iter(), depth)?));
+        }
+        if let Ok(set) = obj.cast::<PyFrozenSet>() {
+            return Ok(Value::FrozenSet(self.items(&mut set.iter(), depth)?));
+        }
+        if let Ok(dict) = obj.cast::<PyDict>() {
+            let mut pairs = Vec::with_capacity(dict.len());
+            for (key, value) in dict.iter() {
+                let segment = || format!("[{}]", key.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into()));
+                let k = self.value(&key, depth + 1).map_err(|e| e.within(segment()))?;
+                let v = self.value(&value, depth + 1).map_err(|e| e.within(segment()))?;
+                pairs.push((k, v));
+            }
+            return Ok(Value::Dict(pairs));
+        }
+        match known::form(obj) {
+            Ok(Some(Form::Instead(plain))) => self.value(&plain, depth + 1),
+            Ok(Some(Form::Value(value))) => Ok(value),
+            Ok(None) => self.unknown(obj, None),
+            Err(e) => self.unknown(obj, Some(failed(obj.py(), e))),
+        }
     }
-    let items = |iter: &mut dyn Iterator<Item = Bound<'_, PyAny>>, seen: &mut usize| -> Result<Vec<Value>> {
+
+    fn items(&mut self, iter: &mut dyn Iterator<Item = Bound<'_, PyAny>>, depth: usize) -> Result<Vec<Value>> {
         iter.enumerate()
-            .map(|(i, item)| to_value_at(&item, depth + 1, seen).map_err(|e| e.within(index_segment(i))))
+            .map(|(i, item)| self.value(&item, depth + 1).map_err(|e| e.within(index_segment(i))))
             .collect()
-    };
-    if let Ok(list) = obj.cast::<PyList>() {
-        return Ok(Value::List(items(&mut list.iter(), seen)?));
     }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return Ok(Value::Tuple(items(&mut tuple.iter(), seen)?));
-    }
-    if let Ok(set) = obj.cast::<PySet>() {
-        return Ok(Value::Set(items(&mut set.iter(), seen)?));
-    }
-    if let Ok(set) = obj.cast::<PyFrozenSet>() {
-        return Ok(Value::FrozenSet(items(&mut set.iter(), seen)?));
-    }
-    if let Ok(dict) = obj.cast::<PyDict>() {
-        let mut pairs = Vec::with_capacity(dict.len());
-        for (key, value) in dict.iter() {
-            let segment = || format!("[{}]", key.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into()));
-            let k = to_value_at(&key, depth + 1, seen).map_err(|e| e.within(segment()))?;
-            let v = to_value_at(&value, depth + 1, seen).map_err(|e| e.within(segment()))?;
-            pairs.push((k, v));
+
+    /// A value of no known kind, or of one whose conversion failed with `error`: its str() where allowed.
+    fn unknown(&mut self, obj: &Bound<'_, PyAny>, error: Option<ConvertError>) -> Result<Value> {
+        if !self.unknown_as_str {
+            return Err(error.unwrap_or_else(|| {
+                ConvertError::new(ConvertErrorKind::Unsupported { type_name: type_name(obj), direction: Direction::IntoSandbox })
+            }));
         }
-        return Ok(Value::Dict(pairs));
+        let name = type_name(obj);
+        if !self.as_str.contains(&name) {
+            self.as_str.push(name.clone());
+        }
+        let text = obj.str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("<{name} object>"));
+        Ok(Value::Str(text))
     }
-    if let Some(plain) = plain_form(obj).map_err(|e| failed(obj.py(), e))? {
-        return to_value_at(&plain, depth + 1, seen);
-    }
-    Err(ConvertError::new(ConvertErrorKind::Unsupported { type_name: type_name(obj), direction: Direction::IntoSandbox }))
 }
 
 /// What keeps a host object alive while an encoded frame refers to its buffer.
@@ -145,6 +187,9 @@ fn from_value_at(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
         }
         Value::Keep(..) | Value::Kept(_) | Value::Host(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a cache reference cannot come from a session".into())))
+        }
+        Value::When(_) | Value::Decimal(_) | Value::Uuid(_) => {
+            return Err(ConvertError::new(ConvertErrorKind::Failed("a host kind of value cannot come from a session".into())))
         }
     })
 }
@@ -201,6 +246,11 @@ mod tests {
             assert!(from_value(&unhashable_key, py).is_err());
             assert!(from_value(&Value::Set(vec![Value::Dict(vec![])]), py).is_err());
             assert!(from_value(&Value::Kept(1), py).is_err());
+            // Dates, decimals and UUIDs only go into a session: one sent back is refused, not built.
+            assert!(from_value(&Value::Decimal("1".into()), py).is_err());
+            assert!(from_value(&Value::Uuid(1), py).is_err());
+            let date = crate::protocol::when::When::Date { year: 0, month: 13, day: 99 };
+            assert!(from_value(&Value::When(date), py).is_err());
         });
     }
 }

@@ -2,11 +2,12 @@
 //! handle Python holds (with `session::rollback`, which brings it back after its process dies), `process`
 //! its hold on one session process (spawn, take over, kill), `journal` the runs since the last checkpoint
 //! (replayed on rollback), `tools` calls the host's tools for a session, `outcome` turns results into what
-//! Python gets, `convert` turns host values into protocol values and back, `mounts` serves the host folders mounted
+//! Python gets, `convert` turns host values into protocol values and back (`known`: the kinds beyond plain data), `mounts` serves the host folders mounted
 //! in sessions.
 
 pub mod convert;
 pub mod journal;
+pub mod known;
 pub mod mounts;
 pub mod outcome;
 pub mod process;

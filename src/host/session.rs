@@ -57,6 +57,8 @@ pub struct Session {
     interrupted: AtomicBool,
     /// The host folders mounted in the session, shared with its forks.
     mounts: std::sync::Arc<HostMounts>,
+    /// A tool result of no kind the sandbox knows is refused, not passed as its str().
+    strict_values: bool,
 }
 
 struct State {
@@ -134,6 +136,7 @@ impl Session {
         tools: ToolTable,
         respawn_from: Option<OwnedFd>,
         mounts: std::sync::Arc<HostMounts>,
+        strict_values: bool,
     ) -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let live = (process.pidfd().unwrap_or(-1), process.pid);
@@ -157,6 +160,7 @@ impl Session {
             live: Mutex::new(live),
             interrupted: AtomicBool::new(false),
             mounts,
+            strict_values,
         }
     }
 
@@ -259,7 +263,7 @@ impl Session {
                 Some(fd) => py.detach(|| link.readable_or(fd, tick).unwrap_or((true, false))),
             };
             if woken {
-                host_calls.collect(py);
+                host_calls.collect(py, &state.tools);
             }
             if readable {
                 let received = py.detach(|| process::receive_frame(link));
@@ -396,7 +400,7 @@ impl Session {
     /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
     /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
     #[new]
-    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::files::DEFAULT_MAX_BYTES, files_max_count=crate::files::DEFAULT_MAX_FILES))]
+    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::files::DEFAULT_MAX_BYTES, files_max_count=crate::files::DEFAULT_MAX_FILES, strict_values=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -409,6 +413,7 @@ impl Session {
         mounts: Vec<Bound<'_, Mount>>,
         files_max_bytes: u64,
         files_max_count: u64,
+        strict_values: bool,
     ) -> PyResult<Self> {
         for (value, what) in [(timeout, "timeout"), (Some(abandon_after), "abandon_after")] {
             if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
@@ -426,7 +431,7 @@ impl Session {
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
-        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts)))
+        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -453,7 +458,7 @@ impl Session {
         };
         let (variables, kept, next_key) = Self::variables(state, variables.as_ref())?;
         if let Some(specs) = tools {
-            state.tools = ToolTable::new(specs);
+            state.tools = ToolTable::new(specs, self.strict_values);
             state.resend_tools = true;
         }
         // A fault for the tool call stays armed until the exchange serves one.
@@ -537,7 +542,7 @@ impl Session {
         };
         let process = py.detach(|| Process::resume(channel)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone()))
+        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be

@@ -23,11 +23,13 @@ pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>, Option<String>);
 pub struct ToolTable {
     callables: HashMap<String, Py<PyAny>>,
     declarations: Vec<ToolDecl>,
+    /// A result of no kind the sandbox knows is refused (True) or crosses as its str() with a warning.
+    strict_values: bool,
 }
 
 impl ToolTable {
-    pub fn new(specs: Vec<ToolSpec>) -> Self {
-        let mut table = Self::default();
+    pub fn new(specs: Vec<ToolSpec>, strict_values: bool) -> Self {
+        let mut table = Self { strict_values, ..Self::default() };
         for (name, callable, positional_names, source) in specs {
             table.callables.insert(name.clone(), callable);
             table.declarations.push(ToolDecl { name, positional_names, source });
@@ -43,6 +45,7 @@ impl ToolTable {
         Self {
             callables: self.callables.iter().map(|(name, callable)| (name.clone(), callable.clone_ref(py))).collect(),
             declarations: self.declarations.clone(),
+            strict_values: self.strict_values,
         }
     }
 
@@ -66,7 +69,7 @@ impl ToolTable {
             }
             None => callable.bind(py).call(positional, Some(&keyword)),
         };
-        outcome(py, name, result)
+        self.outcome(py, name, result)
     }
 
     /// Start tool `name` for the session on `calls` (the interpreter's `ConcurrentCalls`), to run while the
@@ -114,15 +117,45 @@ impl ToolTable {
     }
 }
 
-/// What a tool's call came to, as the session's answer.
-pub fn outcome(py: Python<'_>, name: &str, result: PyResult<Bound<'_, PyAny>>) -> ToolResult {
-    match result {
-        Ok(value) => match convert::to_value(&value) {
-            Ok(value) => ToolResult::Return(value),
-            Err(e) => ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())),
-        },
-        Err(err) => ToolResult::Raise(host_error(py, err)),
+impl ToolTable {
+    /// What a tool's call came to, as the session's answer.
+    pub fn outcome(&self, py: Python<'_>, name: &str, result: PyResult<Bound<'_, PyAny>>) -> ToolResult {
+        let value = match result {
+            Ok(value) => value,
+            Err(err) => return ToolResult::Raise(host_error(py, err)),
+        };
+        let returned = |e: crate::convert::ConvertError| {
+            ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
+        };
+        if self.strict_values {
+            return convert::to_value(&value).map_or_else(returned, ToolResult::Return);
+        }
+        match convert::to_value_or_str(&value) {
+            Ok((value, as_str)) => {
+                if !as_str.is_empty() {
+                    warn_as_str(py, name, &as_str);
+                }
+                ToolResult::Return(value)
+            }
+            Err(e) => returned(e),
+        }
     }
+}
+
+/// The warning (on the "dspy_rust_interpreter" logger) that a tool's result had values of no kind the
+/// sandbox knows, which crossed as their str().
+fn warn_as_str(py: Python<'_>, tool: &str, type_names: &[String]) {
+    let message = format!(
+        "tool '{tool}' returned values of type {} that the sandbox has no equivalent for; they were passed as \
+         their str() (RustInterpreter(strict_values=True) refuses them instead)",
+        type_names.join(", ")
+    );
+    let logged = py
+        .import(pyo3::intern!(py, "logging"))
+        .and_then(|logging| logging.call_method1(pyo3::intern!(py, "getLogger"), ("dspy_rust_interpreter",)))
+        .and_then(|logger| logger.call_method1(pyo3::intern!(py, "warning"), (message,)));
+    // A broken logging setup must not fail the tool call.
+    drop(logged);
 }
 
 /// A host exception as text, for the session to raise as its own.

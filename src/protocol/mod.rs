@@ -1,5 +1,5 @@
 //! What the host and a session process say to each other, shared by both ends: `wire` reads and writes
-//! the binary encoding, `value` is the plain data that crosses, `message` the requests and replies, and
+//! the binary encoding, `value` is the plain data that crosses (`when` its dates and times), `message` the requests and replies, and
 //! `channel` moves framed messages (and file descriptors) over a Unix socket.
 //!
 //! The session side is untrusted: every decoder checks lengths, depth and UTF-8, and a malformed message is
@@ -9,4 +9,5 @@ pub mod channel;
 pub mod files;
 pub mod message;
 pub mod value;
+pub mod when;
 pub mod wire;

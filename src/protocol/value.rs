@@ -1,10 +1,12 @@
 //! The plain data that crosses between host and session: None, bool, int of any size, float, str, bytes,
-//! list, tuple, dict, set, frozenset, nested. `Keep`/`Kept` let a large str or bytes injected again as the
+//! list, tuple, dict, set, frozenset, nested; from the host also dates and times, decimals and UUIDs, which
+//! the session builds with its own `datetime`, `decimal` and `uuid`. `Keep`/`Kept` let a large str or bytes injected again as the
 //! same host object reuse the session's copy instead of crossing again. A large host str or bytes goes into
 //! the frame straight from the host object's buffer (`HostBuffer`): it is copied once, into the frame's file.
 
 use std::sync::Arc;
 
+use super::when::When;
 use super::wire::{Reader, WireError, WireResult, Writer, REFER_FROM};
 
 /// Deeper nesting than this is refused on either side (it is also how a value that contains itself is
@@ -29,6 +31,12 @@ pub enum Value {
     Dict(Vec<(Value, Value)>),
     Set(Vec<Value>),
     FrozenSet(Vec<Value>),
+    /// A `datetime.date`, `time`, `datetime` or `timedelta` (host -> session only).
+    When(When),
+    /// A `decimal.Decimal`, as its str() (host -> session only).
+    Decimal(String),
+    /// A `uuid.UUID`, as its 128-bit int (host -> session only).
+    Uuid(u128),
     /// A value the session keeps under this key for the next run (host -> session only).
     Keep(u64, Box<Value>),
     /// The value kept under this key by the previous run (host -> session only).
@@ -97,6 +105,9 @@ mod tag {
     /// A large str or bytes starting on a page of the frame (`Writer::refer`).
     pub const PADDED_STR: u8 = 15;
     pub const PADDED_BYTES: u8 = 16;
+    pub const WHEN: u8 = 17;
+    pub const DECIMAL: u8 = 18;
+    pub const UUID: u8 = 19;
 }
 
 impl Value {
@@ -144,6 +155,18 @@ impl Value {
                     k.write(w);
                     v.write(w);
                 }
+            }
+            Value::When(when) => {
+                w.u8(tag::WHEN);
+                when.write(w);
+            }
+            Value::Decimal(text) => {
+                w.u8(tag::DECIMAL);
+                w.str(text);
+            }
+            Value::Uuid(int) => {
+                w.u8(tag::UUID);
+                w.bytes(&int.to_le_bytes());
             }
             Value::Keep(key, value) => {
                 w.u8(tag::KEEP);
@@ -204,6 +227,9 @@ impl Value {
                 Value::Keep(key, Box::new(Self::read_at(r, depth + 1)?))
             }
             tag::KEPT => Value::Kept(r.u64()?),
+            tag::WHEN => Value::When(When::read(r)?),
+            tag::DECIMAL => Value::Decimal(r.string()?),
+            tag::UUID => Value::Uuid(u128::from_le_bytes(r.bytes()?.try_into().map_err(|_| WireError::Truncated)?)),
             tag::PADDED_STR => Value::Str(r.padded_string()?),
             tag::PADDED_BYTES => Value::Bytes(r.padded_bytes()?),
             other => return Err(WireError::BadTag(other)),
@@ -214,6 +240,7 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::when::Clock;
 
     fn round_trip(value: &Value) -> Value {
         let mut w = Writer::default();
@@ -239,6 +266,17 @@ mod tests {
             Value::Dict(vec![(Value::Str("k".into()), Value::Set(vec![Value::Int(2)]))]),
             Value::FrozenSet(vec![]),
             Value::Keep(3, Box::new(Value::Str("x".into()))),
+            Value::When(When::Date { year: 2024, month: 2, day: 29 }),
+            Value::When(When::DateTime {
+                year: 1,
+                month: 12,
+                day: 31,
+                clock: Clock { hour: 23, minute: 59, second: 58, microsecond: 999_999, fold: true, utc_offset_micros: Some(-3_600_000_001) },
+            }),
+            Value::When(When::Time(Clock { hour: 0, minute: 0, second: 0, microsecond: 0, fold: false, utc_offset_micros: None })),
+            Value::When(When::TimeDelta { days: -999_999_999, seconds: 86_399, microseconds: 1 }),
+            Value::Decimal("-1.10E+3".into()),
+            Value::Uuid(u128::MAX - 5),
             Value::Kept(3),
         ]);
         assert_eq!(round_trip(&value), value);

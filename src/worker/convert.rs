@@ -1,4 +1,5 @@
-//! Protocol `Value`s <-> sandbox objects (RustPython), inside the session process. Variables a run binds
+//! Protocol `Value`s <-> sandbox objects (RustPython), inside the session process (dates, decimals and
+//! UUIDs from the host are made by the sandbox's own modules). Variables a run binds
 //! are all converted before any is bound, so a bad one leaves the session untouched; large str/bytes the
 //! host marks with `Keep` are remembered for the next run, where `Kept` binds the same object again.
 
@@ -8,10 +9,12 @@ use rustpython_vm::builtins::{
     PyBytes as VmBytes, PyDict as VmDict, PyFloat as VmFloat, PyFrozenSet as VmFrozenSet, PyInt as VmInt,
     PyList as VmList, PySet as VmSet, PyStr as VmStr, PyTuple as VmTuple,
 };
+use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyPayload, VirtualMachine};
 
 use crate::convert::{describe_sandbox_key, index_segment, sandbox_failed, ConvertError, ConvertErrorKind, Direction};
 use crate::protocol::value::{Value, MAX_DEPTH, MAX_VALUES};
+use crate::protocol::when::{Clock, When};
 
 type Result<T> = std::result::Result<T, ConvertError>;
 
@@ -96,11 +99,59 @@ pub fn to_sandbox(value: &Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
             }
             dict.into()
         }
+        Value::When(when) => when_in_sandbox(when, vm)?,
+        Value::Decimal(text) => construct(vm, "decimal", "Decimal", vec![vm.ctx.new_str(text.as_str()).into()], vec![])?,
+        Value::Uuid(int) => {
+            let int = vm.ctx.new_bigint(&malachite_bigint::BigInt::from(*int)).into();
+            construct(vm, "uuid", "UUID", vec![], vec![("int", int)])?
+        }
         Value::Keep(..) | Value::Kept(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a kept value can only be a variable".into())))
         }
         Value::Host(_) => return Err(ConvertError::new(ConvertErrorKind::Failed("a host buffer only exists in the host".into()))),
     })
+}
+
+/// A date, time or duration, made by the sandbox's own `datetime` (which checks every field).
+fn when_in_sandbox(when: &When, vm: &VirtualMachine) -> Result<PyObjectRef> {
+    let int = |n: i64| -> PyObjectRef { vm.ctx.new_int(n).into() };
+    let clock = |clock: &Clock| -> Result<(Vec<PyObjectRef>, Vec<(&'static str, PyObjectRef)>)> {
+        let mut keywords = vec![("fold", int(i64::from(clock.fold)))];
+        if let Some(offset) = clock.utc_offset_micros {
+            let delta = construct(vm, "datetime", "timedelta", vec![], vec![("microseconds", int(offset))])?;
+            keywords.push(("tzinfo", construct(vm, "datetime", "timezone", vec![delta], vec![])?));
+        }
+        Ok((vec![int(clock.hour), int(clock.minute), int(clock.second), int(clock.microsecond)], keywords))
+    };
+    match when {
+        When::Date { year, month, day } => construct(vm, "datetime", "date", vec![int(*year), int(*month), int(*day)], vec![]),
+        When::Time(time) => {
+            let (args, keywords) = clock(time)?;
+            construct(vm, "datetime", "time", args, keywords)
+        }
+        When::DateTime { year, month, day, clock: time } => {
+            let (time_args, keywords) = clock(time)?;
+            let args = [int(*year), int(*month), int(*day)].into_iter().chain(time_args).collect();
+            construct(vm, "datetime", "datetime", args, keywords)
+        }
+        When::TimeDelta { days, seconds, microseconds } => {
+            let keywords = vec![("days", int(*days)), ("seconds", int(*seconds)), ("microseconds", int(*microseconds))];
+            construct(vm, "datetime", "timedelta", vec![], keywords)
+        }
+    }
+}
+
+/// `module.class(*args, **keywords)` in the sandbox (the module imported if it is not yet).
+fn construct(
+    vm: &VirtualMachine,
+    module: &'static str,
+    class: &'static str,
+    args: Vec<PyObjectRef>,
+    keywords: Vec<(&'static str, PyObjectRef)>,
+) -> Result<PyObjectRef> {
+    let failed = |e| sandbox_failed(vm, e);
+    let class = vm.import(module, 0).and_then(|m| m.get_attr(class, vm)).map_err(failed)?;
+    class.call(FuncArgs::new(args, keywords.into_iter().collect::<KwArgs>()), vm).map_err(failed)
 }
 
 /// A sandbox object as protocol data, or where and why it cannot leave. Runs no sandbox code.
@@ -201,6 +252,19 @@ mod tests {
             assert_eq!(to_value(&object, vm).unwrap(), sample());
             let flag = to_sandbox(&Value::Bool(true), vm).unwrap();
             assert!(flag.class().is(vm.ctx.types.bool_type));
+        });
+    }
+
+    #[test]
+    fn dates_are_built_and_checked_by_the_sandboxs_datetime() {
+        with_test_vm(|vm| {
+            let date = to_sandbox(&Value::When(When::Date { year: 2024, month: 2, day: 29 }), vm).unwrap();
+            assert_eq!(date.repr(vm).unwrap().to_string(), "datetime.date(2024, 2, 29)");
+            let bad = to_sandbox(&Value::List(vec![Value::When(When::Date { year: 2023, month: 2, day: 29 })]), vm);
+            assert!(bad.unwrap_err().describe("v").starts_with("v[0] could not be converted: ValueError: day"));
+            let id = to_sandbox(&Value::Uuid(255), vm).unwrap();
+            assert_eq!(id.str(vm).unwrap().to_string(), "00000000-0000-0000-0000-0000000000ff");
+            assert!(to_sandbox(&Value::Decimal("not a number".into()), vm).is_err());
         });
     }
 

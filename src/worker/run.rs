@@ -252,8 +252,9 @@ fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
     }
 }
 
-/// The REPL-like result: printed text (with a trailing expression's repr appended, final newline dropped),
-/// else the trailing expression's value (plain data as itself, anything else as its repr), else None.
+/// The REPL-like result: the printed text exactly as printed (with a trailing expression's repr appended on
+/// a line of its own), else the trailing expression's value (plain data as itself, anything else as its
+/// repr), else None.
 fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String) -> Outcome {
     let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
     let repr = |value: &PyObjectRef| {
@@ -269,8 +270,6 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
             }
             printed.push_str(&repr(value));
         }
-        // Like dspy's own interpreters: the text without the final newline(s).
-        printed.truncate(printed.trim_end_matches('\n').len());
         return Outcome::Value(Value::Str(printed));
     }
     let Some(value) = value else { return Outcome::Value(Value::None) };

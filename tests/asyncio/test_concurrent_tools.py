@@ -60,8 +60,8 @@ def test_a_failing_call_raises_in_its_own_awaiter(make_interp):
 
     interp = make_interp(tools={"work": sleepy, "boom": boom})
     code = "import asyncio\nr = await asyncio.gather(work(1), boom('x'), work(2), return_exceptions=True)\n[type(v).__name__ for v in r], r[0], r[2], str(r[1])"
-    assert interp.execute(code) == (["int", "KeyError", "int"], 2, 4, "\"tool 'boom' failed: 'no x'\"")
-    with pytest.raises(CodeExecutionError, match="KeyError: \"tool 'boom' failed: 'no y'\""):
+    assert interp.execute(code) == (["int", "KeyError", "int"], 2, 4, "\"tool 'boom' failed with KeyError: 'no x'\"")
+    with pytest.raises(CodeExecutionError, match="KeyError: \"tool 'boom' failed with KeyError: 'no y'\""):
         interp.execute("await boom('y')")
 
 

@@ -36,7 +36,7 @@ def test_async_statements_at_top_level(interp, code, expected):
 
 
 def test_printed_output_around_awaits_is_kept_in_order(interp):
-    assert interp.execute("import asyncio\nprint('a')\nawait asyncio.sleep(0)\nprint('b')") == "a\nb"
+    assert interp.execute("import asyncio\nprint('a')\nawait asyncio.sleep(0)\nprint('b')") == "a\nb\n"
 
 
 def test_a_task_started_in_one_cell_finishes_in_a_later_one(interp):

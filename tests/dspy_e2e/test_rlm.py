@@ -177,7 +177,7 @@ def test_rlm_syntax_error_silent_step_and_bad_submit_are_recoverable(
     # Either the interpreter rejects the arity (CodeExecutionError -> "[Error] ...") or it returns a partial
     # FinalOutput that RLM rejects ("[Error] Missing output fields ...").
     assert outputs[2].startswith("[Error]")
-    assert outputs[3] == "still here True"
+    assert outputs[3] == "still here True\n"
     assert prediction.answer == "done"
     assert prediction.count == len(CONTEXT)
     tracking_factory.assert_all_shut_down()
@@ -202,8 +202,8 @@ def test_rlm_reinjects_inputs_every_iteration(interpreter_factory, make_lm, step
         prediction = rlm(records=records, query="original")
 
     outputs = _outputs(prediction)
-    assert outputs[0] == "201 clobbered"
-    assert outputs[1] == "200 original record-199"
+    assert outputs[0] == "201 clobbered\n"
+    assert outputs[1] == "200 original record-199\n"
     assert (prediction.answer, prediction.count) == ("original", 200)
     assert len(records) == 200  # the host's list was never touched
 
@@ -253,8 +253,8 @@ print("severity:", verdict.severity, "|", verdict.reasoning)
         prediction = rlm(context=CONTEXT, query=QUERY)
 
     outputs = _outputs(prediction)
-    assert outputs[0] == "predict: Oslo _DspyPrediction"
-    assert outputs[1] == "severity: medium | A late delivery is a moderate problem."
+    assert outputs[0] == "predict: Oslo _DspyPrediction\n"
+    assert outputs[1] == "severity: medium | A late delivery is a moderate problem.\n"
     assert prediction.answer == "Oslo/medium"
     assert prediction.count == len("medium")
 
@@ -289,7 +289,7 @@ def test_rlm_json_adapter(interpreter_factory, make_lm, step):
     rlm = dspy.RLM(SIGNATURE, interpreter_factory=interpreter_factory, max_iters=3)
     with dspy.context(lm=lm, adapter=adapter):
         prediction = rlm(context=CONTEXT, query=QUERY)
-    assert _outputs(prediction)[0] == 'it\'s "fine" {ok}'
+    assert _outputs(prediction)[0] == 'it\'s "fine" {ok}\n'
     assert prediction.answer == 'it\'s "fine"'
     assert prediction.count == len(CONTEXT)
 
@@ -314,7 +314,7 @@ def test_rlm_async_forward(tracking_factory, make_lm, make_sub_lm, step, chat_ad
             return await rlm.acall(context=CONTEXT, query=QUERY)
 
     prediction = asyncio.run(main())
-    assert _outputs(prediction)[0] == "2 HI"
+    assert _outputs(prediction)[0] == "2 HI\n"
     assert (prediction.answer, prediction.count) == ("async", 2)
     tracking_factory.assert_all_shut_down()
 
@@ -363,7 +363,7 @@ def test_rlm_user_tool_called_positionally(interpreter_factory, make_lm, step, c
     rlm = dspy.RLM(SIGNATURE, interpreter_factory=interpreter_factory, tools=[count_matches], max_iters=3)
     with dspy.context(lm=lm, adapter=chat_adapter):
         prediction = rlm(context=CONTEXT, query=QUERY)
-    assert _outputs(prediction)[0] == "3"
+    assert _outputs(prediction)[0] == "3\n"
     assert (prediction.answer, prediction.count) == ("apples", 0)
 
 

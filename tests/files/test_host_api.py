@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from dspy_rust_interpreter import CodeExecutionError, Mount, RustInterpreter
+from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError, Mount, RustInterpreter
 
 
 def test_the_host_puts_files_in_and_takes_them_out(make_interp):
@@ -70,8 +70,8 @@ def test_a_fork_carries_the_files_and_its_writes_are_its_own(make_interp):
     fork = interp.fork()
     try:
         fork.execute("open('/shared.txt', 'w').write('fork')\nopen('/only_fork.txt', 'w').close()")
-        assert interp.execute("print(open('/shared.txt').read())") == "before"
-        assert fork.execute("print(open('/shared.txt').read())") == "fork"
+        assert interp.execute("print(open('/shared.txt').read())") == "before\n"
+        assert fork.execute("print(open('/shared.txt').read())") == "fork\n"
         assert interp.files.list() == ["/shared.txt"]
     finally:
         fork.shutdown()
@@ -95,13 +95,13 @@ def test_dspy_file_options_map_to_mounts_under_sandbox(make_interp, tmp_path):
     interp = make_interp(enable_read_paths=[source], enable_write_paths=[synced])
     assert synced.exists()  # made when missing, as dspy does
     out = interp.execute("print(open('/sandbox/input.txt').read())\nwith open('/sandbox/synced.txt', 'w') as f:\n    f.write('back')")
-    assert out == "read me"
+    assert out == "read me\n"
     assert synced.read_text() == "back"
     with pytest.raises(CodeExecutionError, match="Read-only file system"):
         interp.execute("open('/sandbox/input.txt', 'w')")
     local = make_interp(enable_write_paths=[kept], sync_files=False)
     local.execute("open('/sandbox/kept/new.txt', 'w').write('session only')")
-    assert local.execute("print(open('/sandbox/kept/new.txt').read())") == "session only"
+    assert local.execute("print(open('/sandbox/kept/new.txt').read())") == "session only\n"
     assert list(kept.iterdir()) == []
 
 
@@ -110,8 +110,29 @@ def test_dspy_paths_with_the_same_name_are_refused(tmp_path):
     (tmp_path / "b").mkdir()
     (tmp_path / "a" / "x.txt").write_text("1")
     (tmp_path / "b" / "x.txt").write_text("2")
-    with pytest.raises(ValueError, match="distinct names"):
+    with pytest.raises(CodeInterpreterError, match="need unique basenames: .* would both be /sandbox/x.txt") as info:
         RustInterpreter(enable_read_paths=[tmp_path / "a" / "x.txt", tmp_path / "b" / "x.txt"])
+    assert isinstance(info.value, ValueError)
+
+
+def test_a_name_clash_is_refused_before_a_write_path_is_made(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with pytest.raises(CodeInterpreterError, match="unique basenames"):
+        RustInterpreter(enable_read_paths=[tmp_path / "a" / "x.txt"], enable_write_paths=[tmp_path / "b" / "x.txt"])
+    assert not (tmp_path / "b" / "x.txt").exists()
+
+
+def test_one_file_given_to_read_and_to_write_is_mounted_once_writable(make_interp, tmp_path):
+    path = tmp_path / "shared.txt"
+    alias = tmp_path / "alias.txt"
+    interp = make_interp(enable_read_paths=[path], enable_write_paths=[path])
+    interp.execute("open('/sandbox/shared.txt', 'w').write('both')")
+    assert path.read_text() == "both"
+    alias.symlink_to(path)
+    # A symlink under another name is another sandbox name: both appear.
+    other = make_interp(enable_read_paths=[alias], enable_write_paths=[path])
+    assert other.execute("open('/sandbox/alias.txt').read() + open('/sandbox/shared.txt').read()") == "bothboth"
 
 
 def test_configured_is_a_picklable_factory_carrying_the_mounts_in_its_instructions(tmp_path):
@@ -161,7 +182,7 @@ def test_a_pool_with_mounts_tells_the_model_about_them_and_mounts_them(tmp_path)
         assert "- /facts (read-only): 1 files in 0 folders (.txt: 1)" in factory.execution_instructions
         interp = factory()
         try:
-            assert interp.execute("print(open('/facts/facts.txt').read())") == "the answer is 42"
+            assert interp.execute("print(open('/facts/facts.txt').read())") == "the answer is 42\n"
             assert interp.execution_instructions == factory.execution_instructions
         finally:
             interp.shutdown()

@@ -180,7 +180,7 @@ caught
     )
     run = results["run"]
     assert run["kind"] == "value", run
-    assert "('builtins', 'TypeError', 'add', 'TypeError', \"tool 'add' failed: unsupported operand" in run["value"]
+    assert "('builtins', 'TypeError', 'add', 'TypeError', \"tool 'add' failed with TypeError: unsupported operand" in run["value"]
 
 
 def test_a_tool_error_with_its_exception_name_deleted_does_not_crash_the_host():

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
-use crate::host::tools::{self, ToolTable};
+use crate::host::tools::ToolTable;
 use crate::protocol::message::{Request, ToolResult};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
@@ -103,7 +103,7 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     }
 
     /// Take the outcomes the pool's threads handed back.
-    pub fn collect(&mut self, py: Python<'py>) {
+    pub fn collect(&mut self, py: Python<'py>, tools: &ToolTable) {
         let Some(pool) = self.pool else { return };
         let Ok(done) = pool.call_method0(pyo3::intern!(py, "take")) else { return };
         let Ok(items) = done.try_iter() else { return };
@@ -111,7 +111,7 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             let Ok((call_id, ok, value)) = item.extract::<(u64, bool, Bound<'py, PyAny>)>() else { continue };
             let Some(name) = self.running.remove(&call_id) else { continue };
             let result = if ok { Ok(value) } else { Err(PyErr::from_value(value)) };
-            self.finished.push((call_id, tools::outcome(py, &name, result)));
+            self.finished.push((call_id, tools.outcome(py, &name, result)));
         }
     }
 
