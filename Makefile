@@ -6,7 +6,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 export MATURIN_PEP517_ARGS ?= --ignore-rust-version
 export RUST_MIN_STACK ?= 67108864
 
-.PHONY: install example test test-rust test-python fuzz bench bench-smoke ci-bench-smoke dspy-tests
+.PHONY: install example test test-rust test-python test-dspy-versions fuzz bench bench-smoke ci-bench-smoke dspy-tests
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
@@ -26,7 +26,11 @@ FUZZ_SECONDS ?= 120
 fuzz: install
 	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
 
-test: test-rust test-python fuzz
+# The dspy-facing tests again in a venv per supported dspy (newest 3.3.x, newest release): tools/test_dspy_versions.py.
+test-dspy-versions: install
+	$(PYTHON) tools/test_dspy_versions.py
+
+test: test-rust test-python test-dspy-versions fuzz
 
 # The side-by-side benchmark (benchmarks/README.md): every peer, several minutes; writes benchmarks/results/.
 # Not part of `make test`. bench-smoke is the seconds-long --quick run (RustInterpreter and exec only); it runs

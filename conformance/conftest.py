@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from . import dspy_versions
 
 pytest.register_assert_rewrite("conformance._support")
 
@@ -47,6 +50,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for name, description in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {description}")
+    config.addinivalue_line("markers", dspy_versions.MARKER)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    dspy_versions.mark_not_applicable(items, Path(__file__).parent)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

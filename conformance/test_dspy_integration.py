@@ -1,4 +1,4 @@
-"""End-to-end with dspy 3.4: the sandbox dspy facade and dspy.RLM driven by a scripted DummyLM.
+"""End-to-end with dspy (3.3 and later): the sandbox dspy facade (3.4) and dspy.RLM driven by a scripted DummyLM.
 
 These use the interpreter the way RLM does (class as ``interpreter_factory``, ``tools.update``, ``output_fields``,
 re-injected inputs, ``shutdown`` at the end).
@@ -9,7 +9,6 @@ from __future__ import annotations
 import dspy
 import pytest
 from dspy.primitives.code_interpreter import CodeInterpreterError
-from dspy.primitives.facade import FacadeInvocation
 from dspy.utils import DummyLM
 
 from ._support import printed_text
@@ -28,7 +27,10 @@ def _run_rlm(factory, signature: str, steps: list[str], fallback: dict[str, str]
         return rlm(**inputs)
 
 
+@pytest.mark.needs_dspy("3.4", "the sandbox dspy facade")
 def test_dspy_facade_shim_installs_and_imports(interpreter, interpreter_cls):
+    from dspy.primitives.facade import FacadeInvocation
+
     FacadeInvocation(tools={}, interpreter_factory=interpreter_cls, max_predictor_calls=None).install(interpreter)
     assert printed_text(interpreter.execute("import dspy\nprint(callable(dspy.Predict))")).strip() == "True"
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 from . import _native, _zygote
 from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
+from ._dspy_api import FLEX_EXECUTION_INSTRUCTIONS, capabilities, prepare_inputs
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput, InvalidNameError
 from ._files import SessionFiles, describe_mounts
 from ._locking import SessionLock
@@ -108,6 +109,9 @@ class RustInterpreter:
         "Call SUBMIT(...) with the output fields to finish; nothing after an accepted SUBMIT runs."
     )
 
+    # dspy.Flex's notes for the code it writes (dspy's main branch reads them off the factory).
+    flex_execution_instructions: ClassVar[str] = FLEX_EXECUTION_INSTRUCTIONS
+
     def __init__(
         self,
         tools: dict[str, Callable[..., Any]] | None = None,
@@ -152,6 +156,11 @@ class RustInterpreter:
         mounts = check_options(limits)["mounts"]
         instructions = instructions_with_mounts(mounts) if mounts else cls.execution_instructions
         return ConfiguredInterpreter(cls, options, instructions)
+
+    def prepare_inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        """The inputs as the sandbox gets them (dspy's main branch calls this once per run): each ``dspy.Image``
+        becomes its URL or data URI, which the code hands to ``llm_query(..., images=[...])``."""
+        return prepare_inputs(inputs)
 
     @property
     def files(self) -> SessionFiles:
@@ -436,6 +445,9 @@ class ConfiguredInterpreter:
         self._cls = cls
         self.options = dict(options)
         self.execution_instructions = execution_instructions
+        self.flex_execution_instructions = cls.flex_execution_instructions
+        if hasattr(cls, "capabilities"):
+            self.capabilities = cls.capabilities
 
     def __call__(self) -> RustInterpreter:
         return self._cls(**self.options)
@@ -443,3 +455,7 @@ class ConfiguredInterpreter:
     def __repr__(self) -> str:
         return f"{self._cls.__name__}.configured({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
 
+
+# Declared only where the installed dspy has capability flags (it refuses any other kind of value there).
+if (_capabilities := capabilities()) is not None:
+    RustInterpreter.capabilities = _capabilities  # type: ignore[attr-defined]

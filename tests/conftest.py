@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from conformance import dspy_versions
 
 from dspy_rust_interpreter import RustInterpreter
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", dspy_versions.MARKER)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    dspy_versions.mark_not_applicable(items, Path(__file__).parent)
 
 
 @pytest.fixture

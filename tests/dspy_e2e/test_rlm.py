@@ -139,6 +139,7 @@ print("recovered ratio=%.2f destinations=%s" % (ratio, ",".join(destinations)))
     tracking_factory.assert_all_shut_down()
 
 
+@pytest.mark.needs_dspy("3.4", "the sandbox dspy facade's sub-agent rules")
 def test_rlm_prompt_carries_execution_instructions_and_sub_agent_rules(interpreter_factory, make_lm, step, chat_adapter):
     lm = make_lm([step("SUBMIT(answer='x', count=1)")])
     rlm = dspy.RLM(SIGNATURE, interpreter_factory=interpreter_factory, max_iters=2)
@@ -208,6 +209,7 @@ def test_rlm_reinjects_inputs_every_iteration(interpreter_factory, make_lm, step
     assert len(records) == 200  # the host's list was never touched
 
 
+@pytest.mark.needs_dspy("3.4", "the sandbox dspy facade")
 def test_rlm_sandbox_dspy_facade_runs_sub_predictors_on_host(tracking_factory, make_lm, step, chat_adapter):
     lm = make_lm(
         [
@@ -266,6 +268,7 @@ print("severity:", verdict.severity, "|", verdict.reasoning)
     tracking_factory.assert_all_shut_down()
 
 
+@pytest.mark.needs_dspy("3.4", "dspy.configure(interpreter_factory=...)")
 def test_rlm_uses_interpreter_factory_from_dspy_settings(tracking_factory, make_lm, step, chat_adapter):
     lm = make_lm([step("SUBMIT(answer=query[:3], count=len(context.splitlines()))")])
     rlm = dspy.RLM(SIGNATURE, max_iters=2)  # no factory: resolved from dspy.settings at call time
@@ -350,9 +353,12 @@ SUBMIT(answer=f"{query}:{seen}", count=len(context))
 def test_rlm_user_tool_called_positionally(interpreter_factory, make_lm, step, chat_adapter):
     """Models often call tools positionally. RLM hands the interpreter ``invoke(**kwargs)`` wrappers carrying the
     original ``__signature__``, so positional calls only work if the interpreter binds them to parameter names."""
-    from dspy.primitives.local_interpreter import LocalInterpreter
+    try:
+        from dspy.primitives.local_interpreter import LocalInterpreter
+    except ImportError:  # dspy 3.3 has no LocalInterpreter
+        LocalInterpreter = None
 
-    if isinstance(interpreter_factory, type) and issubclass(interpreter_factory, LocalInterpreter):
+    if LocalInterpreter and isinstance(interpreter_factory, type) and issubclass(interpreter_factory, LocalInterpreter):
         pytest.skip("dspy's LocalInterpreter forwards positional args unchanged, which invoke(**kwargs) rejects")
     lm = make_lm(
         [
