@@ -6,10 +6,12 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 export MATURIN_PEP517_ARGS ?= --ignore-rust-version
 export RUST_MIN_STACK ?= 67108864
 
-.PHONY: install example test test-rust test-python test-dspy-versions fuzz bench bench-smoke ci-bench-smoke dspy-tests
+.PHONY: install example test test-rust test-python test-dspy-versions wheel test-wheel fuzz bench bench-smoke ci-bench-smoke dspy-tests
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
+	# The extension is abi3 now: an older per-version build left here would be imported before it.
+	rm -f dspy_rust_interpreter/_native.cpython-*.so
 	$(PYTHON) -m pip install --quiet -e ".[test]"
 
 example: install
@@ -30,7 +32,18 @@ fuzz: install
 test-dspy-versions: install
 	$(PYTHON) tools/test_dspy_versions.py
 
-test: test-rust test-python test-dspy-versions fuzz
+# The wheel users install, in dist/: abi3 (one for every CPython >= 3.10), manylinux_2_28 (linked through zig
+# against glibc 2.28, so it runs on RHEL 8, Ubuntu 20.04 and later), checked by auditwheel.
+wheel:
+	$(PYTHON) -m pip install --quiet --upgrade maturin ziglang auditwheel
+	rm -rf dist
+	$(PYTHON) -m maturin build --release --ignore-rust-version --zig --compatibility manylinux_2_28 --out dist
+
+# The built wheel in fresh venvs of CPython 3.10 and 3.13, running the RLM example outside the source tree.
+test-wheel: wheel
+	$(PYTHON) tools/test_wheel.py
+
+test: test-rust test-python test-dspy-versions test-wheel fuzz
 
 # The side-by-side benchmark (benchmarks/README.md): every peer, several minutes; writes benchmarks/results/.
 # Not part of `make test`. bench-smoke is the seconds-long --quick run (RustInterpreter and exec only); it runs

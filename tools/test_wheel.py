@@ -23,11 +23,13 @@ EXPECTED = "check       : matches the planted facts"
 
 
 def find_python(version: str) -> str | None:
-    on_path = shutil.which(f"python{version}")
-    if on_path:
-        return on_path
-    pyenv = sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")))
-    return pyenv[-1] if pyenv else None
+    """A python{version} that runs: pyenv's own build first (its shim on PATH may refuse), else PATH's."""
+    candidates = sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")))[::-1]
+    candidates += [found for found in [shutil.which(f"python{version}")] if found]
+    for python in candidates:
+        if subprocess.run([python, "-c", "pass"], capture_output=True).returncode == 0:
+            return python
+    return None
 
 
 def check(wheel: Path, version: str) -> None:
@@ -56,12 +58,23 @@ def check(wheel: Path, version: str) -> None:
         print(f"python{version}: installed {wheel.name}, imported from the venv, the RLM example passed")
 
 
+def check_platform(wheel: Path) -> None:
+    """auditwheel's verdict: the wheel's external symbols fit the manylinux tag it carries."""
+    shown = subprocess.run([sys.executable, "-m", "auditwheel", "show", str(wheel)], capture_output=True, text=True)
+    tag = wheel.name.rsplit("-", 1)[-1].removesuffix(".whl")
+    if shown.returncode or f'consistent with the following platform tag: "{tag}"' not in " ".join(shown.stdout.split()):
+        raise SystemExit(f"error: auditwheel does not confirm {tag} for {wheel.name}:\n{shown.stdout}{shown.stderr}")
+    print(f"auditwheel: {wheel.name} is consistent with {tag}")
+
+
 def main(args: list[str]) -> int:
     wheels = [Path(a) for a in args] or sorted((ROOT / "dist").glob("dspy_rust_interpreter-*.whl"))
     if not wheels:
         raise SystemExit("error: no wheel in dist/; run `make wheel` first")
+    wheel = wheels[-1].resolve()
+    check_platform(wheel)
     for version in VERSIONS:
-        check(wheels[-1].resolve(), version)
+        check(wheel, version)
     return 0
 
 
