@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from typing import Any
 
 REFERENCE = "rust"  # ratio columns are "peer / RustInterpreter"
@@ -92,8 +93,38 @@ def format_table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# Units of the workloads the chart shows: costs (time, memory), where lower is better and CPython exec's own
+# figure is the yardstick. Rates and ratios (runs/s, ×) and exec's zero costs have no ratio to show.
+CHARTED_UNITS = ("ms", "µs", "MB")
+
+
+def chart_rows(results: dict[str, Any]) -> list[tuple[str, dict[str, float]]]:
+    """Per workload with a CPython exec figure: each other implementation's cost relative to exec's (1 = as
+    fast as CPython exec; 10 = ten times its time or memory)."""
+    impls = {name: entry for name, entry in results["implementations"].items() if not entry["skipped"]}
+    exec_entry = impls.get("exec")
+    if exec_entry is None:
+        return []
+    rows = []
+    for workload in results["workloads"]:
+        if workload["unit"] not in CHARTED_UNITS:
+            continue
+        base = exec_entry["workloads"].get(workload["key"], {}).get("value")
+        if not base or base <= 0:
+            continue
+        ratios = {
+            name: cell["value"] / base
+            for name, entry in impls.items()
+            if name != "exec" and (cell := entry["workloads"].get(workload["key"], {})).get("value", 0) > 0
+        }
+        if ratios:
+            rows.append((workload["label"], ratios))
+    return rows
+
+
 def write_chart(results: dict[str, Any], path: str) -> str | None:
-    """One small log-scale bar chart per workload, one colour per implementation. The reason if none is drawn."""
+    """One figure: per workload, each implementation's cost relative to CPython exec's (log scale, exec = 1),
+    one colour per implementation. The reason if none is drawn."""
     try:
         import matplotlib
 
@@ -102,41 +133,30 @@ def write_chart(results: dict[str, Any], path: str) -> str | None:
     except ImportError as exc:
         return f"no chart: matplotlib is not installed ({exc}); pip install '.[bench]'"
 
-    impls = {name: entry for name, entry in results["implementations"].items() if not entry["skipped"]}
-    workloads = [w for w in results["workloads"]
-                 if any("value" in entry["workloads"].get(w["key"], {}) for entry in impls.values())]
-    if not workloads:
-        return "no chart: no workload produced a number"
-    columns = 4
-    rows = (len(workloads) + columns - 1) // columns
-    figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 2.9 * rows), squeeze=False)
-    for axis, workload in zip(axes.flat, workloads):
-        names, values, colours = [], [], []
-        for name, entry in impls.items():
-            cell = entry["workloads"].get(workload["key"], {})
-            names.append(entry["label"].split(" (")[0])
-            # A log axis cannot show zero or a negative growth: such a bar is left out and labelled.
-            values.append(cell["value"] if cell.get("value", 0) > 0 else float("nan"))
-            colours.append(COLOURS.get(name, "#333333"))
-        axis.bar(range(len(names)), values, color=colours)
-        axis.set_yscale("log")
-        axis.set_xticks(range(len(names)))
-        axis.set_xticklabels(names, rotation=30, ha="right", fontsize=7)
-        axis.set_title(f"{workload['label']} ({workload['unit']})", fontsize=7.5, wrap=True)
-        axis.tick_params(axis="y", labelsize=7)
-        for x, name in enumerate(impls):
-            cell = impls[name]["workloads"].get(workload["key"], {})
-            if "error" in cell:
-                axis.annotate("error", (x, 0.02), xycoords=("data", "axes fraction"), ha="center", fontsize=7)
-            elif cell.get("value") is not None and cell["value"] <= 0:
-                axis.annotate(format_number(cell["value"]), (x, 0.02), xycoords=("data", "axes fraction"),
-                              ha="center", fontsize=7)
-    for axis in list(axes.flat)[len(workloads):]:
-        axis.axis("off")
+    rows = chart_rows(results)
+    if not rows:
+        return "no chart: no workload has both a CPython exec figure and another implementation's"
+    impls = [name for name in results["implementations"] if name != "exec" and any(name in r for _, r in rows)]
+    height = 0.8 / len(impls)
+    figure, axis = plt.subplots(figsize=(9, 0.42 * len(rows) * max(1, len(impls) / 2.5) + 1.6))
+    for index, name in enumerate(impls):
+        label = results["implementations"][name]["label"].split(" (")[0]
+        ys = [row - 0.4 + height * (index + 0.5) for row, (_, ratios) in enumerate(rows) if name in ratios]
+        xs = [ratios[name] for _, ratios in rows if name in ratios]
+        axis.barh(ys, xs, height=height, color=COLOURS.get(name, "#333333"), label=label)
+    axis.axvline(1, color=COLOURS["exec"], linewidth=1.2, label="CPython exec (= 1)")
+    axis.set_xscale("log")
+    axis.set_yticks(range(len(rows)))
+    axis.set_yticklabels([textwrap.fill(label, 44) for label, _ in rows], fontsize=7.5)
+    axis.invert_yaxis()
+    axis.tick_params(axis="x", labelsize=8)
+    axis.set_xlabel("time (or memory) relative to CPython exec = 1, log scale: lower is better", fontsize=8.5)
+    axis.grid(axis="x", which="major", alpha=0.3)
+    axis.legend(fontsize=8, loc="lower right")
     machine = results["machine"]
-    figure.suptitle(f"dspy-rust-interpreter benchmark ({results['mode']}), {machine['date'][:10]}, "
-                    f"{machine['cpu_model']}, {machine['cores']} cores — log scale", fontsize=10)
-    figure.tight_layout(rect=(0, 0, 1, 0.97))
+    axis.set_title(f"dspy-rust-interpreter benchmark ({results['mode']}), {machine['date'][:10]}, "
+                   f"{machine['cpu_model']}, {machine['cores']} cores", fontsize=9)
+    figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return None

@@ -1,0 +1,111 @@
+"""Every ```python block of README.md and docs/*.md runs, as written, on the host.
+
+The blocks of one file run in order in one fresh namespace, in a child process of their own (so later blocks
+use what earlier ones defined, and nothing leaks into this process); the child's working directory is a
+temporary folder. A failure names the file and the line of the block's opening fence, and the traceback
+points at the file's own line numbers. Blocks that are not host code (what sandbox code looks like, shell
+commands, ``>>>`` transcripts, output) use another fence language: text, console, bash or pycon.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dspy_rust_interpreter
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LANGUAGES = {"python", "text", "console", "bash", "pycon"}
+FENCE = re.compile(r"^(\s*)```(.*)$")
+
+# Run in the child: read the blocks as JSON from stdin, run each in the one namespace, stop at the first failure.
+RUNNER = r"""
+import json, sys, traceback
+blocks = json.load(sys.stdin)
+namespace = {"__name__": "__main__"}
+for block in blocks:
+    # Blank lines before the code, so that a traceback's line numbers are the document's.
+    source = "\n" * block["line"] + block["code"]
+    try:
+        exec(compile(source, block["path"], "exec"), namespace)
+    except BaseException:
+        print(f"FAILED: the block at {block['path']}:{block['line']}", file=sys.stderr)
+        traceback.print_exc()
+        sys.exit(1)
+    print(f"ran the block at {block['path']}:{block['line']}")
+"""
+
+
+def fenced_blocks(path: Path) -> list[tuple[int, str, str]]:
+    """(line of the opening fence, language, code) of each fenced block of ``path``, in order."""
+    blocks = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    index = 0
+    while index < len(lines):
+        opening = FENCE.match(lines[index])
+        if opening is None:
+            index += 1
+            continue
+        indent, language, opened = opening.group(1), opening.group(2).strip(), index + 1
+        body = []
+        index += 1
+        while index < len(lines) and lines[index].strip() != "```":
+            body.append(lines[index][len(indent):] if lines[index].startswith(indent) else lines[index])
+            index += 1
+        if index == len(lines):
+            raise AssertionError(f"{path.name}: the block opened at line {opened} is never closed")
+        blocks.append((opened, language, "\n".join(body) + "\n"))
+        index += 1
+    return blocks
+
+
+def python_blocks(path: Path) -> list[dict[str, object]]:
+    return [
+        {"path": str(path.relative_to(ROOT)), "line": line, "code": code}
+        for line, language, code in fenced_blocks(path)
+        if language == "python"
+    ]
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_fence_names_its_language(path):
+    unnamed = [f"{path.name}:{line} ```{language}" for line, language, _ in fenced_blocks(path) if language not in LANGUAGES]
+    assert not unnamed, f"fences must be one of {sorted(LANGUAGES)} (python blocks are run): {unnamed}"
+
+
+def test_the_readme_has_python_to_run():
+    assert python_blocks(ROOT / "README.md")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in DOCUMENTS if python_blocks(path)],
+    ids=lambda path: str(path.relative_to(ROOT)),
+)
+def test_python_blocks_run(path, tmp_path):
+    blocks = python_blocks(path)
+    # The child imports the package under test, whatever is installed, and runs offline (scripted LMs only).
+    package_root = str(Path(dspy_rust_interpreter.__file__).resolve().parent.parent)
+    env = {key: value for key, value in os.environ.items() if key not in ("DSPY_LM", "DSPY_SUB_LM")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+    process = subprocess.run(
+        [sys.executable, "-c", RUNNER],
+        input=json.dumps([{**block, "path": str(ROOT / str(block["path"]))} for block in blocks]),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
+    ran = process.stdout.count("ran the block at ")
+    assert process.returncode == 0, (
+        f"{path.relative_to(ROOT)}: {ran} of {len(blocks)} python blocks ran, then:\n{process.stderr[-6000:]}"
+    )
+    assert ran == len(blocks), process.stdout
