@@ -75,10 +75,12 @@ class Session:
         files_max_bytes: int = 256 << 20,
         files_max_count: int = 10_000,
         strict_values: bool = False,
+        zygote_source: Callable[[], int] | None = None,
     ) -> None:
         """Start a session process from the zygote on ``control_fd``. Raises ConnectionError when the zygote
         is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox, FileNotFoundError
-        when a mount's host path is gone. The mounts must not overlap (``_files.check_distinct``)."""
+        when a mount's host path is gone. The mounts must not overlap (``_files.check_distinct``).
+        ``zygote_source`` gives a live zygote's control socket, for a rollback that finds this one gone."""
     def execute(
         self,
         code: str,

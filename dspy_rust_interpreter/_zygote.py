@@ -85,13 +85,19 @@ def _discard(zygote: _Zygote) -> None:
     zygote.stop()
 
 
+def live_control_fd() -> int:
+    """The control socket of a live zygote (a new one if the current is gone), for a session whose rollback
+    finds its own zygote dead; the caller duplicates it at once."""
+    return _zygote().control.fileno()
+
+
 def spawn(**options: Any) -> _native.Session:
     """A new session process with ``options`` (see ``_native.Session``); ConnectionError if no zygote can
     serve it."""
     for attempt in range(2):
         zygote = _zygote()
         try:
-            return _native.Session(zygote.control.fileno(), **options)
+            return _native.Session(zygote.control.fileno(), zygote_source=live_control_fd, **options)
         except ConnectionError:
             # The zygote is gone (killed, or failed to start): start another once.
             _discard(zygote)

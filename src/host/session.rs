@@ -59,6 +59,9 @@ pub struct Session {
     mounts: std::sync::Arc<HostMounts>,
     /// A tool result of no kind the sandbox knows is refused, not passed as its str().
     strict_values: bool,
+    /// Gives the control socket of a live zygote (starting one if need be): a rollback before the first
+    /// checkpoint whose zygote is gone spawns from the new one.
+    zygote_source: Option<Py<PyAny>>,
 }
 
 struct State {
@@ -137,6 +140,7 @@ impl Session {
         respawn_from: Option<OwnedFd>,
         mounts: std::sync::Arc<HostMounts>,
         strict_values: bool,
+        zygote_source: Option<Py<PyAny>>,
     ) -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let live = (process.pidfd().unwrap_or(-1), process.pid);
@@ -161,6 +165,7 @@ impl Session {
             interrupted: AtomicBool::new(false),
             mounts,
             strict_values,
+            zygote_source,
         }
     }
 
@@ -400,7 +405,7 @@ impl Session {
     /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
     /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
     #[new]
-    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::files::DEFAULT_MAX_BYTES, files_max_count=crate::files::DEFAULT_MAX_FILES, strict_values=false))]
+    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::files::DEFAULT_MAX_BYTES, files_max_count=crate::files::DEFAULT_MAX_FILES, strict_values=false, zygote_source=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -414,6 +419,7 @@ impl Session {
         files_max_bytes: u64,
         files_max_count: u64,
         strict_values: bool,
+        zygote_source: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         for (value, what) in [(timeout, "timeout"), (Some(abandon_after), "abandon_after")] {
             if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
@@ -431,7 +437,7 @@ impl Session {
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
-        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values))
+        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values, zygote_source))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -542,7 +548,7 @@ impl Session {
         };
         let process = py.detach(|| Process::resume(channel)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values))
+        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values, None))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be

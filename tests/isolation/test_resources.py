@@ -127,6 +127,29 @@ def test_the_zygote_and_its_sessions_end_with_the_host():
     assert results["left"] == [], "a host killed mid-run takes its zygote and sessions with it"
 
 
+def test_a_session_without_a_checkpoint_outlives_its_killed_zygote():
+    # Before its first checkpoint a session is brought back by a new process from the zygote and a replay of
+    # its runs; with that zygote killed (its sessions die with it), a new zygote serves the rollback.
+    results = run_with_helpers(
+        """
+            import signal
+            interp = RustInterpreter()
+            interp.execute("x = 41")
+            interp.execute("y = 1")
+            time.sleep(0.3)
+            first = _zygote._current.process.pid
+            os.kill(first, signal.SIGKILL)
+            time.sleep(0.3)
+            results["old"] = outcome(interp, "x + y")
+            results["again"] = outcome(interp, "x + y")
+            results["zygotes"] = [first, _zygote._current.process.pid]
+            interp.shutdown()
+        """
+    )
+    assert results["zygotes"][0] != results["zygotes"][1], results
+    assert results["again"]["value"] == "42", results
+
+
 def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
     results = run_with_helpers(
         """

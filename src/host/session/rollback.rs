@@ -1,8 +1,8 @@
 //! Bringing a session back after its process died: the checkpoint (or, before the first one, a new process
-//! from the zygote) takes over, and the runs journaled since are replayed into it, their tool calls answered
+//! from the zygote, or from a new zygote when that one is gone too) takes over, and the runs journaled since are replayed into it, their tool calls answered
 //! from the journal. The session is then exactly as it was before the failed cell.
 
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use super::{Session, State};
 use crate::host::journal::{self, Answer, Entry};
-use crate::host::process::{self, Process};
+use crate::host::process::{self, Failure, Process};
 use crate::protocol::files::FileAnswer;
 use crate::protocol::message::{Reply, Request, ToolResult};
 
@@ -32,8 +32,19 @@ impl Session {
             }
             (None, Some(zygote)) => {
                 let zygote = zygote.as_raw_fd();
-                py.detach(|| Process::spawn(zygote, &self.options))
-                    .map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?
+                let spawned = match py.detach(|| Process::spawn(zygote, &self.options)) {
+                    // The zygote died (and the session with it): a new zygote serves the rollback.
+                    Err(Failure::Zygote(reason)) => match self.live_zygote(py) {
+                        Some(zygote) => {
+                            let spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options));
+                            state.respawn_from = Some(zygote);
+                            spawned
+                        }
+                        None => Err(Failure::Zygote(reason)),
+                    },
+                    other => other,
+                };
+                spawned.map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?
             }
             (None, None) => return Err("there was no checkpoint to go back to".into()),
         };
@@ -54,6 +65,14 @@ impl Session {
         // A tool table sent in a run that was not replayed (the failed one) is not in the process.
         state.resend_tools = true;
         Ok(replay)
+    }
+
+    /// A duplicate of a live zygote's control socket, from `zygote_source` (None without one, or when it
+    /// fails: the rollback then reports the zygote's loss).
+    fn live_zygote(&self, py: Python<'_>) -> Option<OwnedFd> {
+        let fd: RawFd = self.zygote_source.as_ref()?.call0(py).ok()?.extract(py).ok()?;
+        // SAFETY: the source returns the descriptor of a socket its zygote object keeps open during this call.
+        unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned().ok()
     }
 
     /// Run the journaled runs again in the resumed process, answering their tool calls from the journal.
