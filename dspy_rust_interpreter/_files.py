@@ -42,19 +42,22 @@ def check_mounts(mounts: Any) -> tuple[Mount, ...]:
     return tuple(mounts)
 
 
-def check_distinct(mounts: Iterable[Mount]) -> None:
-    """ValueError when two mounts share a folder, or one is inside another."""
-    paths = sorted(mount.path for mount in mounts)
+def check_distinct(mounts: Iterable[Mount | str]) -> None:
+    """ValueError when two mounts (or sandbox paths) share a folder, or one is inside another."""
+    paths = sorted(mount if isinstance(mount, str) else mount.path for mount in mounts)
     for first, second in zip(paths, paths[1:]):
         if second == first or second.startswith(first + "/"):
             raise ValueError(f"mounts {first} and {second} overlap: each needs a folder of its own")
 
 
-def dspy_path_mounts(read_paths: Iterable[Any], write_paths: Iterable[Any], sync_files: bool) -> tuple[Mount, ...]:
+def dspy_path_mounts(
+    read_paths: Iterable[Any], write_paths: Iterable[Any], sync_files: bool, other_mounts: tuple[Mount, ...] = ()
+) -> tuple[Mount, ...]:
     """dspy's file options as mounts, with dspy's meaning: each path appears as ``/sandbox/<its name>``; read paths
     read-only; write paths made if missing, and written back to the host (``sync_files``, the default) or kept in
     the session (``sync_files=False``). A file given as both is mounted once, writable; two different files with
-    one name are refused (dspy's "unique basenames") before anything is made on the host."""
+    one name are refused (dspy's "unique basenames"), as are paths that overlap ``other_mounts``, before
+    anything is made on the host."""
     modes: dict[str, tuple[str, str]] = {}  # sandbox path -> (host path, mode)
     for paths, mode in ((read_paths, "ro"), (write_paths, "rw" if sync_files else "overlay")):
         if isinstance(paths, (str, bytes, os.PathLike)):
@@ -70,6 +73,7 @@ def dspy_path_mounts(read_paths: Iterable[Any], write_paths: Iterable[Any], sync
                 )
             if other is None or mode != "ro":
                 modes[sandbox_path] = (host_path, mode)
+    check_distinct([*other_mounts, *modes])
     for host_path, mode in modes.values():
         if mode != "ro" and not os.path.exists(host_path):
             with open(host_path, "a"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ._files import check_distinct, check_mounts, dspy_path_mounts
+from ._files import check_mounts, dspy_path_mounts
 
 __all__ = ["DEFAULT_OPTIONS", "check_options"]
 
@@ -105,14 +105,15 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"strict_values must be True or False, got {merged['strict_values']!r}")
     if not isinstance(merged["sync_files"], bool):
         raise ValueError(f"sync_files must be True or False, got {merged['sync_files']!r}")
-    merged["mounts"] = check_mounts(merged["mounts"]) + dspy_path_mounts(
-        merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"]
-    )
-    check_distinct(merged["mounts"])
-    merged["enable_read_paths"] = merged["enable_write_paths"] = ()
     _check_deno_options(merged)
     if not positive_number(merged["slow_tool_seconds"]):
         raise ValueError(f"slow_tool_seconds must be a positive number of seconds, got {merged['slow_tool_seconds']!r}")
+    # Last: dspy's write paths are made on the host here, once every other option is known to be good.
+    mounts = check_mounts(merged["mounts"])
+    merged["mounts"] = mounts + dspy_path_mounts(
+        merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"], mounts
+    )
+    merged["enable_read_paths"] = merged["enable_write_paths"] = ()
     return merged
 
 

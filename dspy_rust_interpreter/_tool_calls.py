@@ -471,16 +471,19 @@ def estimate_size(value: Any, limit: int | None = None) -> int:
     pending = [value]
     while pending:
         item = pending.pop()
-        kind = type(item)
-        if kind is str or kind is bytes:
+        if isinstance(item, (str, bytes)):
             total += len(item)
-        elif kind is dict:
+        elif isinstance(item, dict):
             total += 2
             pending.extend(item.keys())
             pending.extend(item.values())
-        elif kind in (list, tuple, set, frozenset):
+        elif isinstance(item, (list, tuple, set, frozenset)):  # named tuples too
             total += 2
             pending.extend(item)
+        elif hasattr(type(item), "__dataclass_fields__") or hasattr(type(item), "model_fields"):
+            # A dataclass or pydantic model crosses as the dict of its fields.
+            total += 2
+            pending.extend(getattr(item, "__dict__", {}).values())
         else:
             total += 8
         if limit is not None and total > limit:

@@ -140,8 +140,15 @@ impl Shared {
     /// references over in one 16 MB vector before dropping them). Large requests past the threshold plus a
     /// margin are refused outright.
     pub fn begin_memory_budget(&self) {
+        self.begin_memory_budget_beyond(0);
+    }
+
+    /// `begin_memory_budget`, with `incoming` more bytes allowed: while the host's values are converted
+    /// (which may run sandbox code: a date is made by the session's own, possibly replaced, `datetime`), they
+    /// may take their own size on top of the budget; once they are in, the budget starts again from there.
+    pub fn begin_memory_budget_beyond(&self, incoming: usize) {
         let Some(limit) = self.limits.memory_limit else { return };
-        let start = self.memory_used();
+        let start = self.memory_used().saturating_add(incoming);
         let allowance = (limit / 2).min(64 << 20);
         let threshold = if start > limit { start + allowance } else { limit.max(start + allowance.min(start / 4)) };
         self.memory_threshold.store(threshold, Ordering::SeqCst);

@@ -2,8 +2,8 @@
 tools/dspy_tests.py classifies failures by. A test is named ``file::test`` under dspy's ``tests/``.
 
 - "Deno-specific": the test reads or patches the Deno/Pyodide machinery of dspy's PythonInterpreter (its
-  process, JSON-RPC wire, Deno cache and command line, Pyodide's ``js``/``pyodide`` modules), or checks that
-  dspy's default interpreter is that class. It does not apply to another interpreter.
+  process, JSON-RPC wire, Deno cache and command line, Pyodide's ``js``/``pyodide`` modules, its instructions
+  to the model). It does not apply to another interpreter.
 - "different": the test applies, and RustInterpreter deliberately behaves otherwise, for the reason given.
 """
 
@@ -50,12 +50,6 @@ REASONS = (
         PY + "test_deno_info_probe_is_bounded",
         PY + "test_explicit_deno_dir_skips_info_query",
         PY + "test_enable_read_paths_symlink",
-        # These three run the real RLM/ProgramOfThought loop, but first patch PythonInterpreter._query_deno_dir.
-        RLM + "TestRLMWithDummyLM::test_aforward_simple_computation_e2e",
-        RLM + "TestRLMWithDummyLM::test_aforward_multi_turn_e2e",
-        RLM + "TestRLMWithDummyLM::test_aforward_with_input_variables_e2e",
-        POT + "test_pot_code_generation_persistent_errors",
-        POT + "test_pot_code_parse_error",
     )),
     Reason(DENO, "calls PythonInterpreter's private JSON serialisation, injection or parameter helpers", (
         PY + "test_pydantic_json_values_are_compatible_with_large_variable_injection",
@@ -74,10 +68,7 @@ REASONS = (
         RLM + "TestSandboxSecurity::test_no_network_access",
         FLEX + "test_nested_rlm_tool_provenance",
     )),
-    Reason(DENO, "checks that dspy's default interpreter, or its instructions to the model, are the Deno/Pyodide ones", (
-        RLM + "TestRLMInitialization::test_optional_parameters",
-        FLEX + "test_default_interpreter_factory_is_python_interpreter",
-        FLEX + "test_default_is_sandbox",
+    Reason(DENO, "checks that the interpreter's instructions to the model are the Deno/Pyodide ones", (
         PY + "test_execution_instructions_are_class_metadata",
         RLM + "TestRLMInterpreterLifecycle::test_python_interpreter_lm_request_bytes",
     )),

@@ -8,6 +8,7 @@ dspy.primitives.python_interpreter import PythonInterpreter`` in a test gets ``R
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -21,13 +22,35 @@ _ORIGINAL = python_interpreter.PythonInterpreter
 
 
 def _swap() -> None:
-    # Every loaded module that bound dspy's class by name (dspy, dspy.primitives, dspy.predict.rlm, ...).
-    for module in list(sys.modules.values()):
+    # Every loaded module that bound dspy's class by name (dspy, dspy.primitives, dspy.predict.rlm, ...), and
+    # every default argument that holds it (RLM, CodeAct, ProgramOfThought and Flex take
+    # `interpreter_factory=PythonInterpreter`, bound when dspy was imported).
+    for name, module in list(sys.modules.items()):
+        if name != "dspy" and not name.startswith("dspy."):
+            continue
         try:
             if getattr(module, "PythonInterpreter", None) is _ORIGINAL:
                 module.PythonInterpreter = RustInterpreter
+            for value in list(vars(module).values()):
+                for function in _functions_of(value):
+                    _swap_defaults(function)
         except Exception:  # noqa: BLE001 - a module whose attributes cannot be read is not dspy's
             continue
+
+
+def _functions_of(value: Any) -> list[Any]:
+    if isinstance(value, type):
+        return [inspect.unwrap(attr) for attr in vars(value).values() if inspect.isfunction(inspect.unwrap(attr))]
+    return [inspect.unwrap(value)] if inspect.isfunction(inspect.unwrap(value)) else []
+
+
+def _swap_defaults(function: Any) -> None:
+    defaults = function.__defaults__
+    if defaults and any(default is _ORIGINAL for default in defaults):
+        function.__defaults__ = tuple(RustInterpreter if default is _ORIGINAL else default for default in defaults)
+    keyword_defaults = function.__kwdefaults__
+    if keyword_defaults and any(default is _ORIGINAL for default in keyword_defaults.values()):
+        function.__kwdefaults__ = {key: RustInterpreter if d is _ORIGINAL else d for key, d in keyword_defaults.items()}
 
 
 _swap()

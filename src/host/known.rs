@@ -103,7 +103,13 @@ fn when(obj: &Bound<'_, PyAny>) -> PyResult<Option<When>> {
 
 fn delta_micros(delta: &Bound<'_, PyAny>) -> PyResult<i64> {
     let part = |name: &str| -> PyResult<i64> { delta.getattr(name)?.extract() };
-    Ok((part("days")? * 86_400 + part("seconds")?) * 1_000_000 + part("microseconds")?)
+    // A `utcoffset()` of a subclass may return any timedelta: one past i64 microseconds is refused, not wrapped.
+    part("days")?
+        .checked_mul(86_400)
+        .and_then(|seconds| seconds.checked_add(part("seconds").ok()?))
+        .and_then(|seconds| seconds.checked_mul(1_000_000))
+        .and_then(|micros| micros.checked_add(part("microseconds").ok()?))
+        .ok_or_else(|| pyo3::exceptions::PyOverflowError::new_err("the UTC offset is out of range"))
 }
 
 /// Whether `obj` is an instance of `module.class`, looked up only if the host has imported `module` (an

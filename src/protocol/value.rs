@@ -111,6 +111,24 @@ mod tag {
 }
 
 impl Value {
+    /// About how many bytes this value takes once made in the session (its str and bytes data, and a few
+    /// words per value); cheap: no value is converted.
+    pub fn size_hint(&self) -> usize {
+        const PER_VALUE: usize = 64;
+        PER_VALUE
+            + match self {
+                Value::Str(s) | Value::Decimal(s) => s.len(),
+                Value::Bytes(b) | Value::BigInt(b) => b.len(),
+                Value::Host(buffer) => buffer.bytes().len(),
+                Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
+                    items.iter().map(Value::size_hint).sum()
+                }
+                Value::Dict(pairs) => pairs.iter().map(|(k, v)| k.size_hint() + v.size_hint()).sum(),
+                Value::Keep(_, value) => value.size_hint(),
+                _ => 0,
+            }
+    }
+
     pub fn write(&self, w: &mut Writer) {
         match self {
             Value::None => w.u8(tag::NONE),

@@ -104,6 +104,12 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     shared.reset_for_job();
     monitor::begin_run(shared.clone());
     let _guard = RunGuard(&shared);
+    // Converting runs the session's own modules (dates, decimals, UUIDs): under the import state it expects
+    // and a memory budget that leaves room for the values themselves.
+    if let Err(exc) = sandbox::restore_import_state(vm, &session.namespace) {
+        return error_outcome(vm, &exc, &session.cells, String::new());
+    }
+    shared.begin_memory_budget_beyond(variables.iter().map(|(_, value)| value.size_hint()).sum());
     // Convert every variable before binding any, so a bad one leaves the session untouched.
     let bindings = match session.kept.bind(variables, vm) {
         Ok(bindings) => bindings,
@@ -123,9 +129,6 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     // The memory limit, once the host's values are in (a run may start above it, see `begin_memory_budget`).
     shared.begin_memory_budget();
     limits::enforce_clamps(vm);
-    if let Err(exc) = sandbox::restore_import_state(vm, &session.namespace) {
-        return error_outcome(vm, &exc, &session.cells, String::new());
-    }
     with_state(|s| {
         s.fields = fields;
         s.output.clear();

@@ -27,6 +27,14 @@ def test_every_name_for_the_class_is_ours():
     assert python_interpreter.PythonInterpreter is RustInterpreter
 
 
+def test_the_modules_default_factories_are_ours():
+    import inspect
+
+    for module in (dspy.RLM, dspy.ProgramOfThought, dspy.CodeAct):
+        default = inspect.signature(module.__init__).parameters["interpreter_factory"].default
+        assert default is RustInterpreter, module
+
+
 def test_it_runs_code():
     with PythonInterpreter() as interp:
         assert interp.execute("print(6 * 7)") == "42\\n"
@@ -49,6 +57,7 @@ def test_the_plugin_swaps_the_class_and_records_each_outcome(tmp_path):
     outcomes = json.loads(results.read_text())
     assert outcomes["test_swapped.py::test_every_name_for_the_class_is_ours"]["outcome"] == "passed"
     assert outcomes["test_swapped.py::test_it_runs_code"]["outcome"] == "passed"
+    assert outcomes["test_swapped.py::test_the_modules_default_factories_are_ours"]["outcome"] == "passed"
     failed = outcomes["test_swapped.py::test_a_failure_is_recorded_with_its_message"]
     assert failed["outcome"] == "failed" and "assert 2 == 3" in failed["message"]
 

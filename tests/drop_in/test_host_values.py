@@ -174,3 +174,47 @@ def test_a_variable_of_no_known_kind_is_still_refused(make_interp):
 def test_strict_values_must_be_a_bool(make_interp):
     with pytest.raises(ValueError, match="strict_values must be True or False"):
         make_interp(strict_values="yes")
+
+
+def test_a_sandbox_that_patches_datetime_gets_its_code_run_under_its_limits(make_interp):
+    # The session builds a host date with its own datetime module, which its code may have replaced: that code
+    # then runs while the variables are bound, and must be held to the run's memory limit as the cell would be.
+    interp = make_interp(timeout=20, memory_limit=200 << 20)
+    interp.execute("import datetime\nhog = []\ndef grow(*a):\n    while True:\n        hog.append(bytearray(50 << 20))\ndatetime.date = grow")
+    with pytest.raises(TypeError, match="MemoryError"):
+        interp.execute("1", variables={"d": datetime.date(2024, 1, 1)})
+    assert interp.execute("len(hog) * 50") <= 300
+    assert interp.execute("del hog[:]\nsum(range(10))") == 45
+
+
+def test_a_sandbox_that_breaks_sys_modules_still_gets_its_dates(make_interp):
+    # The import state is restored before values are bound, so a valid host date converts.
+    interp = make_interp()
+    interp.execute("import sys\nsys.modules = 5")
+    assert interp.execute("type(d).__name__", variables={"d": datetime.date(2024, 1, 1)}) == "date"
+
+
+class FarOffset(datetime.datetime):
+    def utcoffset(self):
+        return datetime.timedelta(days=213503982)
+
+
+def test_a_utc_offset_past_the_wire_range_is_refused_not_wrapped(make_interp):
+    with pytest.raises(TypeError, match="out of range"):
+        make_interp().execute("d", variables={"d": FarOffset(2020, 1, 1)})
+
+
+@dataclasses.dataclass
+class Page:
+    text: str
+
+
+@pytest.mark.parametrize(
+    "result",
+    [Point(0.0, "x" * (2 << 20)), Page("x" * (2 << 20)), Hit.model_construct(id=1, at="x" * (2 << 20))],
+    ids=["named-tuple", "dataclass", "model"],
+)
+def test_max_tool_result_bytes_counts_the_fields_of_models_dataclasses_and_named_tuples(make_interp, result):
+    interp = make_interp(tools={"get": lambda: result}, max_tool_result_bytes=1 << 20)
+    with pytest.raises(CodeExecutionError, match="max_tool_result_bytes"):
+        interp.execute("get()")

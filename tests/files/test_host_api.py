@@ -123,6 +123,28 @@ def test_a_name_clash_is_refused_before_a_write_path_is_made(tmp_path):
     assert not (tmp_path / "b" / "x.txt").exists()
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [{"enable_network_access": ["example.com"]}, {"slow_tool_seconds": -1}, {"timeout": 0}, {"mounts": "not a list"}],
+    ids=["network", "slow-tool-seconds", "timeout", "mounts"],
+)
+def test_refused_options_make_no_write_path_on_the_host(tmp_path, bad):
+    target = tmp_path / "out.txt"
+    with pytest.raises((ValueError, TypeError)):
+        RustInterpreter(enable_write_paths=[target], **bad)
+    with pytest.raises((ValueError, TypeError)):
+        RustInterpreter.configured(enable_write_paths=[target], **bad)
+    assert not target.exists()
+
+
+def test_a_write_path_overlapping_a_mount_is_refused_before_it_is_made(tmp_path):
+    (tmp_path / "data").mkdir()
+    target = tmp_path / "out.txt"
+    with pytest.raises(ValueError, match="overlap"):
+        RustInterpreter(mounts=[Mount("/sandbox", tmp_path / "data")], enable_write_paths=[target])
+    assert not target.exists()
+
+
 def test_one_file_given_to_read_and_to_write_is_mounted_once_writable(make_interp, tmp_path):
     path = tmp_path / "shared.txt"
     alias = tmp_path / "alias.txt"
