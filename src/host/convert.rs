@@ -134,8 +134,26 @@ impl Walk {
             self.as_str.push(name.clone());
         }
         let text = obj.str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("<{name} object>"));
-        Ok(Value::Str(text))
+        Ok(Value::Str(without_addresses(&text)))
     }
+}
+
+/// `text` without the host memory addresses that default reprs carry (`<object object at 0x7f...>` becomes
+/// `<object object>`): the sandbox learns nothing of the host's address space from a fallback str.
+fn without_addresses(text: &str) -> String {
+    const MARK: &str = " at 0x";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(MARK) {
+        let digits = rest[at + MARK.len()..].bytes().take_while(u8::is_ascii_hexdigit).count();
+        out.push_str(&rest[..at]);
+        if digits == 0 {
+            out.push_str(MARK);
+        }
+        rest = &rest[at + MARK.len() + digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What keeps a host object alive while an encoded frame refers to its buffer.
@@ -236,6 +254,13 @@ mod tests {
             let err = to_value(&host(py, "{'a': [1, object()]}")).unwrap_err();
             assert!(err.describe("x").starts_with("x['a'][1] has type 'object', which cannot enter the sandbox"));
         });
+    }
+
+    #[test]
+    fn a_fallback_str_carries_no_host_address() {
+        assert_eq!(without_addresses("<object object at 0x7fab59da7db0>"), "<object object>");
+        assert_eq!(without_addresses("[<f at 0x1>, <g at 0xZ>] at 0x"), "[<f>, <g at 0xZ>] at 0x");
+        assert_eq!(without_addresses("plain text"), "plain text");
     }
 
     #[test]

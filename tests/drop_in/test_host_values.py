@@ -137,10 +137,12 @@ class WithLock:
         ([1, Custom()], "v", [1, "custom-object"], "Custom"),
         ({"k": Custom()}, "v['k'].upper()", "CUSTOM-OBJECT", "Custom"),
         (Unprintable(), "v", "<Unprintable object>", "Unprintable"),
+        # A default repr's host address is left out: the sandbox learns nothing of the host's memory.
+        (object(), "v", "<object object>", "object"),
         # dataclasses.asdict cannot copy a lock: the dataclass as a whole crosses as its str (as in dspy).
         (WithLock("n", threading.Lock()), "(type(v).__name__, v.startswith('WithLock(name='))", ("str", True), "WithLock"),
     ],
-    ids=["object", "in-a-list", "in-a-dict", "str-fails", "dataclass-that-cannot-copy"],
+    ids=["object", "in-a-list", "in-a-dict", "str-fails", "no-address", "dataclass-that-cannot-copy"],
 )
 def test_a_tool_result_of_no_known_kind_crosses_as_its_str_with_a_warning(make_interp, caplog, result, expression, expected, type_name):
     interp = make_interp(tools={"get": lambda: result})
