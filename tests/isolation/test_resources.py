@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from isolated import run_isolated
 
 # Reads the processes of the zygote's group: the zygote and every session process or checkpoint.
@@ -127,37 +129,20 @@ def test_the_zygote_and_its_sessions_end_with_the_host():
     assert results["left"] == [], "a host killed mid-run takes its zygote and sessions with it"
 
 
-def test_a_session_without_a_checkpoint_outlives_its_killed_zygote():
-    # Before its first checkpoint a session is brought back by a new process from the zygote and a replay of
-    # its runs; with that zygote killed (its sessions die with it), a new zygote serves the rollback.
+# Runs of a second in all: the session forks a checkpoint.
+CHECKPOINT_RUN = "interp.execute('import time\\nt = time.monotonic()\\nwhile time.monotonic() - t < 1.1:\\n    pass')"
+
+
+@pytest.mark.parametrize("runs", ["", CHECKPOINT_RUN], ids=["before-its-first-checkpoint", "from-its-checkpoint"])
+def test_a_killed_zygote_is_started_again_and_live_sessions_go_on(runs):
+    # A killed zygote takes its sessions with it (PDEATHSIG). A session with a checkpoint resumes it; one
+    # without is brought back by a new process from a new zygote, into which its runs are replayed.
     results = run_with_helpers(
-        """
+        f"""
             import signal
             interp = RustInterpreter()
             interp.execute("x = 41")
-            interp.execute("y = 1")
-            time.sleep(0.3)
-            first = _zygote._current.process.pid
-            os.kill(first, signal.SIGKILL)
-            time.sleep(0.3)
-            results["old"] = outcome(interp, "x + y")
-            results["again"] = outcome(interp, "x + y")
-            results["zygotes"] = [first, _zygote._current.process.pid]
-            interp.shutdown()
-        """
-    )
-    assert results["zygotes"][0] != results["zygotes"][1], results
-    assert results["again"]["value"] == "42", results
-
-
-def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
-    results = run_with_helpers(
-        """
-            import signal
-            interp = RustInterpreter()
-            interp.execute("x = 41")
-            # Runs of a second in all: a checkpoint is forked.
-            interp.execute("import time\\nt = time.monotonic()\\nwhile time.monotonic() - t < 1.1:\\n    pass")
+            {runs}
             interp.execute("y = 1")
             time.sleep(0.3)
             first = _zygote._current.process.pid
@@ -165,7 +150,6 @@ def test_a_killed_zygote_is_started_again_and_live_sessions_go_on():
             time.sleep(0.3)
             results["new"] = outcome(RustInterpreter(), "40 + 2")
             results["zygotes"] = [first, _zygote._current.process.pid]
-            # The session's process died with its zygote (PDEATHSIG): its checkpoint takes over.
             results["old"] = outcome(interp, "x + y")
             results["again"] = outcome(interp, "x + y")
             interp.shutdown()
