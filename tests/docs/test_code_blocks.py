@@ -4,7 +4,8 @@ The blocks of one file run in order in one fresh namespace, in a child process o
 use what earlier ones defined, and nothing leaks into this process); the child's working directory is a
 temporary folder. A failure names the file and the line of the block's opening fence, and the traceback
 points at the file's own line numbers. Blocks that are not host code (what sandbox code looks like, shell
-commands, ``>>>`` transcripts, output) use another fence language: text, console, bash or pycon.
+commands, output) use another fence language: text, console or bash; ``pycon`` transcripts of sandbox code
+are replayed in a RustInterpreter holding the file's functions as tools, and must print what they show.
 """
 
 from __future__ import annotations
@@ -26,15 +27,45 @@ LANGUAGES = {"python", "text", "console", "bash", "pycon"}
 FENCE = re.compile(r"^(\s*)```(.*)$")
 
 # Run in the child: read the blocks as JSON from stdin, run each in the one namespace, stop at the first failure.
+# A pycon block is a transcript of sandbox code: its `>>>` lines run, in order, in one RustInterpreter whose
+# tools are the functions the file's python blocks defined so far, and what each prints (or the repr of its
+# value, or its error's first line) must be the transcript's next lines.
 RUNNER = r"""
-import json, sys, traceback
+import inspect, json, sys, traceback
+from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+
+def replay(transcript, namespace):
+    tools = {name: value for name, value in namespace.items()
+             if inspect.isfunction(value) and value.__module__ == "__main__"}
+    steps = []
+    for line in transcript.splitlines():
+        if line.startswith(">>> "):
+            steps.append([line[4:], []])
+        elif line.startswith("... ") and steps:
+            steps[-1][0] += "\n" + line[4:]
+        elif steps:
+            steps[-1][1].append(line)
+    with RustInterpreter(tools=tools) as interp:
+        for code, expected in steps:
+            try:
+                result = interp.execute(code)
+                shown = result if isinstance(result, str) and not code.lstrip().startswith(("'", '"')) else repr(result)
+                shown = "" if result is None else shown
+            except CodeExecutionError as error:
+                shown = str(error).split("\n\n")[0]
+            if shown.rstrip("\n").splitlines() != [line.rstrip() for line in expected]:
+                raise AssertionError(f">>> {code}\nexpected:\n" + "\n".join(expected) + f"\ngot:\n{shown}")
+
 blocks = json.load(sys.stdin)
 namespace = {"__name__": "__main__"}
 for block in blocks:
-    # Blank lines before the code, so that a traceback's line numbers are the document's.
-    source = "\n" * block["line"] + block["code"]
     try:
-        exec(compile(source, block["path"], "exec"), namespace)
+        if block["language"] == "pycon":
+            replay(block["code"], namespace)
+        else:
+            # Blank lines before the code, so that a traceback's line numbers are the document's.
+            source = "\n" * block["line"] + block["code"]
+            exec(compile(source, block["path"], "exec"), namespace)
     except BaseException:
         print(f"FAILED: the block at {block['path']}:{block['line']}", file=sys.stderr)
         traceback.print_exc()
@@ -67,10 +98,11 @@ def fenced_blocks(path: Path) -> list[tuple[int, str, str]]:
 
 
 def python_blocks(path: Path) -> list[dict[str, object]]:
+    """The blocks of ``path`` that run: python on the host, pycon transcripts in a sandbox."""
     return [
-        {"path": str(path.relative_to(ROOT)), "line": line, "code": code}
+        {"path": str(path.relative_to(ROOT)), "line": line, "code": code, "language": language}
         for line, language, code in fenced_blocks(path)
-        if language == "python"
+        if language in ("python", "pycon")
     ]
 
 
@@ -81,7 +113,7 @@ def test_every_fence_names_its_language(path):
 
 
 def test_the_readme_has_python_to_run():
-    assert python_blocks(ROOT / "README.md")
+    assert any(block["language"] == "python" for block in python_blocks(ROOT / "README.md"))
 
 
 @pytest.mark.parametrize(
