@@ -61,12 +61,10 @@ bench-smoke:
 ci-bench-smoke: install bench-smoke
 
 # dspy's own interpreter tests with RustInterpreter in place of PythonInterpreter (tools/dspy_tests.py), at the
-# tag of DSPY_VERSION (default: the installed dspy), installed into a venv of its own. Needs dspy's repository:
-# DSPY_REPO is its git URL (the default) or a local git mirror. Not part of `make test` (it needs the network).
+# tag of DSPY_VERSION (default: the installed dspy), installed into a venv of its own (the one
+# tools/test_dspy_versions.py makes). Needs dspy's repository: DSPY_REPO is its git URL (the default) or a
+# local git mirror. Not part of `make test` (it needs the network).
 DSPY_VERSION ?= $(shell $(PYTHON) -c "import dspy; print(dspy.__version__)")
 DSPY_REPO ?= https://github.com/stanfordnlp/dspy.git
-DSPY_VENV = $(HOME)/.cache/dspy-rust-interpreter/venv-dspy-$(DSPY_VERSION)
 dspy-tests: install
-	test -x $(DSPY_VENV)/bin/python || $(PYTHON) -m venv $(DSPY_VENV)
-	$(DSPY_VENV)/bin/python -m pip install --quiet "dspy==$(DSPY_VERSION)" pytest pytest-asyncio pydantic
-	$(DSPY_VENV)/bin/python tools/dspy_tests.py --repo $(DSPY_REPO) --python $(DSPY_VENV)/bin/python
+	$(PYTHON) tools/dspy_tests.py --dspy $(DSPY_VERSION) --repo $(DSPY_REPO)

@@ -21,11 +21,7 @@ def capabilities() -> Any:
     (the sandbox hosts dspy's bridged facade: sub-predictors run on the host). Not SUB_DSPY: that promises a
     real ``import dspy`` in the sandbox, and dspy (with litellm, pydantic, ...) does not run on RustPython.
     None where dspy has no capability flags (3.3, 3.4, main since it dropped them)."""
-    try:
-        import dspy
-    except ImportError:
-        return None
-    flags = getattr(dspy, "InterpreterCapability", None)
+    flags = getattr(_dspy(), "InterpreterCapability", None)
     return getattr(flags, "FACADE_DSPY", None) if flags is not None else None
 
 
@@ -33,18 +29,19 @@ def prepare_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
     """The inputs as the sandbox gets them (dspy's main branch calls this once per run, before anything else):
     a ``dspy.Image`` anywhere in dicts, lists and tuples becomes its URL or data URI, a str the code can pass to
     ``llm_query(..., images=[...])``. A new dict: the caller's values are not changed."""
-    image_type = _image_type()
+    image_type = getattr(_dspy(), "Image", None)
     if image_type is None:
         return dict(inputs)
     return {name: _with_image_urls(value, image_type) for name, value in inputs.items()}
 
 
-def _image_type() -> type | None:
+def _dspy() -> Any:
+    """The dspy module, or None where dspy is not installed (the package works without it)."""
     try:
         import dspy
     except ImportError:
         return None
-    return getattr(dspy, "Image", None)
+    return dspy
 
 
 def _with_image_urls(value: Any, image_type: type, depth: int = 0) -> Any:

@@ -1,7 +1,7 @@
 """dspy's own interpreter tests, run against RustInterpreter in place of dspy's PythonInterpreter.
 
     python tools/dspy_tests.py                       # the tag of the installed dspy, from GitHub
-    python tools/dspy_tests.py --repo /path/to/dspy.git --python venv/bin/python
+    python tools/dspy_tests.py --dspy 3.3.1 --repo /path/to/dspy.git    # in a venv with dspy 3.3.1
 
 The test files (dspy's interpreter and its consumers: RLM, CodeAct, ProgramOfThought, Flex) are fetched from
 dspy's public repository at the tag of the dspy that ``--python`` has installed: never copied into this
@@ -27,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from dspy_tests_reasons import REASONS, kind_of  # noqa: E402
+from test_dspy_versions import prepare  # noqa: E402
 
 ROOT = HERE.parent
 DEFAULT_REPO = "https://github.com/stanfordnlp/dspy.git"
@@ -45,8 +46,14 @@ def main() -> int:
     parser.add_argument("--repo", default=os.environ.get("DSPY_REPO", DEFAULT_REPO), help="dspy's git URL or a local git dir")
     parser.add_argument("--ref", help="the tag to test (default: the version of the dspy --python has installed)")
     parser.add_argument("--python", default=sys.executable, help="the Python (with dspy and pytest) to run them with")
+    parser.add_argument("--dspy", help="run them in the venv of tools/test_dspy_versions.py for this dspy version")
     parser.add_argument("--json", type=Path, help="also write every test's outcome and class here")
     args = parser.parse_args()
+    if args.dspy:
+        python = prepare(f"dspy=={args.dspy}", extra=("pytest-asyncio",))
+        if python is None:
+            return 2
+        args.python = str(python)
 
     installed = subprocess.run(
         [args.python, "-c", "import dspy; print(dspy.__version__)"], capture_output=True, text=True, check=True

@@ -30,14 +30,15 @@ def venv_for(spec: str) -> Path:
     return VENVS / f"venv-dspy-{name}"
 
 
-def prepare(spec: str) -> Path | None:
-    """The venv's python, with dspy at ``spec`` (upgraded when PyPI answers); None when it has no dspy."""
+def prepare(spec: str, extra: tuple[str, ...] = ()) -> Path | None:
+    """The venv's python, with dspy at ``spec`` and ``extra`` packages (upgraded when PyPI answers); None when
+    it has no dspy. Also what tools/dspy_tests.py runs dspy's own tests with."""
     where = venv_for(spec)
     python = where / "bin" / "python"
     if not python.exists():
         venv.create(where, with_pip=True)
     upgraded = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--upgrade", "--disable-pip-version-check", spec, *REQUIREMENTS],
+        [str(python), "-m", "pip", "install", "--quiet", "--upgrade", "--disable-pip-version-check", spec, *REQUIREMENTS, *extra],
         capture_output=True, text=True,
     )
     if upgraded.returncode:

@@ -32,19 +32,27 @@ pub fn form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Form<'py>>> {
         let dataclasses = py.import(pyo3::intern!(py, "dataclasses"))?;
         return dataclasses.call_method1(pyo3::intern!(py, "asdict"), (obj,)).map(|fields| Some(Form::Instead(fields)));
     }
-    if let Some(fields) = named_tuple_fields(obj)? {
-        return Ok(Some(Form::Instead(fields.into_any())));
+    // (Named tuples never get here: the walk takes every tuple, see `named_tuple_fields`.)
+    let modules = py.import(pyo3::intern!(py, "sys"))?.getattr(pyo3::intern!(py, "modules"))?.cast_into::<PyDict>()?;
+    let is_instance_of_loaded = |module: &str, class: &str| -> PyResult<bool> {
+        // An object cannot be an instance of a class whose module the host never imported.
+        match modules.get_item(module)? {
+            Some(module) => obj.is_instance(&module.getattr(class)?),
+            None => Ok(false),
+        }
+    };
+    if let Some(datetime) = modules.get_item("datetime")? {
+        if let Some(when) = when(obj, &datetime)? {
+            return Ok(Some(Form::Value(Value::When(when))));
+        }
     }
-    if let Some(when) = when(obj)? {
-        return Ok(Some(Form::Value(Value::When(when))));
-    }
-    if is_instance_of_loaded(obj, "enum", "Enum")? {
+    if is_instance_of_loaded("enum", "Enum")? {
         return obj.getattr(pyo3::intern!(py, "value")).map(|value| Some(Form::Instead(value)));
     }
-    if is_instance_of_loaded(obj, "decimal", "Decimal")? {
+    if is_instance_of_loaded("decimal", "Decimal")? {
         return Ok(Some(Form::Value(Value::Decimal(obj.str()?.to_string()))));
     }
-    if is_instance_of_loaded(obj, "uuid", "UUID")? {
+    if is_instance_of_loaded("uuid", "UUID")? {
         return Ok(Some(Form::Value(Value::Uuid(obj.getattr(pyo3::intern!(py, "int"))?.extract()?))));
     }
     if cls.hasattr(pyo3::intern!(py, "__fspath__"))? {
@@ -54,7 +62,8 @@ pub fn form<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Form<'py>>> {
     Ok(None)
 }
 
-/// A named tuple's `_asdict()`; None for anything else (a plain tuple included).
+/// A named tuple's `_asdict()`; None for anything else (a plain tuple included). The walk asks this of every
+/// tuple it meets, before any other kind is looked for.
 pub fn named_tuple_fields<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyDict>>> {
     let py = obj.py();
     if !obj.is_instance_of::<PyTuple>() || obj.is_exact_instance_of::<PyTuple>() {
@@ -69,10 +78,9 @@ pub fn named_tuple_fields<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound
     Ok(fields.cast_into::<PyDict>().ok())
 }
 
-/// `datetime`'s types, field by field (a tz-aware value by its UTC offset).
-fn when(obj: &Bound<'_, PyAny>) -> PyResult<Option<When>> {
+/// `datetime`'s types (`module` is the host's `datetime`), field by field (a tz-aware value by its UTC offset).
+fn when(obj: &Bound<'_, PyAny>, module: &Bound<'_, PyAny>) -> PyResult<Option<When>> {
     let py = obj.py();
-    let Some(module) = loaded(py, "datetime")? else { return Ok(None) };
     let int = |name: &str| -> PyResult<i64> { obj.getattr(name)?.extract() };
     let clock = || -> PyResult<Clock> {
         let offset = obj.call_method0(pyo3::intern!(py, "utcoffset"))?;
@@ -103,25 +111,11 @@ fn when(obj: &Bound<'_, PyAny>) -> PyResult<Option<When>> {
 
 fn delta_micros(delta: &Bound<'_, PyAny>) -> PyResult<i64> {
     let part = |name: &str| -> PyResult<i64> { delta.getattr(name)?.extract() };
+    let (days, seconds, micros) = (part("days")?, part("seconds")?, part("microseconds")?);
     // A `utcoffset()` of a subclass may return any timedelta: one past i64 microseconds is refused, not wrapped.
-    part("days")?
-        .checked_mul(86_400)
-        .and_then(|seconds| seconds.checked_add(part("seconds").ok()?))
-        .and_then(|seconds| seconds.checked_mul(1_000_000))
-        .and_then(|micros| micros.checked_add(part("microseconds").ok()?))
+    days.checked_mul(86_400)
+        .and_then(|total| total.checked_add(seconds))
+        .and_then(|total| total.checked_mul(1_000_000))
+        .and_then(|total| total.checked_add(micros))
         .ok_or_else(|| pyo3::exceptions::PyOverflowError::new_err("the UTC offset is out of range"))
-}
-
-/// Whether `obj` is an instance of `module.class`, looked up only if the host has imported `module` (an
-/// object cannot be an instance of a class its module never made).
-fn is_instance_of_loaded(obj: &Bound<'_, PyAny>, module: &str, class: &str) -> PyResult<bool> {
-    match loaded(obj.py(), module)? {
-        Some(module) => obj.is_instance(&module.getattr(class)?),
-        None => Ok(false),
-    }
-}
-
-fn loaded<'py>(py: Python<'py>, module: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let modules = py.import(pyo3::intern!(py, "sys"))?.getattr(pyo3::intern!(py, "modules"))?;
-    modules.cast_into::<PyDict>().map_err(PyErr::from)?.get_item(module)
 }

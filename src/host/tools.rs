@@ -115,9 +115,7 @@ impl ToolTable {
         let positional = PyTuple::new(py, positional).map_err(|err| ToolResult::Raise(host_error(py, err)))?;
         Ok((callable, positional, keyword))
     }
-}
 
-impl ToolTable {
     /// What a tool's call came to, as the session's answer.
     pub fn outcome(&self, py: Python<'_>, name: &str, result: PyResult<Bound<'_, PyAny>>) -> ToolResult {
         let value = match result {

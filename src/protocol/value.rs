@@ -1,8 +1,9 @@
 //! The plain data that crosses between host and session: None, bool, int of any size, float, str, bytes,
 //! list, tuple, dict, set, frozenset, nested; from the host also dates and times, decimals and UUIDs, which
-//! the session builds with its own `datetime`, `decimal` and `uuid`. `Keep`/`Kept` let a large str or bytes injected again as the
-//! same host object reuse the session's copy instead of crossing again. A large host str or bytes goes into
-//! the frame straight from the host object's buffer (`HostBuffer`): it is copied once, into the frame's file.
+//! the session builds with its own `datetime`, `decimal` and `uuid`. `Keep`/`Kept` let a large str or bytes
+//! injected again as the same host object reuse the session's copy instead of crossing again. A large host
+//! str or bytes goes into the frame straight from the host object's buffer (`HostBuffer`): it is copied
+//! once, into the frame's file.
 
 use std::sync::Arc;
 

@@ -1,6 +1,7 @@
 //! Bringing a session back after its process died: the checkpoint (or, before the first one, a new process
-//! from the zygote, or from a new zygote when that one is gone too) takes over, and the runs journaled since are replayed into it, their tool calls answered
-//! from the journal. The session is then exactly as it was before the failed cell.
+//! from the zygote, or from a new zygote when that one is gone too) takes over, and the runs journaled since
+//! are replayed into it, their tool calls answered from the journal. The session is then exactly as it was
+//! before the failed cell.
 
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::Ordering;
