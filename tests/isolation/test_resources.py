@@ -158,3 +158,40 @@ def test_a_killed_zygote_is_started_again_and_live_sessions_go_on(runs):
     assert results["new"]["value"] == "42", results
     assert results["zygotes"][0] != results["zygotes"][1]
     assert results["again"]["value"] == "42", results
+
+
+def _status_kb(pid: int, field: str) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise LookupError(field)
+
+
+# One small block kept alive in every page of every small size, the rest freed: few bytes live, every page
+# pinned. A session is charged for the pages it holds, so the limit stops this long before it holds more.
+FRAGMENTING = """
+keep = []
+for size in range(8, 1024, 16):
+    blocks = [bytes(size) for _ in range(20_000)]
+    keep.extend(blocks[::64])
+    del blocks
+"""
+
+
+def test_memory_pinned_by_fragmenting_small_blocks_is_charged_to_the_session():
+    from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+
+    limit = 128 << 20
+    interp = RustInterpreter(memory_limit=limit, timeout=60)
+    try:
+        interp.execute("keep = None")
+        pid = interp._session.pid
+        resident_before = _status_kb(pid, "VmRSS") << 10
+        with pytest.raises(CodeExecutionError) as stopped:
+            interp.execute(FRAGMENTING)
+        peak = _status_kb(pid, "VmHWM") << 10
+        assert stopped.value.error_type == "MemoryError"
+        assert peak - resident_before < limit * 5 // 4, (peak - resident_before) >> 20
+        assert interp.execute("len(keep) > 0") is True, "the session lives on with what it kept"
+    finally:
+        interp.shutdown()

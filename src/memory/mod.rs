@@ -11,14 +11,22 @@
 //!
 //! In the host process nothing is counted (no thread points at a budget).
 //!
-//! A large str or bytes the host sends arrives in pages of a memfd the session has mapped; rather than be
-//! copied into fresh pages (which this kind of machine fills at ~2 µs a page), those pages are *adopted*
-//! as the heap block of the value (`adopt`): counted like any block, and unmapped when it is freed.
+//! The VM thread's small blocks come from pages of its own (`pages`), counted by the page; larger ones, and
+//! every other thread's, from the system allocator, counted by the block. Large str and bytes from the host
+//! may be adopted pages of a memfd (`adopted`).
 
+mod adopted;
+mod pages;
+
+pub use adopted::{adopt, page_size, ADOPT_FROM};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicIsize, AtomicPtr, AtomicUsize, Ordering};
+
+use adopted::{adopted_slot, release_adopted};
+use pages::{Heap, SMALL_ALIGN, SMALL_MAX};
 
 pub struct CountingAllocator;
 
@@ -55,13 +63,64 @@ impl Budget {
     }
 }
 
+/// The thread counted on `SESSION` (its `pthread_self`, 0 when none): the one whose small blocks come from
+/// `PAGES`. A plain static rather than a thread-local: in a shared library every thread-local read is a call
+/// to `__tls_get_addr`, on every allocation.
+static SESSION_THREAD: AtomicUsize = AtomicUsize::new(0);
+/// How many threads count on a budget other than `SESSION` (unit tests): while none do, no thread needs to
+/// look at `COUNTER`.
+static OTHER_COUNTERS: AtomicUsize = AtomicUsize::new(0);
+
 thread_local! {
     // `const` and without a destructor, so reading it never allocates (no allocator re-entry).
     static COUNTER: Cell<*const Budget> = const { Cell::new(ptr::null()) };
 }
 
+/// The page heap of the thread counted on `SESSION`: 32 GiB of address space, reserved when that thread
+/// starts counting (`PROT_NONE`, so it costs no data size until used).
+const PAGES_RESERVE: usize = 32 << 30;
+static PAGES_REMOTE: AtomicPtr<u8> = AtomicPtr::new(ptr::null_mut());
+struct PagesCell(UnsafeCell<Heap>);
+// SAFETY: only the thread in `SESSION_THREAD` touches the heap (`session_pages`).
+unsafe impl Sync for PagesCell {}
+static PAGES: PagesCell = PagesCell(UnsafeCell::new(Heap::new(PAGES_RESERVE, &PAGES_REMOTE, &SESSION)));
+/// The heap's range once reserved (start, length): whether a block is one of its blocks, from any thread.
+static PAGES_START: AtomicUsize = AtomicUsize::new(0);
+static PAGES_LEN: AtomicUsize = AtomicUsize::new(0);
+
+#[inline]
+fn this_thread() -> usize {
+    // SAFETY: no preconditions.
+    unsafe { libc::pthread_self() as usize }
+}
+
+#[inline]
+fn on_session_thread() -> bool {
+    let owner = SESSION_THREAD.load(Ordering::Relaxed);
+    owner != 0 && owner == this_thread()
+}
+
+/// # Safety
+/// Only on the thread counted on `SESSION`, and not while another borrow of the heap lives.
+#[inline]
+unsafe fn session_pages() -> &'static mut Heap {
+    // SAFETY: the caller's promise: one thread, one borrow at a time.
+    unsafe { &mut *PAGES.0.get() }
+}
+
+#[inline]
+fn in_pages(block: *mut u8) -> bool {
+    (block as usize).wrapping_sub(PAGES_START.load(Ordering::Relaxed)) < PAGES_LEN.load(Ordering::Relaxed)
+}
+
 #[inline]
 fn with_budget<R>(f: impl FnOnce(&Budget) -> R) -> Option<R> {
+    if on_session_thread() {
+        return Some(f(&SESSION));
+    }
+    if OTHER_COUNTERS.load(Ordering::Relaxed) == 0 {
+        return None;
+    }
     COUNTER
         .try_with(|counter| {
             let counter = counter.get();
@@ -73,12 +132,12 @@ fn with_budget<R>(f: impl FnOnce(&Budget) -> R) -> Option<R> {
 }
 
 #[inline]
-fn account(delta: isize) {
+pub(crate) fn account(delta: isize) {
     with_budget(|budget| budget.used.fetch_add(delta, Ordering::Relaxed));
 }
 
 #[inline]
-fn refused(extra: usize) -> bool {
+pub(crate) fn refused(extra: usize) -> bool {
     let refused = extra >= REFUSE_FROM && with_budget(|budget| budget.refuses(extra)).unwrap_or(false);
     if refused {
         crate::worker::fault::note_allocation_failure();
@@ -94,69 +153,20 @@ fn checked(block: *mut u8) -> *mut u8 {
     block
 }
 
-/// Blocks at least this large may be adopted pages.
-pub const ADOPT_FROM: usize = 64 << 10;
-/// At most this many adopted blocks live at once; past that, values are copied as usual.
-const ADOPTED_SLOTS: usize = 64;
-/// The start of each live adopted block (0: a free slot), and how many there are.
-static ADOPTED: [AtomicUsize; ADOPTED_SLOTS] = [const { AtomicUsize::new(0) }; ADOPTED_SLOTS];
-static ADOPTED_LIVE: AtomicUsize = AtomicUsize::new(0);
-
-pub fn page_size() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if size > 0 { size as usize } else { 4096 }
-}
-
-/// The mapped bytes `bytes` as a heap block of their own, counted on this thread's budget: they must start on
-/// a page of a private mapping that nothing else will unmap, and the rest of their last page becomes part of
-/// the block. None when they do not qualify or the budget refuses them (the caller copies them instead).
-///
-/// # Safety
-/// `bytes` must lie in a private file mapping whose pages from `bytes`' start to the end of its last page the
-/// caller gives up: from now on they are unmapped only when the block is freed.
-pub unsafe fn adopt(bytes: &[u8]) -> Option<Vec<u8>> {
-    let (start, len) = (bytes.as_ptr() as usize, bytes.len());
-    if len < ADOPT_FROM || start % page_size() != 0 || refused(len) {
-        return None;
-    }
-    let slot = ADOPTED.iter().find(|slot| slot.compare_exchange(0, start, Ordering::AcqRel, Ordering::Relaxed).is_ok())?;
-    // Writable like any heap block (copy-on-write: nothing reaches the file).
-    // SAFETY: pages of the caller's mapping, given up to this block.
-    if unsafe { libc::mprotect(start as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
-        slot.store(0, Ordering::Release);
-        return None;
-    }
-    ADOPTED_LIVE.fetch_add(1, Ordering::AcqRel);
-    account(len as isize);
-    // SAFETY: `len` initialised bytes at `start`, owned by this block from now on; this allocator frees it.
-    Some(unsafe { Vec::from_raw_parts(start as *mut u8, len, len) })
-}
-
-/// The slot of `block` when it is adopted pages (cheap when none are: the hot path of every large free).
-fn adopted_slot(block: *mut u8, size: usize) -> Option<&'static AtomicUsize> {
-    if size < ADOPT_FROM || ADOPTED_LIVE.load(Ordering::Acquire) == 0 {
-        return None;
-    }
-    ADOPTED.iter().find(|slot| slot.load(Ordering::Acquire) == block as usize)
-}
-
-/// Free `block` if it is adopted pages: unmapped, and its slot cleared first (the address may be reused
-/// as soon as it is unmapped).
-fn release_adopted(block: *mut u8, size: usize) -> bool {
-    let Some(slot) = adopted_slot(block, size) else { return false };
-    slot.store(0, Ordering::Release);
-    ADOPTED_LIVE.fetch_sub(1, Ordering::AcqRel);
-    // SAFETY: the adopted block's pages (munmap rounds `size` up to the end of its last page).
-    unsafe { libc::munmap(block as *mut libc::c_void, size) };
-    account(-(size as isize));
-    true
-}
-
-// SAFETY: every call is forwarded to `System` unchanged, or refused with null as the trait allows; adopted
-// blocks (see `adopt`) are unmapped instead of freed, and moved by copying.
+// SAFETY: the session thread's small blocks come from its page heap (aligned to `SMALL_ALIGN`, at least as
+// large as asked, freed there, by any thread); every other call is forwarded to `System` unchanged, or
+// refused with null as the trait allows; adopted blocks (see `adopt`) are unmapped instead of freed; blocks
+// move between kinds by copying.
 unsafe impl GlobalAlloc for CountingAllocator {
+    #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if layout.size() <= SMALL_MAX && layout.align() <= SMALL_ALIGN && on_session_thread() {
+            // SAFETY: on the session thread; the borrow ends here.
+            let block = unsafe { session_pages() }.alloc(layout.size());
+            if !block.is_null() {
+                return block;
+            }
+        }
         if refused(layout.size()) {
             return ptr::null_mut();
         }
@@ -168,6 +178,15 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.size() <= SMALL_MAX && layout.align() <= SMALL_ALIGN && on_session_thread() {
+            // SAFETY: on the session thread; the borrow ends here.
+            let block = unsafe { session_pages() }.alloc(layout.size());
+            if !block.is_null() {
+                // SAFETY: a fresh block of at least this size.
+                unsafe { block.write_bytes(0, layout.size()) };
+                return block;
+            }
+        }
         if refused(layout.size()) {
             return ptr::null_mut();
         }
@@ -178,7 +197,18 @@ unsafe impl GlobalAlloc for CountingAllocator {
         block
     }
 
+    #[inline]
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        if in_pages(block) {
+            if on_session_thread() {
+                // SAFETY: a live block of the session's heap, on its thread.
+                unsafe { session_pages().free(block) };
+            } else {
+                // SAFETY: a live block of the session's heap, freed once.
+                unsafe { pages::push_remote(&PAGES_REMOTE, block) };
+            }
+            return;
+        }
         if release_adopted(block, layout.size()) {
             return;
         }
@@ -190,13 +220,22 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if refused(new_size.saturating_sub(layout.size())) {
             return ptr::null_mut();
         }
-        if adopted_slot(block, layout.size()).is_some() {
+        let in_pages = in_pages(block);
+        if in_pages && new_size <= SMALL_MAX {
+            // SAFETY: a live block of the page heap.
+            let room = unsafe { Heap::block_size(block) };
+            if pages::class_of(new_size) == pages::class_of(room) {
+                return block;
+            }
+        }
+        if in_pages || adopted_slot(block, layout.size()).is_some() {
             // SAFETY: a valid layout (the caller's size and alignment, as `realloc` guarantees).
             let moved = unsafe { self.alloc(Layout::from_size_align_unchecked(new_size, layout.align())) };
             if !moved.is_null() {
                 // SAFETY: both blocks are live and hold at least the copied length.
                 unsafe { ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size)) };
-                release_adopted(block, layout.size());
+                // SAFETY: the old block, live until now.
+                unsafe { self.dealloc(block, layout) };
             }
             return moved;
         }
@@ -212,50 +251,43 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// previous counter comes back even if `f` panics, so the allocator never keeps a pointer to a counter it
 /// was not given.
 pub fn counted_on<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
+    if ptr::eq(budget, &SESSION) {
+        return counted_on_session(f);
+    }
     struct Restore(*const Budget);
     impl Drop for Restore {
         fn drop(&mut self) {
             let _ = COUNTER.try_with(|slot| slot.set(self.0));
+            OTHER_COUNTERS.fetch_sub(1, Ordering::Relaxed);
         }
     }
+    OTHER_COUNTERS.fetch_add(1, Ordering::Relaxed);
     let previous = COUNTER.try_with(|slot| slot.replace(budget as *const Budget)).unwrap_or(ptr::null());
     let _restore = Restore(previous);
+    f()
+}
+
+/// `counted_on(&SESSION, f)`: one thread at a time, its small blocks from the page heap (reserved here).
+fn counted_on_session<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SESSION_THREAD.store(0, Ordering::Relaxed);
+        }
+    }
+    let claimed = SESSION_THREAD.compare_exchange(0, this_thread(), Ordering::AcqRel, Ordering::Relaxed);
+    assert!(claimed.is_ok(), "one thread at a time counts on the session budget");
+    let _restore = Restore;
+    // SAFETY: on the session thread, which now owns the heap.
+    let (start, len) = unsafe { session_pages() }.reserve();
+    PAGES_START.store(start, Ordering::Relaxed);
+    PAGES_LEN.store(len, Ordering::Release);
     f()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn adopted_pages_are_a_counted_heap_block_that_unmaps_when_freed() {
-        let page = page_size();
-        let pages = ADOPT_FROM / page + 2;
-        let len = (pages - 1) * page + 10;
-        let budget = Budget::new();
-        // SAFETY: a private mapping made here, given up to the block below.
-        let map = unsafe { libc::mmap(ptr::null_mut(), pages * page, libc::PROT_READ, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
-        assert_ne!(map, libc::MAP_FAILED);
-        let bytes = unsafe { std::slice::from_raw_parts(map as *const u8, len) };
-        let unaligned = unsafe { std::slice::from_raw_parts((map as *const u8).add(1), ADOPT_FROM) };
-        counted_on(&budget, || {
-            assert!(unsafe { adopt(unaligned) }.is_none(), "only whole pages are adopted");
-            let mut block = unsafe { adopt(bytes) }.expect("adopted");
-            assert_eq!(block.as_ptr() as usize, map as usize, "not copied");
-            assert_eq!(budget.used(), len);
-            block[0] = 7; // writable, like any block
-            block.extend_from_slice(b"grown"); // a move by copy
-            assert_ne!(block.as_ptr() as usize, map as usize);
-            assert_eq!((block[0], &block[len..]), (7, &b"grown"[..]));
-            let adopted = ADOPTED.iter().any(|slot| slot.load(Ordering::Acquire) == map as usize);
-            assert!(!adopted, "the adopted pages were released when it moved");
-            // SAFETY: probing whether the released page is still mapped.
-            let still_mapped = unsafe { libc::madvise(map, page, libc::MADV_NORMAL) } == 0;
-            assert!(!still_mapped, "released pages are unmapped");
-            drop(block);
-            assert!(budget.used() < page, "{}", budget.used());
-        });
-    }
 
     #[test]
     fn allocations_on_a_counting_thread_are_counted_and_frees_subtracted() {

@@ -1,0 +1,489 @@
+//! The session VM thread's small blocks (up to `SMALL_MAX` bytes), kept in 64 KiB pages of one size class
+//! each, carved from an address range reserved once. A burst of object creation and release (json.loads)
+//! spent up to ~45 % of its time in glibc's slow paths (`_int_malloc`, `malloc_consolidate`, `unlink_chunk`);
+//! here a block is a pop from its page's free list and a free is a push, with nothing to consolidate.
+//!
+//! Memory is counted by the page, not the block: a page is counted from when a class takes it until its
+//! memory goes back to the kernel, so the budget sees what the session holds, fragmentation included (a
+//! program that keeps one block alive in every page holds, and is charged for, every page). A page whose
+//! blocks are all free waits for reuse, resident, up to `RESIDENT_SPARE` pages; past that its memory is
+//! returned (all but the first OS page, which keeps its header) and it is no longer counted.
+//!
+//! The range is reserved `PROT_NONE` (no data-size cost) and made writable a step at a time, so the session's
+//! data ceiling (`RLIMIT_DATA`) still bounds it. A fork (a session from the zygote, a checkpoint from a
+//! session) copies it like the rest of the heap.
+
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use super::Budget;
+
+/// The largest block served from pages; larger ones come from the system allocator.
+pub const SMALL_MAX: usize = 1024;
+/// The largest alignment a page block has (block sizes are multiples of it, and pages start aligned).
+pub const SMALL_ALIGN: usize = 16;
+const PAGE: usize = 64 << 10;
+/// A page's header, before its first block.
+const HEADER: usize = 64;
+/// Classes of 16-byte steps up to 512 bytes, then 64-byte steps up to 1024.
+const CLASSES: usize = 40;
+/// How much is made writable at a time.
+const COMMIT_STEP: usize = 1 << 20;
+/// Empty pages kept resident (and counted) for reuse; further ones give their memory back.
+const RESIDENT_SPARE: usize = 32;
+
+/// A free block: the next free block of its page (or of the remote-free list).
+struct Block {
+    next: *mut Block,
+}
+
+/// The header at the start of every page handed out.
+#[repr(C)]
+struct Page {
+    free: *mut Block,
+    /// Neighbours in the class's list of pages with a free block, or in a spare list.
+    next: *mut Page,
+    prev: *mut Page,
+    /// Offset of the first block never handed out.
+    bump: u32,
+    /// Blocks handed out and not yet freed.
+    used: u32,
+    block_size: u32,
+    class: u32,
+    /// Whether the page is in its class's list (it has a free block, or is the class's last page).
+    listed: bool,
+}
+
+const _: () = assert!(std::mem::size_of::<Page>() <= HEADER);
+
+#[inline]
+pub fn class_of(size: usize) -> usize {
+    if size <= 512 {
+        (size.max(1) + 15) / 16 - 1
+    } else {
+        32 + (size - 512 + 63) / 64 - 1
+    }
+}
+
+#[inline]
+fn class_size(class: usize) -> usize {
+    if class < 32 { (class + 1) * 16 } else { 512 + (class - 31) * 64 }
+}
+
+/// One thread's page heap. Every method runs on the owning thread only, except `contains`.
+pub struct Heap {
+    reserve: usize,
+    base: usize,
+    /// The next page never handed out, and the end of the writable part.
+    top: usize,
+    committed: usize,
+    /// Set once reserving failed: every request then goes to the system allocator.
+    unavailable: bool,
+    available: [*mut Page; CLASSES],
+    /// Empty pages, resident (linked through `next`), and pages whose memory went back (as page numbers in
+    /// `returned`, a stack in a mapping of its own: their headers may be all that is left of them).
+    resident: *mut Page,
+    resident_count: usize,
+    returned: *mut u32,
+    returned_count: usize,
+    os_page: usize,
+    /// Blocks freed by other threads, taken back on the next refill.
+    remote: &'static AtomicPtr<u8>,
+    budget: &'static Budget,
+}
+
+// SAFETY: the raw pointers are into the heap's own range, used by the owning thread only.
+unsafe impl Send for Heap {}
+
+impl Heap {
+    /// A heap of at most `reserve` bytes (reserved on first use), counting its pages on `budget`.
+    pub const fn new(reserve: usize, remote: &'static AtomicPtr<u8>, budget: &'static Budget) -> Self {
+        Self {
+            reserve,
+            base: 0,
+            top: 0,
+            committed: 0,
+            unavailable: false,
+            available: [ptr::null_mut(); CLASSES],
+            resident: ptr::null_mut(),
+            resident_count: 0,
+            returned: ptr::null_mut(),
+            returned_count: 0,
+            os_page: 4096,
+            remote,
+            budget,
+        }
+    }
+
+    /// Reserve the range now (if not yet), and say where it is (start, length; 0, 0 when it could not be).
+    pub fn reserve(&mut self) -> (usize, usize) {
+        if self.base == 0 {
+            self.reserve_range();
+        }
+        self.range()
+    }
+
+    /// The reserved range once there is one (start, length), for the ownership test.
+    pub fn range(&self) -> (usize, usize) {
+        (self.base, if self.base == 0 { 0 } else { self.reserve })
+    }
+
+    /// A block of `size` (at most `SMALL_MAX`) bytes aligned to `SMALL_ALIGN`; null when no page can be had
+    /// (the caller asks the system allocator instead).
+    #[inline]
+    pub fn alloc(&mut self, size: usize) -> *mut u8 {
+        let class = class_of(size);
+        let mut page = self.available[class];
+        if page.is_null() {
+            page = self.refill(class);
+            if page.is_null() {
+                return ptr::null_mut();
+            }
+        }
+        // SAFETY: a listed page is a live page of this heap with a free block or untouched room.
+        unsafe {
+            let p = &mut *page;
+            let block = if !p.free.is_null() {
+                let block = p.free;
+                p.free = (*block).next;
+                block as *mut u8
+            } else {
+                let block = (page as *mut u8).add(p.bump as usize);
+                p.bump += p.block_size;
+                block
+            };
+            p.used += 1;
+            if p.free.is_null() && p.bump as usize + p.block_size as usize > PAGE {
+                self.unlist(page);
+            }
+            block
+        }
+    }
+
+    /// Free a block of this heap.
+    ///
+    /// # Safety
+    /// `block` was returned by `alloc` of this heap and is not freed yet.
+    #[inline]
+    pub unsafe fn free(&mut self, block: *mut u8) {
+        let page = (block as usize & !(PAGE - 1)) as *mut Page;
+        // SAFETY: the block lies in a live page of this heap (the caller's promise).
+        unsafe {
+            let p = &mut *page;
+            (block as *mut Block).write(Block { next: p.free });
+            p.free = block as *mut Block;
+            p.used -= 1;
+            if !p.listed {
+                self.list(page);
+            } else if p.used == 0 && !(p.next.is_null() && p.prev.is_null()) {
+                // Empty, and not its class's only page (which stays, so one block made and freed over and
+                // over does not take and give back a page each time).
+                self.unlist(page);
+                self.release(page);
+            }
+        }
+    }
+
+    /// The usable size of a block of this heap.
+    ///
+    /// # Safety
+    /// `block` is a live block of this heap.
+    pub unsafe fn block_size(block: *mut u8) -> usize {
+        // SAFETY: the header of the block's page.
+        unsafe { (*((block as usize & !(PAGE - 1)) as *const Page)).block_size as usize }
+    }
+
+    /// Take back the blocks other threads freed.
+    fn take_remote_frees(&mut self) {
+        let mut block = self.remote.swap(ptr::null_mut(), Ordering::Acquire) as *mut Block;
+        while !block.is_null() {
+            // SAFETY: pushed by `push_remote` with this heap's blocks only; each is freed once.
+            unsafe {
+                let next = (*block).next;
+                self.free(block as *mut u8);
+                block = next;
+            }
+        }
+    }
+
+    #[cold]
+    fn refill(&mut self, class: usize) -> *mut Page {
+        self.take_remote_frees();
+        if !self.available[class].is_null() {
+            return self.available[class];
+        }
+        let page = self.take_page();
+        if page.is_null() {
+            return page;
+        }
+        let block_size = class_size(class) as u32;
+        // SAFETY: a page of this heap, writable, no longer in any list.
+        unsafe {
+            page.write(Page {
+                free: ptr::null_mut(),
+                next: ptr::null_mut(),
+                prev: ptr::null_mut(),
+                bump: HEADER as u32,
+                used: 0,
+                block_size,
+                class: class as u32,
+                listed: false,
+            });
+        }
+        self.list(page);
+        page
+    }
+
+    fn list(&mut self, page: *mut Page) {
+        // SAFETY: a live page of this heap, not in a list.
+        unsafe {
+            let p = &mut *page;
+            let head = self.available[p.class as usize];
+            p.prev = ptr::null_mut();
+            p.next = head;
+            if !head.is_null() {
+                (*head).prev = page;
+            }
+            p.listed = true;
+            self.available[p.class as usize] = page;
+        }
+    }
+
+    fn unlist(&mut self, page: *mut Page) {
+        // SAFETY: a live page of this heap, in its class's list.
+        unsafe {
+            let p = &mut *page;
+            if p.prev.is_null() {
+                self.available[p.class as usize] = p.next;
+            } else {
+                (*p.prev).next = p.next;
+            }
+            if !p.next.is_null() {
+                (*p.next).prev = p.prev;
+            }
+            p.next = ptr::null_mut();
+            p.prev = ptr::null_mut();
+            p.listed = false;
+        }
+    }
+
+    /// An empty page that is out of every list (resident spare, returned, or never used), counted.
+    fn take_page(&mut self) -> *mut Page {
+        if !self.resident.is_null() {
+            let page = self.resident;
+            // SAFETY: a resident spare page; its header links the next.
+            self.resident = unsafe { (*page).next };
+            self.resident_count -= 1;
+            return page;
+        }
+        if self.returned_count > 0 {
+            self.returned_count -= 1;
+            // SAFETY: the stack holds `returned_count + 1` entries, each a page of this heap.
+            let index = unsafe { *self.returned.add(self.returned_count) } as usize;
+            self.count((PAGE - self.os_page) as isize);
+            return (self.base + index * PAGE) as *mut Page;
+        }
+        if self.base == 0 && !self.reserve_range() {
+            return ptr::null_mut();
+        }
+        if self.top + PAGE > self.base + self.reserve {
+            return ptr::null_mut();
+        }
+        if self.top + PAGE > self.committed {
+            let step = COMMIT_STEP.min(self.base + self.reserve - self.committed);
+            // SAFETY: part of this heap's reserved range.
+            let writable = unsafe {
+                libc::mprotect(self.committed as *mut libc::c_void, step, libc::PROT_READ | libc::PROT_WRITE)
+            };
+            if writable != 0 {
+                // Past the data ceiling: the system allocator says the same, and the caller reports it.
+                return ptr::null_mut();
+            }
+            self.committed += step;
+        }
+        let page = self.top as *mut Page;
+        self.top += PAGE;
+        self.count(PAGE as isize);
+        page
+    }
+
+    /// An empty page back: kept resident while there are few, else its memory goes back to the kernel.
+    fn release(&mut self, page: *mut Page) {
+        if self.resident_count < RESIDENT_SPARE {
+            // SAFETY: an empty page out of every list.
+            unsafe { (*page).next = self.resident };
+            self.resident = page;
+            self.resident_count += 1;
+            return;
+        }
+        let start = page as usize + self.os_page;
+        // SAFETY: the page's memory after its first OS page, which nothing references any more.
+        let returned = unsafe { libc::madvise(start as *mut libc::c_void, PAGE - self.os_page, libc::MADV_DONTNEED) };
+        if returned != 0 || self.os_page >= PAGE {
+            // SAFETY: as above.
+            unsafe { (*page).next = self.resident };
+            self.resident = page;
+            self.resident_count += 1;
+            return;
+        }
+        // SAFETY: the stack has room for every page of the range.
+        unsafe { *self.returned.add(self.returned_count) = ((page as usize - self.base) / PAGE) as u32 };
+        self.returned_count += 1;
+        self.count(-((PAGE - self.os_page) as isize));
+    }
+
+    fn count(&self, bytes: isize) {
+        self.budget.used.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    #[cold]
+    fn reserve_range(&mut self) -> bool {
+        if self.unavailable {
+            return false;
+        }
+        self.unavailable = true;
+        let none = libc::PROT_NONE;
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+        // SAFETY: fresh anonymous mappings; `PAGE` more than needed, to start on a page boundary.
+        let range = unsafe { libc::mmap(ptr::null_mut(), self.reserve + PAGE, none, flags, -1, 0) };
+        if range == libc::MAP_FAILED {
+            return false;
+        }
+        let stack_bytes = self.reserve / PAGE * std::mem::size_of::<u32>();
+        let rw = libc::PROT_READ | libc::PROT_WRITE;
+        // SAFETY: as above; written only as pages are returned.
+        let stack = unsafe { libc::mmap(ptr::null_mut(), stack_bytes, rw, flags, -1, 0) };
+        if stack == libc::MAP_FAILED {
+            // SAFETY: the mapping made just above.
+            unsafe { libc::munmap(range, self.reserve + PAGE) };
+            return false;
+        }
+        self.os_page = super::page_size();
+        self.base = (range as usize + PAGE - 1) & !(PAGE - 1);
+        self.top = self.base;
+        self.committed = self.base;
+        self.returned = stack as *mut u32;
+        self.unavailable = false;
+        true
+    }
+}
+
+/// Put a block of the heap whose remote-free list is `remote` on that list (from a thread other than its
+/// owner).
+///
+/// # Safety
+/// `block` is a live block of that heap, freed once.
+pub unsafe fn push_remote(remote: &AtomicPtr<u8>, block: *mut u8) {
+    let mut head = remote.load(Ordering::Relaxed);
+    loop {
+        // SAFETY: the block is ours to write now.
+        unsafe { (block as *mut Block).write(Block { next: head as *mut Block }) };
+        match remote.compare_exchange_weak(head, block, Ordering::Release, Ordering::Relaxed) {
+            Ok(_) => return,
+            Err(now) => head = now,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heap(reserve: usize) -> (Heap, &'static Budget) {
+        let budget: &'static Budget = Box::leak(Box::new(Budget::new()));
+        let remote: &'static AtomicPtr<u8> = Box::leak(Box::new(AtomicPtr::new(ptr::null_mut())));
+        (Heap::new(reserve, remote, budget), budget)
+    }
+
+    #[test]
+    fn classes_cover_every_small_size_with_the_least_room_over() {
+        for size in 1..=SMALL_MAX {
+            let class = class_of(size);
+            assert!(class < CLASSES && class_size(class) >= size, "{size}");
+            assert!(class == 0 || class_size(class - 1) < size, "{size} fits a smaller class");
+            assert_eq!(class_size(class) % SMALL_ALIGN, 0);
+        }
+    }
+
+    #[test]
+    fn blocks_are_distinct_aligned_in_range_and_reused_after_free() {
+        let (mut heap, budget) = heap(64 << 20);
+        let blocks: Vec<*mut u8> = (0..100_000).map(|i| heap.alloc(1 + i % SMALL_MAX)).collect();
+        let (base, len) = heap.range();
+        for (i, &block) in blocks.iter().enumerate() {
+            assert!(!block.is_null());
+            assert_eq!(block as usize % SMALL_ALIGN, 0);
+            assert!((block as usize).wrapping_sub(base) < len);
+            assert!(unsafe { Heap::block_size(block) } >= 1 + i % SMALL_MAX);
+            unsafe { block.write_bytes(i as u8, 1 + i % SMALL_MAX) };
+        }
+        let mut sorted = blocks.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), blocks.len(), "a block handed out twice");
+        for (i, &block) in blocks.iter().enumerate() {
+            let bytes = unsafe { std::slice::from_raw_parts(block, 1 + i % SMALL_MAX) };
+            assert!(bytes.iter().all(|&b| b == i as u8), "block {i} was overwritten");
+        }
+        let held = budget.used();
+        assert!(held >= blocks.iter().enumerate().map(|(i, _)| 1 + i % SMALL_MAX).sum::<usize>());
+        let freed = blocks[5];
+        unsafe { heap.free(freed) };
+        assert_eq!(heap.alloc(1 + 5 % SMALL_MAX), freed, "the freed block is the next one of its class");
+        for &block in &blocks {
+            unsafe { heap.free(block) };
+        }
+        assert!(budget.used() < held / 4, "empty pages go back: {} of {held}", budget.used());
+    }
+
+    #[test]
+    fn every_page_a_live_block_keeps_is_counted() {
+        let (mut heap, budget) = heap(64 << 20);
+        let per_page = (PAGE - HEADER) / 16;
+        let blocks: Vec<*mut u8> = (0..per_page * 100).map(|_| heap.alloc(16)).collect();
+        for (i, &block) in blocks.iter().enumerate() {
+            if i % per_page != 0 {
+                unsafe { heap.free(block) };
+            }
+        }
+        assert!(budget.used() >= 100 * PAGE, "one live block pins its page: {}", budget.used());
+    }
+
+    #[test]
+    fn the_reserved_range_runs_out_into_null_and_returned_pages_are_reused() {
+        let (mut heap, budget) = heap(8 * PAGE);
+        let mut blocks = Vec::new();
+        loop {
+            let block = heap.alloc(SMALL_MAX);
+            if block.is_null() {
+                break;
+            }
+            blocks.push(block);
+        }
+        assert_eq!(blocks.len(), 8 * ((PAGE - HEADER) / SMALL_MAX));
+        assert_eq!(budget.used(), 8 * PAGE);
+        for block in blocks.drain(..) {
+            unsafe { heap.free(block) };
+        }
+        assert!(!heap.alloc(16).is_null(), "a freed page serves another class");
+    }
+
+    #[test]
+    fn blocks_freed_by_another_thread_come_back() {
+        let (mut heap, _) = heap(64 << 20);
+        let blocks: Vec<usize> = (0..(PAGE / 64) * 3).map(|_| heap.alloc(64) as usize).collect();
+        let remote = heap.remote;
+        let freed = blocks.clone();
+        std::thread::spawn(move || {
+            for &block in &freed {
+                unsafe { push_remote(remote, block as *mut u8) };
+            }
+        })
+        .join()
+        .unwrap();
+        heap.take_remote_frees();
+        assert!(remote.load(Ordering::Acquire).is_null());
+        let again = heap.alloc(64) as usize;
+        assert!(blocks.contains(&again), "a block freed elsewhere is handed out again");
+    }
+}
