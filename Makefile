@@ -46,11 +46,12 @@ test-wheel: wheel
 test: test-rust test-python test-dspy-versions test-wheel fuzz
 
 # The side-by-side benchmark (benchmarks/README.md): every peer, several minutes; writes benchmarks/results/.
+# It measures the build users install (the `dist` profile); `make install` goes back to the quick build.
 # Not part of `make test`. bench-smoke is the seconds-long --quick run (RustInterpreter and exec only); it runs
 # whatever package is importable from the repository, so ci-bench-smoke installs first, as CI starts clean.
 bench:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
-	$(PYTHON) -m pip install --quiet -e ".[bench]"
+	MATURIN_PEP517_ARGS="--profile dist $(MATURIN_PEP517_ARGS)" $(PYTHON) -m pip install --quiet -e ".[bench]"
 	$(PYTHON) benchmarks/run.py
 
 BENCH_SMOKE_OUT ?= $(or $(TMPDIR),/tmp)/dspy-rust-interpreter-bench-smoke
