@@ -244,9 +244,9 @@ unsafe impl GlobalAlloc for CountingAllocator {
             return ptr::null_mut();
         }
         let in_pages = in_pages(block);
-        if in_pages && new_size <= SMALL_MAX {
-            // SAFETY: a live block of the page heap.
-            let room = unsafe { Heap::block_size(block) };
+        if in_pages && new_size <= SMALL_MAX && on_session_thread() {
+            // SAFETY: a live block of the session's page heap, on its thread; the borrow ends here.
+            let room = unsafe { session_pages().block_size(block) };
             if pages::class_of(new_size) == pages::class_of(room) {
                 return block;
             }

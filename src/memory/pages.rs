@@ -7,7 +7,11 @@
 //! memory goes back to the kernel, so the budget sees what the session holds, fragmentation included (a
 //! program that keeps one block alive in every page holds, and is charged for, every page). A page whose
 //! blocks are all free waits for reuse, resident, up to `RESIDENT_SPARE` pages; past that its memory is
-//! returned (all but the first OS page, which keeps its header) and it is no longer counted.
+//! returned and it is no longer counted.
+//!
+//! Each page is described in a table of its own beside the range (`Page`, a cache line, 64 to an OS page),
+//! not in a header inside it: a session forked from the zygote copies a few descriptor pages on write instead
+//! of one OS page per heap page it touches.
 //!
 //! The range is reserved `PROT_NONE` (no data-size cost) and made writable a step at a time, so the session's
 //! data ceiling (`RLIMIT_DATA`) still bounds it. A fork (a session from the zygote, a checkpoint from a
@@ -23,8 +27,7 @@ pub const SMALL_MAX: usize = 1024;
 /// The largest alignment a page block has (block sizes are multiples of it, and pages start aligned).
 pub const SMALL_ALIGN: usize = 16;
 const PAGE: usize = 64 << 10;
-/// A page's header, before its first block.
-const HEADER: usize = 64;
+const PAGE_SHIFT: u32 = PAGE.trailing_zeros();
 /// Classes of 16-byte steps up to 512 bytes, then 64-byte steps up to 1024.
 const CLASSES: usize = 40;
 /// How much is made writable at a time.
@@ -37,11 +40,12 @@ struct Block {
     next: *mut Block,
 }
 
-/// The header at the start of every page handed out.
-#[repr(C)]
+/// The descriptor of a page of the range (in the heap's table, at the page's index). A cache line each, so
+/// that finding a descriptor and its page is shifts, not multiplications and divisions.
+#[repr(C, align(64))]
 struct Page {
     free: *mut Block,
-    /// Neighbours in the class's list of pages with a free block, or in a spare list.
+    /// Neighbours in the class's list of pages with a free block, or in a spare list (`next` only).
     next: *mut Page,
     prev: *mut Page,
     /// Offset of the first block never handed out.
@@ -54,7 +58,6 @@ struct Page {
     listed: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<Page>() <= HEADER);
 
 #[inline(always)]
 fn prefetch(block: *mut Block) {
@@ -90,14 +93,13 @@ pub struct Heap {
     committed: usize,
     /// Set once reserving failed: every request then goes to the system allocator.
     unavailable: bool,
+    /// The descriptor table: one `Page` per page of the range.
+    pages: *mut Page,
     available: [*mut Page; CLASSES],
-    /// Empty pages, resident (linked through `next`), and pages whose memory went back (as page numbers in
-    /// `returned`, a stack in a mapping of its own: their headers may be all that is left of them).
+    /// Empty pages, resident, and pages whose memory went back (each list linked through `next`).
     resident: *mut Page,
     resident_count: usize,
-    returned: *mut u32,
-    returned_count: usize,
-    os_page: usize,
+    returned: *mut Page,
     /// Blocks freed by other threads, taken back on the next refill.
     remote: &'static AtomicPtr<u8>,
     budget: &'static Budget,
@@ -115,12 +117,11 @@ impl Heap {
             top: 0,
             committed: 0,
             unavailable: false,
+            pages: ptr::null_mut(),
             available: [ptr::null_mut(); CLASSES],
             resident: ptr::null_mut(),
             resident_count: 0,
             returned: ptr::null_mut(),
-            returned_count: 0,
-            os_page: 4096,
             remote,
             budget,
         }
@@ -162,7 +163,7 @@ impl Heap {
                 prefetch(p.free);
                 block as *mut u8
             } else {
-                let block = (page as *mut u8).add(p.bump as usize);
+                let block = (self.data(page) + p.bump as usize) as *mut u8;
                 p.bump += p.block_size;
                 block
             };
@@ -180,7 +181,7 @@ impl Heap {
     /// `block` was returned by `alloc` of this heap and is not freed yet.
     #[inline]
     pub unsafe fn free(&mut self, block: *mut u8) {
-        let page = (block as usize & !(PAGE - 1)) as *mut Page;
+        let page = self.page_of(block);
         // SAFETY: the block lies in a live page of this heap (the caller's promise).
         unsafe {
             let p = &mut *page;
@@ -202,9 +203,23 @@ impl Heap {
     ///
     /// # Safety
     /// `block` is a live block of this heap.
-    pub unsafe fn block_size(block: *mut u8) -> usize {
-        // SAFETY: the header of the block's page.
-        unsafe { (*((block as usize & !(PAGE - 1)) as *const Page)).block_size as usize }
+    pub unsafe fn block_size(&self, block: *mut u8) -> usize {
+        // SAFETY: the descriptor of the block's page, live while the block is.
+        unsafe { (*self.page_of(block)).block_size as usize }
+    }
+
+    /// The descriptor of the page holding `block` (an address in the range).
+    #[inline]
+    fn page_of(&self, block: *mut u8) -> *mut Page {
+        // SAFETY: the table has an entry for every page of the range.
+        unsafe { self.pages.add((block as usize - self.base) >> PAGE_SHIFT) }
+    }
+
+    /// The first byte of the page `page` describes.
+    #[inline]
+    fn data(&self, page: *mut Page) -> usize {
+        // SAFETY: `page` is an entry of the table.
+        self.base + ((unsafe { page.offset_from(self.pages) } as usize) << PAGE_SHIFT)
     }
 
     /// Take back the blocks other threads freed.
@@ -237,7 +252,7 @@ impl Heap {
                 free: ptr::null_mut(),
                 next: ptr::null_mut(),
                 prev: ptr::null_mut(),
-                bump: HEADER as u32,
+                bump: 0,
                 used: 0,
                 block_size,
                 class: class as u32,
@@ -285,17 +300,17 @@ impl Heap {
     fn take_page(&mut self) -> *mut Page {
         if !self.resident.is_null() {
             let page = self.resident;
-            // SAFETY: a resident spare page; its header links the next.
+            // SAFETY: a descriptor in the resident list, which links the next.
             self.resident = unsafe { (*page).next };
             self.resident_count -= 1;
             return page;
         }
-        if self.returned_count > 0 {
-            self.returned_count -= 1;
-            // SAFETY: the stack holds `returned_count + 1` entries, each a page of this heap.
-            let index = unsafe { *self.returned.add(self.returned_count) } as usize;
-            self.count((PAGE - self.os_page) as isize);
-            return (self.base + index * PAGE) as *mut Page;
+        if !self.returned.is_null() {
+            let page = self.returned;
+            // SAFETY: a descriptor in the returned list, which links the next.
+            self.returned = unsafe { (*page).next };
+            self.count(PAGE as isize);
+            return page;
         }
         if self.base == 0 && !self.reserve_range() {
             return ptr::null_mut();
@@ -315,7 +330,7 @@ impl Heap {
             }
             self.committed += step;
         }
-        let page = self.top as *mut Page;
+        let page = self.page_of(self.top as *mut u8);
         self.top += PAGE;
         self.count(PAGE as isize);
         page
@@ -323,27 +338,19 @@ impl Heap {
 
     /// An empty page back: kept resident while there are few, else its memory goes back to the kernel.
     fn release(&mut self, page: *mut Page) {
-        if self.resident_count < RESIDENT_SPARE {
-            // SAFETY: an empty page out of every list.
+        let data = self.data(page) as *mut libc::c_void;
+        // SAFETY: the page's memory, which no live block is in any more.
+        if self.resident_count < RESIDENT_SPARE || unsafe { libc::madvise(data, PAGE, libc::MADV_DONTNEED) } != 0 {
+            // SAFETY: an empty page's descriptor, out of every list.
             unsafe { (*page).next = self.resident };
             self.resident = page;
             self.resident_count += 1;
             return;
         }
-        let start = page as usize + self.os_page;
-        // SAFETY: the page's memory after its first OS page, which nothing references any more.
-        let returned = unsafe { libc::madvise(start as *mut libc::c_void, PAGE - self.os_page, libc::MADV_DONTNEED) };
-        if returned != 0 || self.os_page >= PAGE {
-            // SAFETY: as above.
-            unsafe { (*page).next = self.resident };
-            self.resident = page;
-            self.resident_count += 1;
-            return;
-        }
-        // SAFETY: the stack has room for every page of the range.
-        unsafe { *self.returned.add(self.returned_count) = ((page as usize - self.base) / PAGE) as u32 };
-        self.returned_count += 1;
-        self.count(-((PAGE - self.os_page) as isize));
+        // SAFETY: as above.
+        unsafe { (*page).next = self.returned };
+        self.returned = page;
+        self.count(-(PAGE as isize));
     }
 
     fn count(&self, bytes: isize) {
@@ -363,20 +370,19 @@ impl Heap {
         if range == libc::MAP_FAILED {
             return false;
         }
-        let stack_bytes = self.reserve / PAGE * std::mem::size_of::<u32>();
+        let table_bytes = self.reserve / PAGE * std::mem::size_of::<Page>();
         let rw = libc::PROT_READ | libc::PROT_WRITE;
-        // SAFETY: as above; written only as pages are returned.
-        let stack = unsafe { libc::mmap(ptr::null_mut(), stack_bytes, rw, flags, -1, 0) };
-        if stack == libc::MAP_FAILED {
+        // SAFETY: as above; an entry is touched only once its page is handed out.
+        let table = unsafe { libc::mmap(ptr::null_mut(), table_bytes, rw, flags, -1, 0) };
+        if table == libc::MAP_FAILED {
             // SAFETY: the mapping made just above.
             unsafe { libc::munmap(range, self.reserve + PAGE) };
             return false;
         }
-        self.os_page = super::page_size();
         self.base = (range as usize + PAGE - 1) & !(PAGE - 1);
         self.top = self.base;
         self.committed = self.base;
-        self.returned = stack as *mut u32;
+        self.pages = table as *mut Page;
         self.unavailable = false;
         true
     }
@@ -428,7 +434,7 @@ mod tests {
             assert!(!block.is_null());
             assert_eq!(block as usize % SMALL_ALIGN, 0);
             assert!((block as usize).wrapping_sub(base) < len);
-            assert!(unsafe { Heap::block_size(block) } >= 1 + i % SMALL_MAX);
+            assert!(unsafe { heap.block_size(block) } >= 1 + i % SMALL_MAX);
             unsafe { block.write_bytes(i as u8, 1 + i % SMALL_MAX) };
         }
         let mut sorted = blocks.clone();
@@ -453,7 +459,7 @@ mod tests {
     #[test]
     fn every_page_a_live_block_keeps_is_counted() {
         let (mut heap, budget) = heap(64 << 20);
-        let per_page = (PAGE - HEADER) / 16;
+        let per_page = PAGE / 16;
         let blocks: Vec<*mut u8> = (0..per_page * 100).map(|_| heap.alloc(16)).collect();
         for (i, &block) in blocks.iter().enumerate() {
             if i % per_page != 0 {
@@ -474,7 +480,7 @@ mod tests {
             }
             blocks.push(block);
         }
-        assert_eq!(blocks.len(), 8 * ((PAGE - HEADER) / SMALL_MAX));
+        assert_eq!(blocks.len(), 8 * (PAGE / SMALL_MAX));
         assert_eq!(budget.used(), 8 * PAGE);
         for block in blocks.drain(..) {
             unsafe { heap.free(block) };
