@@ -176,6 +176,31 @@ fn checked(block: *mut u8) -> *mut u8 {
     block
 }
 
+/// A block of the session thread's page heap for `layout`; null on another thread, for a larger or more
+/// aligned layout, or when no page can be had (the system allocator serves those).
+#[inline]
+fn small_block(layout: Layout) -> *mut u8 {
+    if layout.size() <= SMALL_MAX && layout.align() <= SMALL_ALIGN && on_session_thread() {
+        // SAFETY: on the session thread; the borrow ends here.
+        unsafe { session_pages() }.alloc(layout.size())
+    } else {
+        ptr::null_mut()
+    }
+}
+
+/// A block of the system allocator (zeroed if asked), counted; null when refused or not to be had.
+fn system_block(layout: Layout, zeroed: bool) -> *mut u8 {
+    if refused(layout.size()) {
+        return ptr::null_mut();
+    }
+    // SAFETY: the caller's valid, non-zero-sized layout.
+    let block = checked(unsafe { if zeroed { System.alloc_zeroed(layout) } else { System.alloc(layout) } });
+    if !block.is_null() {
+        account(layout.size() as isize);
+    }
+    block
+}
+
 // SAFETY: the session thread's small blocks come from its page heap (aligned to `SMALL_ALIGN`, at least as
 // large as asked, freed there, by any thread); every other call is forwarded to `System` unchanged, or
 // refused with null as the trait allows; adopted blocks (see `adopt`) are unmapped instead of freed; blocks
@@ -183,41 +208,21 @@ fn checked(block: *mut u8) -> *mut u8 {
 unsafe impl GlobalAlloc for CountingAllocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if layout.size() <= SMALL_MAX && layout.align() <= SMALL_ALIGN && on_session_thread() {
-            // SAFETY: on the session thread; the borrow ends here.
-            let block = unsafe { session_pages() }.alloc(layout.size());
-            if !block.is_null() {
-                return block;
-            }
-        }
-        if refused(layout.size()) {
-            return ptr::null_mut();
-        }
-        let block = checked(unsafe { System.alloc(layout) });
+        let block = small_block(layout);
         if !block.is_null() {
-            account(layout.size() as isize);
+            return block;
         }
-        block
+        system_block(layout, false)
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if layout.size() <= SMALL_MAX && layout.align() <= SMALL_ALIGN && on_session_thread() {
-            // SAFETY: on the session thread; the borrow ends here.
-            let block = unsafe { session_pages() }.alloc(layout.size());
-            if !block.is_null() {
-                // SAFETY: a fresh block of at least this size.
-                unsafe { block.write_bytes(0, layout.size()) };
-                return block;
-            }
-        }
-        if refused(layout.size()) {
-            return ptr::null_mut();
-        }
-        let block = checked(unsafe { System.alloc_zeroed(layout) });
+        let block = small_block(layout);
         if !block.is_null() {
-            account(layout.size() as isize);
+            // SAFETY: a fresh block of at least this size.
+            unsafe { block.write_bytes(0, layout.size()) };
+            return block;
         }
-        block
+        system_block(layout, true)
     }
 
     #[inline]
