@@ -130,7 +130,10 @@ unsafe fn session_pages() -> &'static mut Heap {
 
 #[inline]
 fn in_pages(block: *mut u8) -> bool {
-    (block as usize).wrapping_sub(PAGES_START.load(Ordering::Relaxed)) < PAGES_LEN.load(Ordering::Relaxed)
+    // The length first: published after the start, so a thread that sees it sees the start too (a zero
+    // start with a length would take every low address for a page block).
+    let len = PAGES_LEN.load(Ordering::Acquire);
+    len != 0 && (block as usize).wrapping_sub(PAGES_START.load(Ordering::Relaxed)) < len
 }
 
 #[inline]
@@ -300,7 +303,7 @@ fn counted_on_session<R>(f: impl FnOnce() -> R) -> R {
     struct Restore;
     impl Drop for Restore {
         fn drop(&mut self) {
-            SESSION_THREAD.store(0, Ordering::Relaxed);
+            SESSION_THREAD.store(0, Ordering::Release);
         }
     }
     let claimed = SESSION_THREAD.compare_exchange(0, this_thread(), Ordering::AcqRel, Ordering::Relaxed);

@@ -35,9 +35,14 @@ const COMMIT_STEP: usize = 1 << 20;
 /// Empty pages kept resident (and counted) for reuse; further ones give their memory back.
 const RESIDENT_SPARE: usize = 32;
 
-/// A free block: the next free block of its page (or of the remote-free list).
+/// A free block: the next free block of its page (or of the remote-free list), and the heap's key, which
+/// marks it as free. In a page's list the link is stored masked (`Heap::mask`), as glibc's safe-linking
+/// does: a use-after-free in the VM that writes a freed block's first word cannot point the list at an
+/// address of its choosing, and a double free is caught by the key, so either ends the session process
+/// (the host rolls it back) instead of handing one block out twice.
 struct Block {
     next: *mut Block,
+    key: usize,
 }
 
 /// The descriptor of a page of the range (in the heap's table, at the page's index). A cache line each, so
@@ -100,6 +105,8 @@ pub struct Heap {
     resident: *mut Page,
     resident_count: usize,
     returned: *mut Page,
+    /// Masks free-list links and marks free blocks: random, per zygote (a session's fork keeps it).
+    key: usize,
     /// Blocks freed by other threads, taken back on the next refill.
     remote: &'static AtomicPtr<u8>,
     budget: &'static Budget,
@@ -122,6 +129,7 @@ impl Heap {
             resident: ptr::null_mut(),
             resident_count: 0,
             returned: ptr::null_mut(),
+            key: 0,
             remote,
             budget,
         }
@@ -157,10 +165,15 @@ impl Heap {
             let p = &mut *page;
             let block = if !p.free.is_null() {
                 let block = p.free;
-                p.free = (*block).next;
+                let next = self.mask(block, (*block).next);
+                if !next.is_null() && (next as usize ^ block as usize >= PAGE || next as usize % SMALL_ALIGN != 0) {
+                    corrupted("a free list's link leaves its page");
+                }
+                p.free = next;
+                (*block).key = 0;
                 // The next block of a free list is usually cold (freed long ago, often in a burst): start
                 // loading it now, so the next request of this class does not wait for it.
-                prefetch(p.free);
+                prefetch(next);
                 block as *mut u8
             } else {
                 let block = (self.data(page) + p.bump as usize) as *mut u8;
@@ -185,7 +198,10 @@ impl Heap {
         // SAFETY: the block lies in a live page of this heap (the caller's promise).
         unsafe {
             let p = &mut *page;
-            (block as *mut Block).write(Block { next: p.free });
+            if p.used == 0 || (*(block as *mut Block)).key == self.key && self.is_free(p, block) {
+                corrupted("a block freed twice");
+            }
+            (block as *mut Block).write(Block { next: self.mask(block as *mut Block, p.free), key: self.key });
             p.free = block as *mut Block;
             p.used -= 1;
             if !p.listed {
@@ -197,6 +213,26 @@ impl Heap {
                 self.release(page);
             }
         }
+    }
+
+    /// A free-list link as stored in the block at `slot`, or back (the mask is its own inverse).
+    #[inline(always)]
+    fn mask(&self, slot: *mut Block, link: *mut Block) -> *mut Block {
+        (link as usize ^ (slot as usize >> 12) ^ self.key) as *mut Block
+    }
+
+    /// Whether `block` is on its page's free list (a block whose key matches may hold that value as data).
+    #[cold]
+    fn is_free(&self, page: &Page, block: *mut u8) -> bool {
+        let mut free = page.free;
+        while !free.is_null() {
+            if free as *mut u8 == block {
+                return true;
+            }
+            // SAFETY: a block on the page's free list.
+            free = self.mask(free, unsafe { (*free).next });
+        }
+        false
     }
 
     /// The usable size of a block of this heap.
@@ -379,6 +415,14 @@ impl Heap {
             unsafe { libc::munmap(range, self.reserve + PAGE) };
             return false;
         }
+        // Huge pages would fill a returned page's neighbours back in behind the count's back (khugepaged
+        // collapses a range with a few live pages into one resident 2 MiB page).
+        // SAFETY: advice on the mapping made above.
+        unsafe { libc::madvise(range, self.reserve + PAGE, libc::MADV_NOHUGEPAGE) };
+        let mut key = 0usize;
+        // SAFETY: writes at most size_of::<usize>() bytes into `key`.
+        let got = unsafe { libc::getrandom(&mut key as *mut usize as *mut libc::c_void, std::mem::size_of::<usize>(), 0) };
+        self.key = if got == std::mem::size_of::<usize>() as isize && key != 0 { key } else { range as usize | 1 };
         self.base = (range as usize + PAGE - 1) & !(PAGE - 1);
         self.top = self.base;
         self.committed = self.base;
@@ -386,6 +430,17 @@ impl Heap {
         self.unavailable = false;
         true
     }
+}
+
+/// The heap's lists are not what it left them: end the process (the host rolls the session back) rather than
+/// go on from memory the sandbox may have written.
+#[cold]
+#[inline(never)]
+fn corrupted(what: &str) -> ! {
+    let message = format!("fatal: the session's heap is corrupted ({what})\n");
+    // SAFETY: a write of a valid buffer to stderr; its result does not matter.
+    unsafe { libc::write(2, message.as_ptr() as *const libc::c_void, message.len()) };
+    std::process::abort()
 }
 
 /// Put a block of the heap whose remote-free list is `remote` on that list (from a thread other than its
@@ -397,7 +452,7 @@ pub unsafe fn push_remote(remote: &AtomicPtr<u8>, block: *mut u8) {
     let mut head = remote.load(Ordering::Relaxed);
     loop {
         // SAFETY: the block is ours to write now.
-        unsafe { (block as *mut Block).write(Block { next: head as *mut Block }) };
+        unsafe { (block as *mut Block).write(Block { next: head as *mut Block, key: 0 }) };
         match remote.compare_exchange_weak(head, block, Ordering::Release, Ordering::Relaxed) {
             Ok(_) => return,
             Err(now) => head = now,
@@ -486,6 +541,58 @@ mod tests {
             unsafe { heap.free(block) };
         }
         assert!(!heap.alloc(16).is_null(), "a freed page serves another class");
+    }
+
+    /// Run `check` in a forked child; its end: Ok(exit code) or Err(signal).
+    fn in_child(check: fn()) -> Result<i32, i32> {
+        // SAFETY: the child only runs `check` and exits; it never returns into the test harness.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0);
+        if pid == 0 {
+            check();
+            // SAFETY: leave without running the harness's exit handlers.
+            unsafe { libc::_exit(0) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child just forked.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        if libc::WIFSIGNALED(status) { Err(libc::WTERMSIG(status)) } else { Ok(libc::WEXITSTATUS(status)) }
+    }
+
+    #[test]
+    fn a_block_freed_twice_ends_the_process() {
+        let twice = || {
+            let (mut heap, _) = heap(8 << 20);
+            let (a, _b) = (heap.alloc(32), heap.alloc(32));
+            unsafe { heap.free(a) };
+            unsafe { heap.free(a) };
+        };
+        assert_eq!(in_child(twice), Err(libc::SIGABRT));
+        let once = || {
+            let (mut heap, _) = heap(8 << 20);
+            let (a, b) = (heap.alloc(32), heap.alloc(32));
+            // A live block that holds the key as data is not taken for a free one.
+            unsafe { (*(b as *mut Block)).key = heap.key };
+            unsafe { heap.free(a) };
+            unsafe { heap.free(b) };
+        };
+        assert_eq!(in_child(once), Ok(0));
+    }
+
+    #[test]
+    fn a_free_list_link_overwritten_after_free_ends_the_process() {
+        let overwritten = || {
+            let (mut heap, _) = heap(8 << 20);
+            let (a, b) = (heap.alloc(32), heap.alloc(32));
+            unsafe { heap.free(a) };
+            unsafe { heap.free(b) };
+            // What a use-after-free would do: point the freed block's link at an address of its choosing.
+            let target = Box::leak(Box::new([0u8; 64])).as_mut_ptr();
+            unsafe { (*(b as *mut Block)).next = target as *mut Block };
+            let _ = heap.alloc(32); // b
+            let _ = heap.alloc(32); // would be `target` without the mask
+        };
+        assert_eq!(in_child(overwritten), Err(libc::SIGABRT));
     }
 
     #[test]
