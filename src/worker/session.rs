@@ -140,7 +140,8 @@ pub struct Start<'a> {
     pub options: SessionOptions,
     pub socket: OwnedFd,
     pub filters: &'a [BpfProgram],
-    /// The data size of the zygote when it forked (the base of the session's data ceiling).
+    /// The data size of the zygote once its VM was prepared (the base of the session's data ceiling; what the
+    /// zygote adds later, its idle preload, comes out of the ceiling's headroom).
     pub data_bytes: u64,
     pub signals: UserSignalSender,
 }
