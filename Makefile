@@ -32,8 +32,9 @@ fuzz: install
 test-dspy-versions: install
 	$(PYTHON) tools/test_dspy_versions.py
 
-# The wheel users install, in dist/, built with the `dist` profile (fat LTO, one codegen unit): abi3 (one for every CPython >= 3.10), manylinux_2_28 (linked through zig
-# against glibc 2.28, so it runs on RHEL 8, Ubuntu 20.04 and later), checked by auditwheel.
+# The wheel users install, in dist/, built with the `dist` profile (fat LTO, one codegen unit): abi3 (one for
+# every CPython >= 3.10), manylinux_2_28 (linked through zig against glibc 2.28, so it runs on RHEL 8, Ubuntu
+# 20.04 and later), checked by auditwheel.
 wheel:
 	$(PYTHON) -m pip install --quiet --upgrade maturin ziglang auditwheel
 	rm -rf dist

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{account, refused};
+use super::{account, page_size, refused};
 
 /// Blocks at least this large may be adopted pages.
 pub const ADOPT_FROM: usize = 64 << 10;
@@ -13,12 +13,6 @@ const ADOPTED_SLOTS: usize = 64;
 /// The start of each live adopted block (0: a free slot), and how many there are.
 static ADOPTED: [AtomicUsize; ADOPTED_SLOTS] = [const { AtomicUsize::new(0) }; ADOPTED_SLOTS];
 static ADOPTED_LIVE: AtomicUsize = AtomicUsize::new(0);
-
-pub fn page_size() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if size > 0 { size as usize } else { 4096 }
-}
 
 /// The mapped bytes `bytes` as a heap block of their own, counted on this thread's budget: they must start on
 /// a page of a private mapping that nothing else will unmap, and the rest of their last page becomes part of

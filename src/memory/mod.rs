@@ -18,13 +18,12 @@
 mod adopted;
 mod pages;
 
-pub use adopted::{adopt, page_size, ADOPT_FROM};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::cell::{Cell, UnsafeCell};
 use std::ptr;
-use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicIsize, AtomicPtr, AtomicUsize, Ordering};
 
+pub use adopted::{adopt, ADOPT_FROM};
 use adopted::{adopted_slot, release_adopted};
 use pages::{Heap, SMALL_ALIGN, SMALL_MAX};
 
@@ -61,6 +60,13 @@ impl Budget {
         ceiling != isize::MAX
             && self.used.load(Ordering::Relaxed).saturating_add(extra.min(isize::MAX as usize) as isize) > ceiling
     }
+}
+
+/// The size of an OS page.
+pub fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if size > 0 { size as usize } else { 4096 }
 }
 
 /// The thread counted on `SESSION` (`this_thread()`, 0 when none): the one whose small blocks come from

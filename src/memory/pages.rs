@@ -63,7 +63,6 @@ struct Page {
     listed: bool,
 }
 
-
 #[inline(always)]
 fn prefetch(block: *mut Block) {
     #[cfg(target_arch = "x86_64")]
@@ -89,7 +88,8 @@ fn class_size(class: usize) -> usize {
     if class < 32 { (class + 1) * 16 } else { 512 + (class - 31) * 64 }
 }
 
-/// One thread's page heap. Every method runs on the owning thread only, except `contains`.
+/// One thread's page heap. Every method runs on the owning thread only; other threads know its range from
+/// what the owner publishes (`memory::PAGES_START`, `PAGES_LEN`) and free into its remote list.
 pub struct Heap {
     reserve: usize,
     base: usize,
@@ -437,9 +437,11 @@ impl Heap {
 #[cold]
 #[inline(never)]
 fn corrupted(what: &str) -> ! {
-    let message = format!("fatal: the session's heap is corrupted ({what})\n");
-    // SAFETY: a write of a valid buffer to stderr; its result does not matter.
-    unsafe { libc::write(2, message.as_ptr() as *const libc::c_void, message.len()) };
+    // No formatting: that would allocate, here, from the heap this very call found corrupted.
+    for part in ["fatal: the session's heap is corrupted (", what, ")\n"] {
+        // SAFETY: a write of a valid buffer to stderr; its result does not matter.
+        unsafe { libc::write(2, part.as_ptr() as *const libc::c_void, part.len()) };
+    }
     std::process::abort()
 }
 
