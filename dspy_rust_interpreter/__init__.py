@@ -9,7 +9,14 @@
     rlm = dspy.RLM("context, query -> answer", interpreter_factory=RustInterpreter)
 """
 
-from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput, InvalidNameError
+from ._errors import (
+    CodeExecutionError,
+    CodeInterpreterError,
+    FinalAnswerResult,
+    FinalOutput,
+    InvalidNameError,
+    InvalidValueError,
+)
 from ._files import Mount, SessionFiles
 from ._interpreter import ConfiguredInterpreter, RustInterpreter
 from ._pool import InterpreterPool, PoolExhaustedError
@@ -22,6 +29,7 @@ __all__ = [
     "FinalOutput",
     "InterpreterPool",
     "InvalidNameError",
+    "InvalidValueError",
     "Mount",
     "PoolExhaustedError",
     "RustInterpreter",

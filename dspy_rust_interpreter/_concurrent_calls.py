@@ -6,7 +6,9 @@ pool of ``max_concurrent_tools`` threads, each call in its own copy of the calle
 (tools see dspy's settings, and a tool calling back into this interpreter is refused as on the caller's
 thread). Async tools are awaited there too (on the ``aexecute()`` caller's loop when there is one). Outcomes
 go back through an eventfd the native layer polls beside the session's socket. When a run ends with calls
-still running, async ones are cancelled and sync ones finish on their own; the outcomes of both are dropped.
+still running, async ones are cancelled, sync ones finish on their own, and calls still queued are never
+started; the outcomes of all are dropped. So a run's calls cost the host nothing once the run is over, and a
+later run's calls do not queue behind them.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class ConcurrentCalls:
         self._executor.submit(self._call, run, call_id, context, func, args, kwargs)
 
     def _call(self, run: int, call_id: int, context: Any, func: Callable[..., Any], args: Any, kwargs: Any) -> None:
+        if run != self._run:  # queued by a run that has ended: its outcome would be dropped
+            return
         try:
             outcome = (call_id, True, context.run(func, *args, **kwargs))
         except BaseException as error:  # noqa: BLE001 - handed to the sandbox as the tool's exception

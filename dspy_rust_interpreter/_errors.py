@@ -15,6 +15,7 @@ __all__ = [
     "FinalAnswerResult",
     "FinalOutput",
     "InvalidNameError",
+    "InvalidValueError",
     "DSPY_AVAILABLE",
 ]
 
@@ -69,6 +70,13 @@ class InvalidNameError(CodeInterpreterError, ValueError):  # type: ignore[misc,v
     """A name sandbox code would see that cannot be used: a variable, tool or output field name, or two mounted
     files of one name. A ValueError, and dspy's ``CodeInterpreterError`` (what dspy's own interpreter raises
     for it), so either ``except`` catches it."""
+
+
+class InvalidValueError(CodeInterpreterError, TypeError):  # type: ignore[misc,valid-type]
+    """A value given to ``execute()`` that cannot be used: code that is not a str, variables that are not a
+    dict, or a variable of a kind that cannot enter the sandbox. A TypeError, and dspy's
+    ``CodeInterpreterError`` (what both of dspy's interpreters raise for it), so either ``except`` catches it;
+    the session is unchanged."""
 
 
 class FinalAnswerResult(FinalOutput):  # type: ignore[misc,valid-type]

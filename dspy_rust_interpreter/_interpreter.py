@@ -13,7 +13,14 @@ from . import _native, _zygote
 from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
 from ._dspy_api import FLEX_EXECUTION_INSTRUCTIONS, capabilities, prepare_inputs
-from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput, InvalidNameError
+from ._errors import (
+    CodeExecutionError,
+    CodeInterpreterError,
+    FinalAnswerResult,
+    FinalOutput,
+    InvalidNameError,
+    InvalidValueError,
+)
 from ._files import SessionFiles, describe_mounts
 from ._locking import SessionLock
 from ._options import check_options
@@ -205,10 +212,10 @@ class RustInterpreter:
         ``CodeInterpreterError`` when the session is shut down.
         """
         if not isinstance(code, str):
-            raise TypeError(f"code must be a str, not {type(code).__name__}")
+            raise InvalidValueError(f"code must be a str, not {type(code).__name__}")
         if variables is not None:
             if not isinstance(variables, dict):
-                raise TypeError(f"variables must be a dict or None, not {type(variables).__name__}")
+                raise InvalidValueError(f"variables must be a dict or None, not {type(variables).__name__}")
             for name in variables:
                 check_global_name(name, "variable")
         self._refuse_reentry("execute")
@@ -231,6 +238,8 @@ class RustInterpreter:
                 outcome = session.execute(code, variables or None, tools, field_specs, context, runtime.concurrent_calls())
             except _native.PanicException as panic:
                 raise self._fail(panic) from None
+            except TypeError as refused:  # a variable that cannot cross: nothing was sent or changed
+                raise InvalidValueError(str(refused)) from None
             finally:
                 # Streams live as long as the run that opened them: close what the code abandoned.
                 runtime.close_streams()

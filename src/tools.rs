@@ -161,8 +161,10 @@ pub fn call_host_tool(
             available_tools()
         )));
     };
+    // One count for the whole call: the host refuses a message of more than MAX_VALUES values.
+    let seen = std::cell::Cell::new(0);
     let to_value = |value: &PyObjectRef, what: &str| {
-        convert::to_value(value, vm).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
+        convert::to_value_counted(value, vm, &seen).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
     };
     let mut positional = Vec::new();
     let mut keyword: Vec<(String, Value)> = Vec::with_capacity(kwargs.len());

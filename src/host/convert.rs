@@ -162,12 +162,12 @@ fn owner(obj: &Bound<'_, PyAny>) -> Arc<dyn Send + Sync> {
 }
 
 /// Protocol data from a session as a host value. Unhashable keys or set items (a session can send any
-/// shape) and cache references are errors, never panics.
+/// shape) and cache references are errors, never panics; so are keys whose hashes collide (see `Build`).
 pub fn from_value(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
     // A conversion builds trees, never cycles: CPython's collector would only walk the host heap meanwhile.
     // SAFETY: called with the GIL held (`py`); the collector's previous state is restored below.
     let collector_was_on = unsafe { pyo3::ffi::PyGC_Disable() } == 1;
-    let converted = from_value_at(value, py);
+    let converted = Build { colliding_pairs: 0 }.value(value, py);
     if collector_was_on {
         // SAFETY: as above.
         unsafe { pyo3::ffi::PyGC_Enable() };
@@ -175,41 +175,96 @@ pub fn from_value(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
     converted
 }
 
-fn from_value_at(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
-    let fail = |e| failed(py, e);
-    let items = |values: &[Value]| -> Result<Vec<Py<PyAny>>> {
-        values.iter().enumerate().map(|(i, v)| from_value_at(v, py).map_err(|e| e.within(index_segment(i)))).collect()
-    };
-    Ok(match value {
-        Value::None => py.None(),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
-        Value::Int(i) => i.into_pyobject(py).expect("infallible").into_any().unbind(),
-        Value::BigInt(bytes) => {
-            num_bigint::BigInt::from_signed_bytes_le(bytes).into_pyobject(py).map_err(fail)?.into_any().unbind()
-        }
-        Value::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
-        Value::Str(s) => PyString::new(py, s).into_any().unbind(),
-        Value::Bytes(b) => PyBytes::new(py, b).into_any().unbind(),
-        Value::List(values) => PyList::new(py, items(values)?).map_err(fail)?.into_any().unbind(),
-        Value::Tuple(values) => PyTuple::new(py, items(values)?).map_err(fail)?.into_any().unbind(),
-        Value::Set(values) => PySet::new(py, items(values)?).map_err(fail)?.into_any().unbind(),
-        Value::FrozenSet(values) => PyFrozenSet::new(py, items(values)?).map_err(fail)?.into_any().unbind(),
-        Value::Dict(pairs) => {
-            let dict = PyDict::new(py);
-            for (i, (k, v)) in pairs.iter().enumerate() {
-                let k = from_value_at(k, py).map_err(|e| e.within(index_segment(i)))?;
-                let v = from_value_at(v, py).map_err(|e| e.within(index_segment(i)))?;
-                dict.set_item(k, v).map_err(|e| fail(e).within(index_segment(i)))?;
+/// Pairs of dict keys or set items of one value that may share a hash on the host. Values that hash apart
+/// in the sandbox can hash alike here (`class K(int)` with a `__hash__` of its own crosses as a plain int),
+/// and CPython inserts n keys of one hash in n*n/2 comparisons, holding the GIL: 32,000 such keys took the
+/// host 14 s. Past this budget (about a tenth of a second of comparisons) the value is refused.
+const MAX_COLLIDING_PAIRS: u64 = 1 << 21;
+/// Collections smaller than this are not checked: they cannot cost more than a few comparisons per key.
+const CHECK_SPREAD_FROM: usize = 16;
+
+struct Build {
+    colliding_pairs: u64,
+}
+
+impl Build {
+    fn value(&mut self, value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
+        let fail = |e| failed(py, e);
+        Ok(match value {
+            Value::None => py.None(),
+            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+            Value::Int(i) => i.into_pyobject(py).expect("infallible").into_any().unbind(),
+            Value::BigInt(bytes) => {
+                num_bigint::BigInt::from_signed_bytes_le(bytes).into_pyobject(py).map_err(fail)?.into_any().unbind()
             }
-            dict.into_any().unbind()
+            Value::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
+            Value::Str(s) => PyString::new(py, s).into_any().unbind(),
+            Value::Bytes(b) => PyBytes::new(py, b).into_any().unbind(),
+            Value::List(values) => PyList::new(py, self.items(values, py)?).map_err(fail)?.into_any().unbind(),
+            Value::Tuple(values) => PyTuple::new(py, self.items(values, py)?).map_err(fail)?.into_any().unbind(),
+            Value::Set(values) | Value::FrozenSet(values) => {
+                let items = self.items(values, py)?;
+                self.check_spread(py, &items)?;
+                match value {
+                    Value::Set(_) => PySet::new(py, items).map_err(fail)?.into_any().unbind(),
+                    _ => PyFrozenSet::new(py, items).map_err(fail)?.into_any().unbind(),
+                }
+            }
+            Value::Dict(pairs) => {
+                let mut keys = Vec::with_capacity(pairs.len());
+                let mut values = Vec::with_capacity(pairs.len());
+                for (i, (k, v)) in pairs.iter().enumerate() {
+                    keys.push(self.value(k, py).map_err(|e| e.within(index_segment(i)))?);
+                    values.push(self.value(v, py).map_err(|e| e.within(index_segment(i)))?);
+                }
+                self.check_spread(py, &keys)?;
+                let dict = PyDict::new(py);
+                for (i, (k, v)) in keys.into_iter().zip(values).enumerate() {
+                    dict.set_item(k, v).map_err(|e| fail(e).within(index_segment(i)))?;
+                }
+                dict.into_any().unbind()
+            }
+            Value::Keep(..) | Value::Kept(_) | Value::Host(_) => {
+                return Err(ConvertError::new(ConvertErrorKind::Failed("a cache reference cannot come from a session".into())))
+            }
+            Value::When(_) | Value::Decimal(_) | Value::Uuid(_) => {
+                return Err(ConvertError::new(ConvertErrorKind::Failed("a host kind of value cannot come from a session".into())))
+            }
+        })
+    }
+
+    fn items(&mut self, values: &[Value], py: Python<'_>) -> Result<Vec<Py<PyAny>>> {
+        values.iter().enumerate().map(|(i, v)| self.value(v, py).map_err(|e| e.within(index_segment(i)))).collect()
+    }
+
+    /// Refuse keys whose hashes collide past the value's budget, before CPython inserts them. The hashes are
+    /// CPython's own (an unhashable key fails here as it would on insertion); counted by sorting them, which
+    /// no choice of keys can slow down.
+    fn check_spread(&mut self, py: Python<'_>, keys: &[Py<PyAny>]) -> Result<()> {
+        if keys.len() < CHECK_SPREAD_FROM {
+            return Ok(());
         }
-        Value::Keep(..) | Value::Kept(_) | Value::Host(_) => {
-            return Err(ConvertError::new(ConvertErrorKind::Failed("a cache reference cannot come from a session".into())))
+        let mut hashes = Vec::with_capacity(keys.len());
+        for (i, key) in keys.iter().enumerate() {
+            hashes.push(key.bind(py).hash().map_err(|e| failed(py, e).within(index_segment(i)))?);
         }
-        Value::When(_) | Value::Decimal(_) | Value::Uuid(_) => {
-            return Err(ConvertError::new(ConvertErrorKind::Failed("a host kind of value cannot come from a session".into())))
+        hashes.sort_unstable();
+        let mut run = 0;
+        for pair in hashes.windows(2) {
+            run = if pair[0] == pair[1] { run + 1 } else { 0 };
+            self.colliding_pairs += run;
         }
-    })
+        if self.colliding_pairs > MAX_COLLIDING_PAIRS {
+            return Err(ConvertError::new(ConvertErrorKind::Failed(format!(
+                "its keys or items would share their hashes on the host ({} keys of {} distinct hashes in a \
+                 collection; e.g. int subclasses with a __hash__ of their own): send plain values, or a list \
+                 of pairs instead of a dict or set",
+                keys.len(),
+                hashes.len() - hashes.windows(2).filter(|pair| pair[0] == pair[1]).count()
+            ))));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +316,31 @@ mod tests {
         assert_eq!(without_addresses("<object object at 0x7fab59da7db0>"), "<object object>");
         assert_eq!(without_addresses("[<f at 0x1>, <g at 0xZ>] at 0x"), "[<f>, <g at 0xZ>] at 0x");
         assert_eq!(without_addresses("plain text"), "plain text");
+    }
+
+    #[test]
+    fn keys_whose_hashes_collide_on_the_host_are_refused_before_insertion() {
+        Python::initialize();
+        Python::attach(|py| {
+            // i * (2**61 - 1) all hash to 0 in CPython: 32,000 of them took the host 14 s to insert.
+            let modulus = num_bigint::BigInt::from((1u64 << 61) - 1);
+            let colliding: Vec<Value> =
+                (1..=32_000u64).map(|i| Value::BigInt((&modulus * i).to_signed_bytes_le())).collect();
+            let started = std::time::Instant::now();
+            let err = from_value(&Value::Set(colliding.clone()), py).unwrap_err();
+            assert!(err.describe("r").contains("share their hashes"), "{}", err.describe("r"));
+            let pairs = colliding.into_iter().map(|k| (k, Value::None)).collect();
+            assert!(from_value(&Value::Dict(pairs), py).is_err());
+            assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+            // Many small collections count against one budget for the whole value.
+            let small: Vec<Value> = (0..2_000)
+                .map(|j: u64| Value::Set((1..=100u64).map(|i| Value::BigInt((&modulus * (i + 100 * j)).to_signed_bytes_le())).collect()))
+                .collect();
+            assert!(from_value(&Value::List(small), py).is_err());
+            // Ordinary keys pass, however many.
+            let plain = Value::Set((0..200_000).map(Value::Int).collect());
+            assert_eq!(from_value(&plain, py).unwrap().bind(py).len().unwrap(), 200_000);
+        });
     }
 
     #[test]

@@ -102,12 +102,14 @@ impl RunOutcome {
         Self { message: reason.to_owned(), ..Self::new(py, OutcomeKind::Dead) }
     }
 
-    /// A completed run's outcome; a TypeError when the host's input could not be used (nothing changed).
-    pub fn of(py: Python<'_>, outcome: Outcome) -> PyResult<Self> {
-        Ok(match outcome {
-            Outcome::Value(value) => Self { value: host(py, &value)?, ..Self::new(py, OutcomeKind::Value) },
-            Outcome::Finish(FinishKind::Submit, fields) => Self { value: host(py, &fields)?, ..Self::new(py, OutcomeKind::Submit) },
-            Outcome::Finish(FinishKind::Final, fields) => Self { value: host(py, &fields)?, ..Self::new(py, OutcomeKind::Final) },
+    /// A completed run's outcome, each text in it capped at the session's `max_output_chars`; a TypeError
+    /// when the host's input could not be used (nothing changed).
+    pub fn of(py: Python<'_>, outcome: Outcome, options: &SessionOptions) -> PyResult<Self> {
+        let max_chars = usize::try_from(options.max_output_chars).unwrap_or(usize::MAX);
+        Ok(match outcome.capped(max_chars) {
+            Outcome::Value(value) => Self::value_or_error(py, OutcomeKind::Value, &value, "result"),
+            Outcome::Finish(FinishKind::Submit, fields) => Self::value_or_error(py, OutcomeKind::Submit, &fields, "output fields"),
+            Outcome::Finish(FinishKind::Final, fields) => Self::value_or_error(py, OutcomeKind::Final, &fields, "output fields"),
             Outcome::Syntax { message, lineno, offset, text } => Self { message, lineno, offset, text, ..Self::new(py, OutcomeKind::Syntax) },
             Outcome::Error { type_name, message, traceback, output, stop } => Self {
                 error_type: type_name,
@@ -119,6 +121,19 @@ impl RunOutcome {
             },
             Outcome::BadInput(message) => return Err(PyTypeError::new_err(message)),
         })
+    }
+
+    /// A run's value as a host object; one the host cannot build (e.g. keys that are unhashable or collide
+    /// here) is the cell's TypeError, as a value that cannot leave the sandbox is: the session is intact.
+    fn value_or_error(py: Python<'_>, kind: OutcomeKind, value: &Value, what: &str) -> Self {
+        match convert::from_value(value, py) {
+            Ok(value) => Self { value, ..Self::new(py, kind) },
+            Err(e) => Self {
+                error_type: "TypeError".into(),
+                message: format!("the cell's {}", e.describe(what)),
+                ..Self::new(py, OutcomeKind::Error)
+            },
+        }
     }
 
     /// The outcome of a run whose process was replaced by its checkpoint, the runs since replayed.
@@ -216,9 +231,4 @@ fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) 
 pub fn cause_text(cause: &Cause, options: &SessionOptions) -> String {
     let (type_name, message) = described(cause, options);
     format!("{type_name}: {message}")
-}
-
-/// A value from the session as a host object: checked, as everything from a session process is.
-fn host(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
-    convert::from_value(value, py).map_err(|e| PyTypeError::new_err(format!("the sandbox's result {}", e.describe("").trim_start())))
 }

@@ -5,7 +5,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
@@ -17,7 +17,9 @@ use crate::protocol::wire::Encoded;
 pub const MAX_REPLY_BYTES: usize = 512 << 20;
 /// How long a process that was asked to take over may take to say `Ready`.
 const READY_WITHIN: Duration = Duration::from_secs(30);
-/// Once a frame has begun, the rest must follow within this (a stalled sender is treated as dead).
+/// Once a frame has begun, the whole of it must arrive within this, however it trickles in; and a frame
+/// sent to a session process must have gone within this (one that stops reading is treated as dead). The
+/// host never waits on a session process without a deadline.
 const FRAME_WITHIN: Duration = Duration::from_secs(5);
 
 /// Only one `Spawn` at a time goes down the zygote's control socket.
@@ -72,7 +74,8 @@ impl Process {
     /// Ask the process waiting on `link` (a checkpoint, or a fork's copy) to take over, and wait for `Ready`.
     pub fn resume(link: Channel) -> Result<Process, Failure> {
         link.attest_senders().map_err(|e| Failure::Lost(e.to_string()))?;
-        link.send(&Request::Resume.encode().into_vec(), &[]).map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
+        link.send_by(&Request::Resume.encode().into_vec(), &[], Instant::now() + FRAME_WITHIN)
+            .map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
         Process::take_over(link)
     }
 
@@ -81,11 +84,10 @@ impl Process {
     /// (`attest_senders` was set before it was sent), and the pidfd must name that process. A session
     /// process taken over by hostile code cannot make the host kill anything else.
     pub fn take_over(link: Channel) -> Result<Process, Failure> {
-        set_receive_timeout(&link, FRAME_WITHIN);
         if !link.readable_within(READY_WITHIN).unwrap_or(false) {
             return Err(Failure::Lost("the session process did not start in time".into()));
         }
-        let (frame, mut fds, sender) = link.recv_attested(MAX_REPLY_BYTES).map_err(lost_reading)?;
+        let (frame, mut fds, sender) = link.recv_by(MAX_REPLY_BYTES, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
         let reply = Reply::decode(&frame)
             .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
         match reply {
@@ -129,11 +131,13 @@ impl Drop for Process {
 const OUT_OF_LINE_FROM: usize = 1 << 20;
 
 /// Send an encoded request: large ones through a memfd, each part copied once, rather than the socket buffer.
+/// Within `FRAME_WITHIN`: a session process that does not read is given up, not waited for.
 pub fn send_request(link: &Channel, frame: &Encoded) -> io::Result<()> {
+    let deadline = Instant::now() + FRAME_WITHIN;
     if frame.len() >= OUT_OF_LINE_FROM {
-        link.send_out_of_line(&frame.parts())
+        link.send_out_of_line_by(&frame.parts(), Some(deadline))
     } else {
-        link.send(&frame.contiguous(), &[])
+        link.send_by(&frame.contiguous(), &[], deadline)
     }
 }
 
@@ -157,31 +161,18 @@ fn lost_reading(e: io::Error) -> Failure {
     }
 }
 
-/// Read one reply: too large, malformed or cut short is the process's fault.
+/// Read one reply (call when the link is readable: the whole frame must follow within `FRAME_WITHIN`):
+/// too large, malformed, cut short or trickled is the process's fault.
 pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
     receive_frame(link).map(|(_, reply, fds)| (reply, fds))
 }
 
 /// `receive`, with the frame the reply was decoded from.
 pub fn receive_frame(link: &Channel) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
-    let (frame, fds) = link.recv(MAX_REPLY_BYTES).map_err(lost_reading)?;
+    let (frame, fds, _) = link.recv_by(MAX_REPLY_BYTES, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
     let reply = Reply::decode(&frame)
         .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
     Ok((frame, reply, fds))
-}
-
-fn set_receive_timeout(link: &Channel, timeout: Duration) {
-    let value = libc::timeval { tv_sec: timeout.as_secs() as libc::time_t, tv_usec: timeout.subsec_micros() as libc::suseconds_t };
-    // SAFETY: a valid timeval for SO_RCVTIMEO on a socket we own.
-    unsafe {
-        libc::setsockopt(
-            link.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVTIMEO,
-            &value as *const libc::timeval as *const libc::c_void,
-            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-        );
-    }
 }
 
 pub fn name(reply: &Reply) -> &'static str {

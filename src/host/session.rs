@@ -295,7 +295,9 @@ impl Session {
                         answers.push(Answer::Tool(reply));
                     }
                     Ok((_, Reply::ToolStart { call_id, name, args, kwargs }, _)) => {
-                        host_calls.start(py, &state.tools, call_id, name, args, kwargs, context);
+                        if let Err(broken) = host_calls.start(py, &state.tools, call_id, name, args, kwargs, context) {
+                            break Ending::Died(Cause::Lost(broken));
+                        }
                     }
                     Ok((_, Reply::Wait { timeout }, _)) => host_calls.wait(timeout),
                     Ok((_, Reply::FileOp(op), _)) => {
@@ -316,8 +318,9 @@ impl Session {
                     }
                     Err(failure) => break Ending::Died(Cause::Lost(failure.into_reason())),
                 }
-                continue;
             }
+            // Checked after every frame too, not only when the session is quiet: a session process that
+            // sends frame after frame (waits, checkpoints) is held to its limits all the same.
             if !self.alive.load(Ordering::SeqCst) {
                 break Ending::Died(Cause::ShutDown);
             }
@@ -362,7 +365,7 @@ impl Session {
     ) -> PyResult<RunOutcome> {
         let state = guard.as_mut().expect("the caller holds a live state");
         let result = match ending {
-            Ending::Done(outcome) => RunOutcome::of(py, outcome),
+            Ending::Done(outcome) => RunOutcome::of(py, outcome, &self.options),
             // Shut down from another thread: its process was killed for that, not lost.
             Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => Ok(RunOutcome::dead(py, &self.death_reason())),
             Ending::Died(cause) => match self.roll_back(py, state) {

@@ -7,6 +7,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::time::Instant;
 
 /// At most this many descriptors come with one frame; more are closed and the frame is refused.
 const MAX_FDS: usize = 4;
@@ -112,10 +113,16 @@ impl Channel {
 
     /// Send one frame, with `fds` attached to its first byte.
     pub fn send(&self, frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
-        self.send_parts(&(frame.len() as u64).to_le_bytes(), frame, fds)
+        self.send_parts(&(frame.len() as u64).to_le_bytes(), frame, fds, None)
     }
 
-    fn send_parts(&self, header: &[u8; 8], frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
+    /// `send` to a peer that is not trusted: given up (`TimedOut`) when the whole frame has not gone by
+    /// `deadline`, so a peer that stops reading cannot hold the sender.
+    pub fn send_by(&self, frame: &[u8], fds: &[RawFd], deadline: Instant) -> io::Result<()> {
+        self.send_parts(&(frame.len() as u64).to_le_bytes(), frame, fds, Some(deadline))
+    }
+
+    fn send_parts(&self, header: &[u8; 8], frame: &[u8], fds: &[RawFd], deadline: Option<Instant>) -> io::Result<()> {
         assert!(fds.len() <= MAX_FDS, "at most {MAX_FDS} descriptors per frame");
         let mut iov = [
             libc::iovec { iov_base: header.as_ptr() as *mut _, iov_len: header.len() },
@@ -140,18 +147,46 @@ impl Channel {
             }
         }
         let total = header.len() + frame.len();
-        // SAFETY: msg points at live buffers; MSG_NOSIGNAL turns a closed peer into EPIPE, not SIGPIPE.
-        let mut sent = retry_interrupted(|| unsafe { libc::sendmsg(self.fd.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) })?;
+        // With a deadline, each call sends what fits now and the wait for room is a poll that ends with it.
+        let flags = libc::MSG_NOSIGNAL | if deadline.is_some() { libc::MSG_DONTWAIT } else { 0 };
+        let mut sent = loop {
+            self.ready_by(libc::POLLOUT, deadline)?;
+            // SAFETY: msg points at live buffers; MSG_NOSIGNAL turns a closed peer into EPIPE, not SIGPIPE.
+            match retry_interrupted(|| unsafe { libc::sendmsg(self.fd.as_raw_fd(), &msg, flags) }) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                other => break other?,
+            }
+        };
         while sent < total {
             // The descriptors went with the first byte; the rest is plain data.
             let (buf, offset) = if sent < header.len() { (&header[..], sent) } else { (frame, sent - header.len()) };
             let rest = &buf[offset..];
+            self.ready_by(libc::POLLOUT, deadline)?;
             // SAFETY: `rest` is a live slice.
-            sent += retry_interrupted(|| unsafe {
-                libc::send(self.fd.as_raw_fd(), rest.as_ptr() as *const _, rest.len(), libc::MSG_NOSIGNAL)
-            })?;
+            match retry_interrupted(|| unsafe { libc::send(self.fd.as_raw_fd(), rest.as_ptr() as *const _, rest.len(), flags) }) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                other => sent += other?,
+            }
         }
         Ok(())
+    }
+
+    /// Wait until the socket is ready for `events` or `deadline` passes (`TimedOut`); at once without one.
+    fn ready_by(&self, events: libc::c_short, deadline: Option<Instant>) -> io::Result<()> {
+        let Some(deadline) = deadline else { return Ok(()) };
+        let mut poll = libc::pollfd { fd: self.fd.as_raw_fd(), events, revents: 0 };
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            // Rounded up: a wait of 0.4 ms is not a poll of 0 that gives up early.
+            let millis = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            // SAFETY: one valid pollfd.
+            if retry_interrupted(|| unsafe { libc::poll(&mut poll, 1, millis) as isize })? > 0 {
+                return Ok(());
+            }
+            if left.is_zero() {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "the peer did not keep up"));
+            }
+        }
     }
 
     /// Receive one frame of at most `max_frame` bytes and the descriptors sent with it. A peer that closed
@@ -163,11 +198,21 @@ impl Channel {
     /// `recv`, with the pid of the process that sent the frame as the kernel attests it (see
     /// `attest_senders`; None if not asked for before the frame was sent).
     pub fn recv_attested(&self, max_frame: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>, Option<u32>)> {
-        let (len, fds, sender) = self.read_header()?;
+        self.recv_from(max_frame, None)
+    }
+
+    /// `recv_attested` from a peer that is not trusted: given up (`TimedOut`) when the whole frame has not
+    /// arrived by `deadline`, however it trickles in.
+    pub fn recv_by(&self, max_frame: usize, deadline: Instant) -> io::Result<(Vec<u8>, Vec<OwnedFd>, Option<u32>)> {
+        self.recv_from(max_frame, Some(deadline))
+    }
+
+    fn recv_from(&self, max_frame: usize, deadline: Option<Instant>) -> io::Result<(Vec<u8>, Vec<OwnedFd>, Option<u32>)> {
+        let (len, fds, sender) = self.read_header(deadline)?;
         // An out-of-line frame's flag makes its length far over any limit: refused here.
         let len = checked_len(len, max_frame)?;
         let mut frame: Vec<u8> = Vec::with_capacity(len.min(CHUNK));
-        self.read_body(&mut frame, len)?;
+        self.read_body(&mut frame, len, deadline)?;
         Ok((frame, fds, sender))
     }
 
@@ -194,11 +239,11 @@ impl Channel {
     /// `recv` from a peer that is trusted (the host, seen from a session process): the frame's buffer is
     /// allocated at once, and an out-of-line frame (see `send_out_of_line`) is mapped, not copied.
     pub fn recv_trusted(&self, max_frame: usize) -> io::Result<(Frame, Vec<OwnedFd>)> {
-        let (len, mut fds, _) = self.read_header()?;
+        let (len, mut fds, _) = self.read_header(None)?;
         if len & OUT_OF_LINE == 0 {
             let len = checked_len(len, max_frame)?;
             let mut frame: Vec<u8> = Vec::with_capacity(len);
-            self.read_body(&mut frame, len)?;
+            self.read_body(&mut frame, len, None)?;
             return Ok((Frame::Inline(frame), fds));
         }
         let len = checked_len(len & !OUT_OF_LINE, max_frame)?;
@@ -220,6 +265,11 @@ impl Channel {
     /// socket with the length (flagged), so the frame never squeezes through the socket's ~200 KB buffer. Only
     /// a peer that reads with `recv_trusted` accepts it.
     pub fn send_out_of_line(&self, parts: &[&[u8]]) -> io::Result<()> {
+        self.send_out_of_line_by(parts, None)
+    }
+
+    /// `send_out_of_line`, given up when the header has not gone by `deadline` (see `send_by`).
+    pub fn send_out_of_line_by(&self, parts: &[&[u8]], deadline: Option<Instant>) -> io::Result<()> {
         // SAFETY: memfd_create with a static name; the descriptor is owned at once.
         let raw = unsafe { libc::memfd_create(c"frame".as_ptr(), libc::MFD_CLOEXEC) };
         if raw < 0 {
@@ -238,11 +288,11 @@ impl Channel {
             len += part.len();
         }
         let header = (len as u64 | OUT_OF_LINE).to_le_bytes();
-        self.send_parts(&header, &[], &[memfd.as_raw_fd()])
+        self.send_parts(&header, &[], &[memfd.as_raw_fd()], deadline)
     }
 
     /// The 8-byte length of the next frame, with the descriptors that came with it.
-    fn read_header(&self) -> io::Result<(u64, Vec<OwnedFd>, Option<u32>)> {
+    fn read_header(&self, deadline: Option<Instant>) -> io::Result<(u64, Vec<OwnedFd>, Option<u32>)> {
         let mut header = [0u8; 8];
         let mut got = 0;
         let mut fds = Vec::new();
@@ -256,6 +306,7 @@ impl Channel {
             msg.msg_iovlen = 1;
             msg.msg_control = control.bytes.as_mut_ptr() as *mut _;
             msg.msg_controllen = control.bytes.len() as _;
+            self.ready_by(libc::POLLIN, deadline)?;
             // SAFETY: msg is valid for the call; received descriptors are close-on-exec.
             let n = retry_interrupted(|| unsafe { libc::recvmsg(self.fd.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) })?;
             // SAFETY: the kernel filled the control buffer as msg describes.
@@ -272,12 +323,13 @@ impl Channel {
     }
 
     /// Read a frame body of `len` bytes into `frame`, growing it a chunk at a time as bytes arrive.
-    fn read_body(&self, frame: &mut Vec<u8>, len: usize) -> io::Result<()> {
+    fn read_body(&self, frame: &mut Vec<u8>, len: usize, deadline: Option<Instant>) -> io::Result<()> {
         while frame.len() < len {
             if frame.capacity() == frame.len() {
                 frame.reserve((len - frame.len()).min(frame.len().max(CHUNK)));
             }
             let room = (frame.capacity() - frame.len()).min(len - frame.len());
+            self.ready_by(libc::POLLIN, deadline)?;
             // SAFETY: reads into the spare capacity, then exposes only the bytes the kernel wrote.
             let n = retry_interrupted(|| unsafe {
                 libc::recv(self.fd.as_raw_fd(), frame.as_mut_ptr().add(frame.len()) as *mut _, room, 0)
@@ -473,6 +525,33 @@ mod tests {
         assert_eq!(unsafe { libc::send(a.as_raw_fd(), header.as_ptr() as *const _, 8, 0) }, 8);
         let error = b.recv(1 << 30).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn a_trickled_frame_or_a_peer_that_does_not_read_is_given_up_by_the_deadline() {
+        use std::time::{Duration, Instant};
+        let (a, b) = Channel::pair().unwrap();
+        let trickle = std::thread::spawn(move || {
+            // A header announcing 100 bytes, then a byte every 100 ms: each renews any per-call timeout.
+            // SAFETY: plain sends on a socket this thread owns.
+            unsafe { libc::send(a.as_raw_fd(), 100u64.to_le_bytes().as_ptr() as *const _, 8, 0) };
+            for _ in 0..20 {
+                std::thread::sleep(Duration::from_millis(100));
+                unsafe { libc::send(a.as_raw_fd(), b"x".as_ptr() as *const _, 1, libc::MSG_NOSIGNAL) };
+            }
+            a
+        });
+        let started = Instant::now();
+        let error = b.recv_by(1 << 20, Instant::now() + Duration::from_millis(500)).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
+        assert!(started.elapsed() < Duration::from_millis(1500), "{:?}", started.elapsed());
+        let a = trickle.join().unwrap();
+        // `b` never reads: sending frames to it fills the socket, and the sender gives up at its deadline.
+        let started = Instant::now();
+        let big = vec![0u8; 256 << 10];
+        let sent = (0..64).try_for_each(|_| a.send_by(&big, &[], started + Duration::from_millis(300)));
+        assert_eq!(sent.unwrap_err().kind(), io::ErrorKind::TimedOut);
+        assert!(started.elapsed() < Duration::from_millis(1300), "{:?}", started.elapsed());
     }
 
     #[test]

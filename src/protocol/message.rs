@@ -7,7 +7,7 @@
 
 use super::channel::Frame;
 use super::files::{FileAnswer, FileOp, FilesCommand, FilesOptions};
-use super::value::Value;
+use super::value::{Value, MAX_VALUES};
 use super::wire::{Encoded, Reader, WireError, WireResult, Writer};
 
 /// A declared output field: name and, for the simple types dspy declares, the expected type.
@@ -131,6 +131,47 @@ pub enum Outcome {
     BadInput(String),
 }
 
+/// An error's type name longer than this is cut (CPython's are a few dozen characters).
+const MAX_TYPE_NAME_CHARS: usize = 256;
+
+impl Outcome {
+    /// The outcome with each text that reaches the caller bounded by `max_chars` (the session's
+    /// `max_output_chars`): an error's message and traceback together, its printed output, a syntax error's
+    /// parts. Values (a `Value` or the fields of a finish call) are data, bounded by the frame's size.
+    pub fn capped(self, max_chars: usize) -> Self {
+        match self {
+            Outcome::Error { mut type_name, mut message, mut traceback, mut output, stop } => {
+                cap_text(&mut type_name, MAX_TYPE_NAME_CHARS);
+                let message_chars = cap_text(&mut message, max_chars);
+                cap_text(&mut traceback, max_chars.saturating_sub(message_chars));
+                cap_text(&mut output, max_chars);
+                Outcome::Error { type_name, message, traceback, output, stop }
+            }
+            Outcome::Syntax { mut message, lineno, offset, mut text } => {
+                cap_text(&mut message, max_chars);
+                if let Some(text) = &mut text {
+                    cap_text(text, max_chars);
+                }
+                Outcome::Syntax { message, lineno, offset, text }
+            }
+            Outcome::BadInput(mut message) => {
+                cap_text(&mut message, max_chars);
+                Outcome::BadInput(message)
+            }
+            other => other,
+        }
+    }
+}
+
+/// Keep at most `max_chars` characters of `text`, saying how many were dropped; the characters kept.
+pub fn cap_text(text: &mut String, max_chars: usize) -> usize {
+    let Some((cut, _)) = text.char_indices().nth(max_chars) else { return text.chars().count() };
+    let dropped = text[cut..].chars().count();
+    text.truncate(cut);
+    text.push_str(&format!("\n[... {dropped} more characters were dropped: the text is over the output limit]"));
+    max_chars
+}
+
 #[derive(Debug, PartialEq)]
 pub enum Reply {
     /// The process serving the session from now on (its pidfd travels with the message).
@@ -202,6 +243,7 @@ fn write_values(w: &mut Writer, values: &[Value]) {
 
 fn read_values(r: &mut Reader<'_>) -> WireResult<Vec<Value>> {
     let n = r.count(1)?;
+    r.room_for_values(n)?;
     (0..n).map(|_| Value::read(r)).collect()
 }
 
@@ -215,6 +257,7 @@ fn write_named(w: &mut Writer, values: &[(String, Value)]) {
 
 fn read_named(r: &mut Reader<'_>) -> WireResult<Vec<(String, Value)>> {
     let n = r.count(9)?;
+    r.room_for_values(n)?;
     (0..n).map(|_| Ok((r.string()?, Value::read(r)?))).collect()
 }
 
@@ -458,8 +501,9 @@ impl Reply {
         w.finish().into_vec()
     }
 
+    /// A reply from a session process, which is not trusted: at most `MAX_VALUES` values in all.
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
-        let mut r = Reader::new(frame);
+        let mut r = Reader::new(frame).with_value_budget(MAX_VALUES);
         let reply = match r.u8()? {
             0 => Reply::Ready { pid: r.u32()? },
             1 => Reply::Failed(r.string()?),
@@ -569,6 +613,38 @@ mod tests {
         for reply in replies {
             assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);
         }
+    }
+
+    #[test]
+    fn a_reply_holds_at_most_max_values_values_however_small_they_are() {
+        // Done(Value(list of n Nones)): one byte per value on the wire.
+        let frame = |n: usize| {
+            let mut frame = vec![3, 0, 8];
+            frame.extend_from_slice(&(n as u64).to_le_bytes());
+            frame.resize(frame.len() + n, 0);
+            frame
+        };
+        assert!(Reply::decode(&frame(MAX_VALUES - 1)).is_ok());
+        assert!(matches!(Reply::decode(&frame(MAX_VALUES)), Err(WireError::TooManyValues)));
+        // A dict's claimed pairs are checked against the budget before anything is allocated for them.
+        let mut dict = vec![3, 0, 10];
+        dict.extend_from_slice(&(4 * MAX_VALUES as u64).to_le_bytes());
+        dict.resize(dict.len() + 8 * MAX_VALUES, 0);
+        assert!(matches!(Reply::decode(&dict), Err(WireError::TooManyValues)));
+    }
+
+    #[test]
+    fn every_text_of_an_outcome_is_capped() {
+        let long = "é".repeat(100);
+        let capped = Outcome::Error { type_name: "E".repeat(10_000), message: long.clone(), traceback: long.clone(), output: long.clone(), stop: None }.capped(30);
+        let Outcome::Error { type_name, message, traceback, output, .. } = capped else { panic!() };
+        assert!(type_name.chars().count() < MAX_TYPE_NAME_CHARS + 100, "{}", type_name.len());
+        assert!(message.starts_with(&"é".repeat(30)) && message.contains("70 more characters were dropped"), "{message}");
+        assert!(!traceback.contains('é'), "the message took the whole budget: {traceback}");
+        assert!(output.contains("70 more characters"));
+        let mut short = "abc".to_owned();
+        assert_eq!(cap_text(&mut short, 3), 3);
+        assert_eq!(short, "abc");
     }
 
     #[test]

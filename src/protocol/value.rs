@@ -215,8 +215,10 @@ impl Value {
         if depth > MAX_DEPTH + 1 {
             return Err(WireError::TooDeep);
         }
+        r.spend_value()?;
         let items = |r: &mut Reader<'_>| -> WireResult<Vec<Value>> {
             let n = r.count(1)?;
+            r.room_for_values(n)?;
             (0..n).map(|_| Self::read_at(r, depth + 1)).collect()
         };
         Ok(match r.u8()? {
@@ -234,6 +236,7 @@ impl Value {
             tag::FROZEN_SET => Value::FrozenSet(items(r)?),
             tag::DICT => {
                 let n = r.count(2)?;
+                r.room_for_values(n.saturating_mul(2))?;
                 let mut pairs = Vec::with_capacity(n);
                 for _ in 0..n {
                     let k = Self::read_at(r, depth + 1)?;

@@ -20,6 +20,8 @@ pub enum WireError {
     Trailing(usize),
     #[error("a field of {0} bytes is over its limit")]
     TooLarge(usize),
+    #[error("the message holds more values than a message may")]
+    TooManyValues,
 }
 
 pub type WireResult<T> = Result<T, WireError>;
@@ -178,11 +180,36 @@ pub struct Reader<'a> {
     pos: usize,
     /// The frame's mapping, when it is one: large values may adopt its pages.
     mapping: Option<&'a Mapping>,
+    /// Values this frame may still hold (see `with_value_budget`).
+    values_left: usize,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(buf: &'a [u8]) -> Self {
-        Self { buf, pos: 0, mapping: None }
+        Self { buf, pos: 0, mapping: None, values_left: usize::MAX }
+    }
+
+    /// A reader that refuses a frame of more than `values` values (a session's frames: each value read costs
+    /// the host a few words and a Python object, so a frame of one-byte `None`s would otherwise cost it ~80
+    /// bytes per byte received). A collection's claimed length is checked against what is left before
+    /// anything is allocated for it.
+    pub fn with_value_budget(mut self, values: usize) -> Self {
+        self.values_left = values;
+        self
+    }
+
+    /// One more value read.
+    pub fn spend_value(&mut self) -> WireResult<()> {
+        self.values_left = self.values_left.checked_sub(1).ok_or(WireError::TooManyValues)?;
+        Ok(())
+    }
+
+    /// A collection of `n` values follows: refused when the budget cannot hold them.
+    pub fn room_for_values(&self, n: usize) -> WireResult<()> {
+        if n > self.values_left {
+            return Err(WireError::TooManyValues);
+        }
+        Ok(())
     }
 
     /// A reader of a received frame, whose large values keep the frame's pages when it is mapped.
@@ -191,7 +218,7 @@ impl<'a> Reader<'a> {
             Frame::Mapped(mapping) => Some(mapping),
             Frame::Inline(_) => None,
         };
-        Self { buf: frame, pos: 0, mapping }
+        Self { buf: frame, pos: 0, mapping, values_left: usize::MAX }
     }
 
     pub fn finish(&self) -> WireResult<()> {

@@ -97,6 +97,9 @@ def forget():
                 ))
             except RuntimeError:
                 pass  # its loop is closed: nothing can await it
+            # Told to whoever awaits it; one nobody awaits is not logged as "never retrieved" into a later
+            # cell's output when it is collected.
+            future._log_traceback = False
 
 
 def deliver(timeout):

@@ -160,6 +160,15 @@ pub fn to_value(obj: &PyObjectRef, vm: &VirtualMachine) -> Result<Value> {
     to_value_at(obj, vm, 0, &mut seen)
 }
 
+/// `to_value` for one of several values sent in one message, counted together in `seen` (the host takes
+/// at most `MAX_VALUES` values from one message).
+pub fn to_value_counted(obj: &PyObjectRef, vm: &VirtualMachine, seen: &std::cell::Cell<usize>) -> Result<Value> {
+    let mut count = seen.get();
+    let value = to_value_at(obj, vm, 0, &mut count);
+    seen.set(count);
+    value
+}
+
 fn to_value_at(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize, seen: &mut usize) -> Result<Value> {
     if depth > MAX_DEPTH {
         return Err(ConvertError::new(ConvertErrorKind::TooDeep));

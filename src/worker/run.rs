@@ -12,7 +12,7 @@ use rustpython_vm::{PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport};
 use crate::limits::{self, Shared};
-use crate::protocol::message::{Execute, Outcome, Stop};
+use crate::protocol::message::{cap_text, Execute, Outcome, Stop};
 use crate::protocol::value::Value;
 use crate::sandbox::{self, Namespace};
 use crate::state::with_state;
@@ -193,7 +193,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
             let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
             stopped(error_outcome(vm, &exc, &session.cells, printed), Some(Stop::Memory))
         }
-        Some(Ok(value)) => value_outcome(vm, mode, value, printed),
+        Some(Ok(value)) => value_outcome(vm, mode, value, printed, shared.limits.max_output_chars),
         Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed), stop),
         None => unreachable!("a finish call returned above"),
     }
@@ -257,21 +257,24 @@ fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
 
 /// The REPL-like result: the printed text exactly as printed (with a trailing expression's repr appended on
 /// a line of its own), else the trailing expression's value (plain data as itself, anything else as its
-/// repr), else None.
-fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String) -> Outcome {
+/// repr), else None. The text is capped at `max_chars` as printed output is, the repr included.
+fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String, max_chars: usize) -> Outcome {
     let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
-    let repr = |value: &PyObjectRef| {
-        value
+    let repr = |value: &PyObjectRef, room: usize| {
+        let mut text = value
             .repr(vm)
             .map(|r| r.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| format!("<{} object>", value.class().name()))
+            .unwrap_or_else(|_| format!("<{} object>", value.class().name()));
+        cap_text(&mut text, room);
+        text
     };
     if !printed.is_empty() {
         if let Some(value) = &value {
             if !printed.ends_with('\n') {
                 printed.push('\n');
             }
-            printed.push_str(&repr(value));
+            let room = max_chars.saturating_sub(printed.chars().count());
+            printed.push_str(&repr(value, room));
         }
         return Outcome::Value(Value::Str(printed));
     }
@@ -279,6 +282,6 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
     match convert::to_value(&value, vm) {
         Ok(data) => Outcome::Value(data),
         Err(e) if e.kind.is_size() => Outcome::Value(Value::Str(format!("<{} object>", value.class().name()))),
-        Err(_) => Outcome::Value(Value::Str(repr(&value))),
+        Err(_) => Outcome::Value(Value::Str(repr(&value, max_chars))),
     }
 }

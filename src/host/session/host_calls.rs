@@ -26,13 +26,15 @@ pub struct HostCalls<'a, 'py> {
     /// Running calls: the tool's name by call id.
     running: HashMap<u64, String>,
     finished: Vec<(u64, ToolResult)>,
+    /// The id of the latest call started (ids rise within a run).
+    last_started: u64,
     /// The session waits: until when (None: until a call finishes), and since when.
     waiting: Option<(Option<Instant>, Instant)>,
 }
 
 impl<'a, 'py> HostCalls<'a, 'py> {
     pub fn new(pool: Option<&'a Bound<'py, PyAny>>) -> Self {
-        Self { pool, wake_fd: None, running: HashMap::new(), finished: Vec::new(), waiting: None }
+        Self { pool, wake_fd: None, running: HashMap::new(), finished: Vec::new(), last_started: 0, waiting: None }
     }
 
     /// The pool, told at this run's first call that a new run began (it drops what earlier runs' calls
@@ -48,7 +50,9 @@ impl<'a, 'py> HostCalls<'a, 'py> {
         self.pool
     }
 
-    /// Start a call; one that cannot start (or, without a pool, the call itself) is finished at once.
+    /// Start a call; one that cannot start (or, without a pool, the call itself) is finished at once. A
+    /// call id not above the last one is the session process breaking the protocol (the sandbox numbers its
+    /// calls upwards): Err, and the run ends, rather than the host running the tool again under one id.
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         &mut self,
@@ -59,10 +63,15 @@ impl<'a, 'py> HostCalls<'a, 'py> {
         args: Vec<Value>,
         kwargs: Vec<(String, Value)>,
         context: Option<&Bound<'py, PyAny>>,
-    ) {
+    ) -> Result<(), String> {
+        if call_id <= self.last_started {
+            return Err(format!("the session process started host call {call_id} after call {}", self.last_started));
+        }
+        self.last_started = call_id;
         if self.running.len() >= MAX_RUNNING {
             let refused = format!("tool '{name}' was not started: {MAX_RUNNING} host calls are already running; await some first");
-            return self.finished.push((call_id, ToolResult::Refused(refused)));
+            self.finished.push((call_id, ToolResult::Refused(refused)));
+            return Ok(());
         }
         match self.pool() {
             Some(pool) => match tools.start(py, call_id, &name, args, kwargs, context, pool) {
@@ -73,13 +82,19 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             },
             None => self.finished.push((call_id, tools.call(py, &name, args, kwargs, context))),
         }
+        Ok(())
     }
 
-    /// The session waits for calls to finish, at most `timeout` seconds (None: until one does).
+    /// The session waits for calls to finish, at most `timeout` seconds (None: until one does). Any number
+    /// the session sends is safe: NaN or a negative wait is no wait, one past what a clock can hold is none.
     pub fn wait(&mut self, timeout: Option<f64>) {
         let now = Instant::now();
-        let limit = timeout.map(|t| Duration::try_from_secs_f64(t).unwrap_or(Duration::ZERO));
-        self.waiting = Some((limit.map(|limit| now + limit), now));
+        let deadline = match timeout {
+            None => None,
+            Some(t) if t.is_nan() || t <= 0.0 => Some(now),
+            Some(t) => Duration::try_from_secs_f64(t).ok().and_then(|limit| now.checked_add(limit)),
+        };
+        self.waiting = Some((deadline, now));
     }
 
     /// End the session's wait now (an interrupt: the sandbox raises it once it runs again).
@@ -138,5 +153,20 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     /// How long the session has been waiting so far.
     pub fn waited(&self) -> Duration {
         self.waiting.map(|(_, since)| since.elapsed()).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_wait_a_session_asks_for_is_safe() {
+        for timeout in [1e19, f64::INFINITY, f64::MAX, f64::NAN, -1.0, 0.0, 1e-12] {
+            let mut calls = HostCalls::new(None);
+            calls.wait(Some(timeout));
+            // No call is running: the wait is answered at once, whatever was asked.
+            assert!(calls.answer().is_some(), "{timeout}");
+        }
     }
 }
