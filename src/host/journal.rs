@@ -19,6 +19,10 @@ use crate::protocol::wire::Encoded;
 pub const MAX_RUNS: usize = 64;
 /// ...or once the journal holds this many bytes.
 pub const MAX_BYTES: usize = 4 << 20;
+/// The answers of one run kept for a replay, at most: past this the run is journaled as one that cannot be
+/// replayed (a cell calling a tool that returns a fresh megabyte 1,200 times held the host 1.2 GB larger
+/// until it ended). A rollback then brings the session back to before that run, and says so.
+pub const MAX_RUN_BYTES: usize = 64 << 20;
 
 /// A frame the host answered the session with during a run: a sync tool call's `ToolResult`, the `Woken`
 /// that ended one of its event loop's waits for host calls, or a mount operation's `FileAnswer`.
@@ -49,6 +53,8 @@ pub struct Entry {
 pub struct Journal {
     entries: Vec<Entry>,
     bytes: usize,
+    /// Runs since the first that could not be journaled (none of them can be replayed: each builds on it).
+    unreplayable: usize,
 }
 
 /// A digest of an outcome frame: replays compare digests, not frames (an outcome may be large).
@@ -61,23 +67,34 @@ pub fn digest(frame: &[u8]) -> u64 {
 impl Journal {
     /// Whether the run about to be sent should be followed by a checkpoint.
     pub fn wants_checkpoint(&self) -> bool {
-        self.entries.len() + 1 >= MAX_RUNS || self.bytes >= MAX_BYTES
+        self.entries.len() + 1 >= MAX_RUNS || self.bytes >= MAX_BYTES || self.unreplayable > 0
     }
 
     pub fn record(&mut self, entry: Entry) {
+        if self.unreplayable > 0 {
+            self.unreplayable += 1;
+            return;
+        }
         self.bytes += entry.request.len() + entry.answers.iter().map(|answer| answer.frame().len()).sum::<usize>();
         self.entries.push(entry);
+    }
+
+    /// A run whose answers were too large to keep (`MAX_RUN_BYTES`): a rollback stops before it.
+    pub fn record_unreplayable(&mut self) {
+        self.unreplayable += 1;
     }
 
     /// A checkpoint as of the last recorded run arrived: nothing before it needs replaying.
     pub fn clear(&mut self) {
         self.entries.clear();
         self.bytes = 0;
+        self.unreplayable = 0;
     }
 
-    pub fn take(&mut self) -> Vec<Entry> {
+    /// The runs a rollback can replay, and how many runs after them it cannot.
+    pub fn take(&mut self) -> (Vec<Entry>, usize) {
         self.bytes = 0;
-        std::mem::take(&mut self.entries)
+        (std::mem::take(&mut self.entries), std::mem::take(&mut self.unreplayable))
     }
 
 }
@@ -109,8 +126,23 @@ mod tests {
         assert!(!journal.wants_checkpoint());
         journal.record(entry(MAX_BYTES / 2));
         assert!(journal.wants_checkpoint(), "request and tool results count");
-        assert_eq!(journal.take().len(), 1);
+        assert_eq!(journal.take().0.len(), 1);
         assert!(!journal.wants_checkpoint());
+    }
+
+    #[test]
+    fn runs_after_one_that_could_not_be_kept_are_not_kept_either() {
+        let mut journal = Journal::default();
+        journal.record(entry(10));
+        journal.record_unreplayable();
+        assert!(journal.wants_checkpoint(), "a checkpoint ends the stretch a rollback cannot replay");
+        journal.record(entry(10));
+        let (entries, unreplayable) = journal.take();
+        assert_eq!((entries.len(), unreplayable), (1, 2));
+        journal.record_unreplayable();
+        journal.clear();
+        journal.record(entry(10));
+        assert_eq!(journal.take().1, 0);
     }
 
     #[test]

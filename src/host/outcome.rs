@@ -139,9 +139,13 @@ impl RunOutcome {
     /// The outcome of a run whose process was replaced by its checkpoint, the runs since replayed.
     pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, replay: Replay) -> Self {
         let (error_type, message) = described(cause, options);
-        let state = match replay.diverged {
-            0 => "variables are as they were before this cell".to_owned(),
-            n => format!(
+        let state = match (&replay.lost, replay.diverged) {
+            (Some((lost, why)), _) => format!(
+                "variables are as they were before the {lost} cell(s) that ran before this one, which were lost: {why}; \
+                 run them again if their results are needed"
+            ),
+            (None, 0) => "variables are as they were before this cell".to_owned(),
+            (None, n) => format!(
                 "variables are as they were before this cell, except what {n} of the {} earlier cell(s) replayed \
                  to restore them computed differently the second time (code that reads the clock or the \
                  system's randomness)",

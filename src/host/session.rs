@@ -115,6 +115,31 @@ impl Drop for Waiting {
     }
 }
 
+/// The answers the host gave during one run, kept for the journal while they fit in
+/// `journal::MAX_RUN_BYTES`; past it none are kept (None) and the run is journaled as unreplayable.
+struct RunAnswers {
+    kept: Option<Vec<Answer>>,
+    bytes: usize,
+}
+
+impl Default for RunAnswers {
+    fn default() -> Self {
+        Self { kept: Some(Vec::new()), bytes: 0 }
+    }
+}
+
+impl RunAnswers {
+    fn push(&mut self, answer: Answer) {
+        self.bytes = self.bytes.saturating_add(answer.frame().len());
+        if self.bytes > journal::MAX_RUN_BYTES {
+            self.kept = None;
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.push(answer);
+        }
+    }
+}
+
 /// How an exchange ended.
 enum Ending {
     Done(Outcome),
@@ -241,7 +266,7 @@ impl Session {
             }
             return (gone(e), None);
         }
-        let mut answers = Vec::new();
+        let mut answers = RunAnswers::default();
         let mut changes = 0;
         let mut host_calls = HostCalls::new(pool);
         let started = Instant::now();
@@ -275,7 +300,10 @@ impl Session {
                 match received {
                     Ok((done, Reply::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
-                            state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done) });
+                            match answers.kept {
+                                Some(answers) => state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done) }),
+                                None => state.journal.record_unreplayable(),
+                            }
                         }
                         break Ending::Done(outcome);
                     }

@@ -4,7 +4,14 @@
 //! else fails with EPERM: no `open`, `socket`, `execve`, `ptrace`, `kill`, namespaces or new privileges,
 //! whatever a memory-safety bug in the VM would let code do. `clone` passes only as a thread or as glibc's
 //! `fork` (checkpoints and `fork()` of a session need it); `clone3` answers ENOSYS so that glibc falls back
-//! to `clone`, whose flags the filter can see.
+//! to `clone`, whose flags the filter can see. `mmap` passes only for private mappings: shared memory is
+//! not counted by `RLIMIT_DATA`, so a session holding it could outgrow its memory ceiling.
+//!
+//! A session has an identity of its own, so that `RLIMIT_NPROC` counts only its processes (it, its
+//! checkpoints and its forks): under a root host a user id of the session's own (root is exempt from the
+//! limit, and holds capabilities; the new id holds none), under any other host a user namespace of its own
+//! where the host's kernel allows one (where it does not, the session is not bounded in processes; see
+//! docs/security.md).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -15,11 +22,22 @@ use seccompiler::{
 
 /// Descriptors a session process may hold: its socket, a checkpoint's socket pair, pidfds, a little slack.
 const MAX_DESCRIPTORS: u64 = 32;
+/// Processes a session may have at once: itself, its checkpoint, and its forks (`interp.fork()`) with theirs.
+pub const MAX_PROCESSES: u64 = 64;
+/// Under a root host, session user ids are `SESSION_IDS_FROM + pid % SESSION_IDS`: far above the ids
+/// distributions hand out, and one per live session (pids are below 2**22).
+const SESSION_IDS_FROM: u32 = 0x7f00_0000;
+const SESSION_IDS: u32 = 1 << 22;
+
+/// The user id a session process started as `pid` runs as under a root host (its forks keep it).
+pub fn session_user_id(pid: u32) -> u32 {
+    SESSION_IDS_FROM + pid % SESSION_IDS
+}
 
 /// The system calls a session process makes.
 const ALLOWED: &[i64] = &[
     // memory
-    libc::SYS_mmap, libc::SYS_munmap, libc::SYS_mremap, libc::SYS_mprotect, libc::SYS_madvise, libc::SYS_brk,
+    libc::SYS_munmap, libc::SYS_mremap, libc::SYS_mprotect, libc::SYS_madvise, libc::SYS_brk,
     // its sockets, and the descriptors it was given
     libc::SYS_read, libc::SYS_write, libc::SYS_readv, libc::SYS_writev, libc::SYS_sendmsg, libc::SYS_recvmsg,
     libc::SYS_sendto, libc::SYS_recvfrom, libc::SYS_poll, libc::SYS_ppoll, libc::SYS_close, libc::SYS_socketpair,
@@ -41,6 +59,9 @@ const NAMESPACE_FLAGS: u64 = (libc::CLONE_NEWNS
     | libc::CLONE_NEWPID
     | libc::CLONE_NEWNET
     | libc::CLONE_NEWCGROUP) as u64;
+
+/// The bits of `mmap`'s flags that say private or shared (`MAP_SHARED_VALIDATE` included).
+const MAP_TYPE: u64 = 0x0f;
 
 /// The flags glibc's `fork()` passes to `clone`.
 const FORK_FLAGS: u64 = (libc::CLONE_CHILD_SETTID | libc::CLONE_CHILD_CLEARTID | libc::SIGCHLD) as u64;
@@ -68,6 +89,9 @@ pub fn session_filters() -> io::Result<[BpfProgram; 2]> {
     .map_err(filter_error)?;
     let fork = SeccompRule::new(vec![condition(SeccompCmpOp::Eq, FORK_FLAGS)?]).map_err(filter_error)?;
     rules.insert(libc::SYS_clone, vec![thread, fork]);
+    let private = SeccompCondition::new(3, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(MAP_TYPE), libc::MAP_PRIVATE as u64)
+        .map_err(filter_error)?;
+    rules.insert(libc::SYS_mmap, vec![SeccompRule::new(vec![private]).map_err(filter_error)?]);
     // Only what installing the second filter takes; more filters can only take more away.
     let argument_is = |value: u64| SeccompRule::new(vec![condition(SeccompCmpOp::Eq, value)?]).map_err(filter_error);
     rules.insert(libc::SYS_prctl, vec![argument_is(libc::PR_SET_NO_NEW_PRIVS as u64)?]);
@@ -91,6 +115,30 @@ pub fn apply(filters: &[BpfProgram]) -> io::Result<()> {
         seccompiler::apply_filter(filter).map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
     }
     Ok(())
+}
+
+/// Give this process (single-threaded, not yet confined) an identity of its own and bound its processes:
+/// see the module's doc. Under a root host every capability goes with the change of user.
+pub fn own_identity() -> io::Result<()> {
+    let check = |done: libc::c_int| if done == 0 { Ok(()) } else { Err(io::Error::last_os_error()) };
+    // SAFETY: plain system calls on this process's own credentials and limits.
+    unsafe {
+        if libc::geteuid() == 0 {
+            let id = session_user_id(libc::getpid() as u32);
+            for capability in 0..64 {
+                // Past the last capability the kernel knows this is EINVAL: nothing to drop.
+                libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0);
+            }
+            check(libc::setgroups(0, std::ptr::null()))?;
+            check(libc::setresgid(id, id, id))?;
+            check(libc::setresuid(id, id, id))?;
+        } else if libc::unshare(libc::CLONE_NEWUSER) != 0 {
+            // No user namespace here: the limit would count every process of the host's user.
+            return Ok(());
+        }
+        let limit = libc::rlimit { rlim_cur: MAX_PROCESSES, rlim_max: MAX_PROCESSES };
+        check(libc::setrlimit(libc::RLIMIT_NPROC, &limit))
+    }
 }
 
 /// No core files, few descriptors, and at most `data_ceiling` bytes of data segment and anonymous memory.
@@ -165,6 +213,33 @@ mod tests {
             0
         });
         assert_eq!(code, 0, "check {code} was let through");
+    }
+
+    #[test]
+    fn shared_memory_is_refused_private_memory_is_not() {
+        let code = in_confined_child(|| {
+            let map = |flags| {
+                // SAFETY: a fresh anonymous mapping, unmapped at once when made.
+                unsafe {
+                    let ptr = libc::mmap(std::ptr::null_mut(), 1 << 20, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0);
+                    if ptr != libc::MAP_FAILED {
+                        libc::munmap(ptr, 1 << 20);
+                    }
+                    ptr != libc::MAP_FAILED
+                }
+            };
+            if map(libc::MAP_SHARED | libc::MAP_ANONYMOUS) || errno() != libc::EPERM {
+                return 1;
+            }
+            if map(libc::MAP_SHARED_VALIDATE | libc::MAP_ANONYMOUS) {
+                return 2;
+            }
+            if !map(libc::MAP_PRIVATE | libc::MAP_ANONYMOUS) {
+                return 3;
+            }
+            0
+        });
+        assert_eq!(code, 0, "check {code} failed");
     }
 
     #[test]

@@ -168,7 +168,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
     // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
     // monitor thread and the allocator's own structures.
     let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
-    if let Err(error) = confine::set_limits(ceiling).and_then(|()| confine::apply(filters)) {
+    if let Err(error) = confine::own_identity().and_then(|()| confine::set_limits(ceiling)).and_then(|()| confine::apply(filters)) {
         send(&Reply::Failed(format!("the session process could not be confined: {error}")), &[]);
         exit(EXIT_SETUP);
     }
@@ -250,7 +250,10 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                 }
                 if let Some(waited) = due.as_mut() {
                     *waited += 1;
-                    if *waited > FORCE_CHECKPOINT_AFTER && checkpoint(&mut session) {
+                    // A quiet moment is waited for only while a rollback would replay little: runs that took
+                    // REPLAY_BUDGET in all get their checkpoint now (a fork costs ~1 ms beside that second),
+                    // so no rollback replays much more than REPLAY_BUDGET, whatever the pattern of runs.
+                    if (*waited > FORCE_CHECKPOINT_AFTER || unsaved >= REPLAY_BUDGET) && checkpoint(&mut session) {
                         (due, unsaved) = (None, Duration::ZERO);
                     }
                 }

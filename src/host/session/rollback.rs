@@ -1,7 +1,9 @@
 //! Bringing a session back after its process died: the checkpoint (or, before the first one, a new process
 //! from the zygote, or from a new zygote when that one is gone too) takes over, and the runs journaled since
 //! are replayed into it, their tool calls answered from the journal. The session is then exactly as it was
-//! before the failed cell.
+//! before the failed cell. A replay that cannot finish (a replayed cell that reads the clock takes another
+//! path and dies, a mounted file changed) or a run too large to journal costs those cells, not the session:
+//! it goes back to the latest checkpoint, and the caller is told how many cells were lost.
 
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::Ordering;
@@ -19,6 +21,18 @@ use crate::protocol::message::{Reply, Request, ToolResult};
 pub struct Replay {
     pub runs: usize,
     pub diverged: usize,
+    /// The latest cells that could not be brought back, and why: the session is as it was before them.
+    pub lost: Option<(usize, String)>,
+}
+
+/// A replay that could not finish: why, and how many runs were replayed when the latest checkpoint came.
+struct ReplayFailed {
+    why: String,
+    at_checkpoint: usize,
+}
+
+fn failed(reason: String, at_checkpoint: usize) -> ReplayFailed {
+    ReplayFailed { why: format!("replaying them failed ({reason})"), at_checkpoint }
 }
 
 impl Session {
@@ -49,6 +63,35 @@ impl Session {
             }
             (None, None) => return Err("there was no checkpoint to go back to".into()),
         };
+        self.take_over_from(state, process);
+        let (entries, unreplayable) = state.journal.take();
+        let runs = entries.len();
+        let mut replay = match self.replay(py, state, entries) {
+            Ok(replay) => replay,
+            Err(failed) => {
+                // The resumed process made a checkpoint of itself before replaying (and maybe more since):
+                // the session goes back to the latest, without the cells after it.
+                let checkpoint = state.checkpoint.take().ok_or_else(|| failed.why.clone())?;
+                let process = py.detach(|| Process::resume(checkpoint)).map_err(|failure| {
+                    format!("{}, and its checkpoint could not resume ({})", failed.why, failure.into_reason())
+                })?;
+                self.take_over_from(state, process);
+                state.journal.clear();
+                let lost = runs - failed.at_checkpoint + unreplayable;
+                Replay { runs: failed.at_checkpoint, diverged: 0, lost: Some((lost, failed.why)) }
+            }
+        };
+        if unreplayable > 0 && replay.lost.is_none() {
+            let why = format!("the tool results of a cell were over {} MiB, too much to keep for a replay", journal::MAX_RUN_BYTES >> 20);
+            replay.lost = Some((unreplayable, why));
+        }
+        // A tool table sent in a run that was not replayed (the failed one) is not in the process.
+        state.resend_tools = true;
+        Ok(replay)
+    }
+
+    /// `process` serves the session from now on (the one before is killed with its handle).
+    fn take_over_from(&self, state: &mut State, process: Process) {
         {
             // Under the lock a shutdown signals with: it either sees this process or finds it killed here.
             let mut live = self.live.lock();
@@ -62,10 +105,6 @@ impl Session {
         // The kept values of the checkpoint are not the host's latest: the next run sends values in full.
         state.kept.clear();
         state.checkpoint_pending = false;
-        let replay = self.replay(py, state)?;
-        // A tool table sent in a run that was not replayed (the failed one) is not in the process.
-        state.resend_tools = true;
-        Ok(replay)
     }
 
     /// A duplicate of a live zygote's control socket, from `zygote_source` (None without one, or when it
@@ -77,20 +116,20 @@ impl Session {
     }
 
     /// Run the journaled runs again in the resumed process, answering their tool calls from the journal.
-    fn replay(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
-        let entries = state.journal.take();
-        let mut replay = Replay { runs: entries.len(), diverged: 0 };
+    fn replay(&self, py: Python<'_>, state: &mut State, entries: Vec<Entry>) -> Result<Replay, ReplayFailed> {
+        let mut replay = Replay { runs: entries.len(), diverged: 0, lost: None };
         let wait = self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60));
-        let lost = |reason: String| format!("replaying the cells since its checkpoint failed ({reason})");
+        let mut at_checkpoint = 0;
+        let mut replayed = 0;
         for entry in entries {
-            process::send_request(&state.process.link, &entry.request).map_err(|e| lost(e.to_string()))?;
+            process::send_request(&state.process.link, &entry.request).map_err(|e| failed(e.to_string(), at_checkpoint))?;
             let mut answers = entry.answers.iter();
             let mut changes = 0;
             let mut given = Vec::new();
             loop {
                 let link = &state.process.link;
                 if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
-                    return Err(lost("a replayed cell did not finish".into()));
+                    return Err(failed("a replayed cell did not finish".into(), at_checkpoint));
                 }
                 let received = py.detach(|| process::receive_frame(link));
                 // Each tool call and each wait gets the answer it got the first time; a replay that asks
@@ -98,6 +137,7 @@ impl Session {
                 let answer = match received {
                     Ok((_, Reply::Checkpoint, mut fds)) => {
                         state.got_checkpoint(fds.pop());
+                        at_checkpoint = replayed;
                         continue;
                     }
                     Ok((_, Reply::ToolStart { .. }, _)) => continue,
@@ -119,7 +159,7 @@ impl Session {
                         // is reported like any divergence.
                         Some(answer) => {
                             let reply = Request::FileAnswer(answer).encode();
-                            process::send_request(&state.process.link, &reply).map_err(|e| lost(e.to_string()))?;
+                            process::send_request(&state.process.link, &reply).map_err(|e| failed(e.to_string(), at_checkpoint))?;
                             continue;
                         }
                         None => match answers.next() {
@@ -149,12 +189,13 @@ impl Session {
                             replay.diverged += 1;
                         }
                         state.journal.record(Entry { request: entry.request, answers: given, outcome });
+                        replayed += 1;
                         break;
                     }
-                    Ok((_, other, _)) => return Err(lost(format!("it sent {}", process::name(&other)))),
-                    Err(failure) => return Err(lost(failure.into_reason())),
+                    Ok((_, other, _)) => return Err(failed(format!("it sent {}", process::name(&other)), at_checkpoint)),
+                    Err(failure) => return Err(failed(failure.into_reason(), at_checkpoint)),
                 };
-                process::send_request(&state.process.link, answer.frame()).map_err(|e| lost(e.to_string()))?;
+                process::send_request(&state.process.link, answer.frame()).map_err(|e| failed(e.to_string(), at_checkpoint))?;
                 given.push(answer);
             }
         }
