@@ -18,24 +18,41 @@ _waiting_for: dict[int, SessionLock] = {}
 class SessionLock:
     def __init__(self, name: str) -> None:
         self._name = name
-        self._lock = threading.Lock()
+        # An RLock only for `_is_owned` (taken once at a time, see `acquire`): whether this thread holds it is
+        # known in C, so a Ctrl-C that lands between taking it and noting the holder can let it go again.
+        self._lock = threading.RLock()
         self._holder: int | None = None
 
     def acquire(self, timeout: float | None = None) -> bool:
         """Take the lock (waiting at most ``timeout`` seconds, if given); CodeInterpreterError if waiting
         would close a cycle of threads waiting for each other."""
-        me = threading.get_ident()
+        if self._lock._is_owned():  # type: ignore[attr-defined]
+            raise self._cycle()
+        try:
+            return self._acquire(threading.get_ident(), timeout)
+        except BaseException:
+            # KeyboardInterrupt (Ctrl-C's) can arrive right after the lock was taken, before anything that
+            # would let it go: held, it would block every later run for ever (seen under load).
+            if self._lock._is_owned():  # type: ignore[attr-defined]
+                self._holder = None
+                self._lock.release()
+            raise
+
+    def _cycle(self) -> CodeInterpreterError:
+        return CodeInterpreterError(
+            f"{self._name} is busy with a run that is waiting (through tools calling other "
+            "interpreters) for this thread: waiting for it would deadlock; call it outside of "
+            "those tools, or use a separate interpreter"
+        )
+
+    def _acquire(self, me: int, timeout: float | None) -> bool:
         if not self._lock.acquire(blocking=False):
             with _registry:
                 lock: SessionLock | None = self
                 seen: set[int] = set()
                 while lock is not None and lock._holder is not None and lock._holder not in seen:
                     if lock._holder == me:
-                        raise CodeInterpreterError(
-                            f"{self._name} is busy with a run that is waiting (through tools calling other "
-                            "interpreters) for this thread: waiting for it would deadlock; call it outside of "
-                            "those tools, or use a separate interpreter"
-                        )
+                        raise self._cycle()
                     seen.add(lock._holder)
                     lock = _waiting_for.get(lock._holder)
                 _waiting_for[me] = self
@@ -51,8 +68,8 @@ class SessionLock:
         return True
 
     def release(self) -> None:
-        with _registry:
-            self._holder = None
+        # Not under the registry: a Ctrl-C while waiting for it would leave the lock held.
+        self._holder = None
         self._lock.release()
 
     def __enter__(self) -> SessionLock:

@@ -223,3 +223,39 @@ def test_bad_memory_limit_is_rejected():
 
     with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes or None"):
         RustInterpreter(memory_limit=0)
+
+
+def test_ctrl_c_at_any_moment_of_a_call_leaves_the_interpreter_usable():
+    # Under load, Ctrl-C once landed between the interpreter's lock being taken and the code that lets it go:
+    # the KeyboardInterrupt reached the caller, and the next execute() waited for the lock for ever. Here
+    # SIGINT lands at many moments of many calls; after each, the interpreter must answer.
+    results = run_isolated(
+        """
+        import os, random, signal, threading
+        interp = RustInterpreter(timeout=5.0)
+        interp.execute("kept = 'yes'")
+        rng = random.Random(7)
+        interrupted = answered = 0
+        for _ in range(300):
+            timer = threading.Timer(rng.uniform(0, 0.002), lambda: os.kill(os.getpid(), signal.SIGINT))
+            try:
+                timer.start()
+                try:
+                    interp.execute("x = sum(range(1000))")
+                except CodeExecutionError:
+                    pass  # the interrupt reached the sandbox
+                timer.join()
+                time.sleep(0.01)  # a signal sent late is handled here, not in the check below
+            except KeyboardInterrupt:
+                interrupted += 1
+            timer.join()
+            if interp.execute("kept") == "yes":
+                answered += 1
+        results["answered"] = answered
+        results["interrupted"] = interrupted
+        results["after"] = outcome(interp, "kept")
+        """,
+        timeout=120,
+    )
+    assert results["after"]["value"] == "'yes'"
+    assert results["answered"] > 200, results
