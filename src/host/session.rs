@@ -15,6 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::host::convert;
 use crate::host::journal::{self, Answer, Entry, Journal};
+use crate::host::lineage::{self, Lineage};
 use crate::host::mounts::{HostMounts, Mount};
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
@@ -62,6 +63,9 @@ pub struct Session {
     /// Gives the control socket of a live zygote (starting one if need be): a rollback before the first
     /// checkpoint whose zygote is gone spawns from the new one.
     zygote_source: Option<Py<PyAny>>,
+    /// The identities of the session's processes (one per process the zygote started for it): the processes
+    /// of each are ended when the last session holding it goes (`shutdown()`, or the handle's end).
+    lineages: Mutex<Vec<Lineage>>,
 }
 
 struct State {
@@ -166,6 +170,7 @@ impl Session {
         mounts: std::sync::Arc<HostMounts>,
         strict_values: bool,
         zygote_source: Option<Py<PyAny>>,
+        lineage: Lineage,
     ) -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let live = (process.pidfd().unwrap_or(-1), process.pid);
@@ -191,6 +196,7 @@ impl Session {
             mounts,
             strict_values,
             zygote_source,
+            lineages: Mutex::new(vec![lineage]),
         }
     }
 
@@ -468,7 +474,8 @@ impl Session {
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
-        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values, zygote_source))
+        let lineage = Lineage::of(process.pid, lineage::peer_pid(control_fd).unwrap_or(0));
+        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values, zygote_source, lineage))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -579,7 +586,8 @@ impl Session {
         };
         let process = py.detach(|| Process::resume(channel)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values, None))
+        let lineage = self.lineages.lock().last().map(Lineage::share).expect("a session has a lineage from its start");
+        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values, None, lineage))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be
@@ -598,6 +606,9 @@ impl Session {
         let grace = self.grace();
         let state = py.detach(|| self.state.try_lock_for(grace).and_then(|mut guard| guard.take()));
         drop(state);
+        // Then whatever else its processes made (a taken-over session can fork), unless a fork still lives.
+        let lineages = std::mem::take(&mut *self.lineages.lock());
+        py.detach(|| drop(lineages));
     }
 
     /// Stop the code running now (as Ctrl-C would: KeyboardInterrupt in the sandbox; a native operation that

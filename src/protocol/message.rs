@@ -133,6 +133,8 @@ pub enum Outcome {
 
 /// An error's type name longer than this is cut (CPython's are a few dozen characters).
 const MAX_TYPE_NAME_CHARS: usize = 256;
+/// Room past `max_output_chars` for the note the sandbox adds to the printed output it truncated.
+const OUTPUT_NOTE_CHARS: usize = 256;
 
 impl Outcome {
     /// The outcome with each text that reaches the caller bounded by `max_chars` (the session's
@@ -144,7 +146,8 @@ impl Outcome {
                 cap_text(&mut type_name, MAX_TYPE_NAME_CHARS);
                 let message_chars = cap_text(&mut message, max_chars);
                 cap_text(&mut traceback, max_chars.saturating_sub(message_chars));
-                cap_text(&mut output, max_chars);
+                // The sandbox caps printed output itself and says how much it dropped: its note is kept.
+                cap_text(&mut output, max_chars.saturating_add(OUTPUT_NOTE_CHARS));
                 Outcome::Error { type_name, message, traceback, output, stop }
             }
             Outcome::Syntax { mut message, lineno, offset, mut text } => {
@@ -641,10 +644,48 @@ mod tests {
         assert!(type_name.chars().count() < MAX_TYPE_NAME_CHARS + 100, "{}", type_name.len());
         assert!(message.starts_with(&"é".repeat(30)) && message.contains("70 more characters were dropped"), "{message}");
         assert!(!traceback.contains('é'), "the message took the whole budget: {traceback}");
-        assert!(output.contains("70 more characters"));
+        assert!(output.ends_with(&long), "the room for the sandbox's own note keeps 100 characters over a cap of 30");
         let mut short = "abc".to_owned();
         assert_eq!(cap_text(&mut short, 3), 3);
         assert_eq!(short, "abc");
+    }
+
+    #[test]
+    fn mutated_replies_decode_or_fail_but_never_panic() {
+        // The host decodes whatever a session process sends: valid replies with bytes flipped, cut or
+        // repeated, decoded many times over (a deterministic stream, so a failure replays).
+        let seeds: Vec<Vec<u8>> = [
+            Reply::ToolCall { name: "t".into(), args: vec![Value::List(vec![Value::Int(1), Value::Str("x".into())])], kwargs: vec![("k".into(), Value::Dict(vec![(Value::None, Value::Float(1.0))]))] },
+            Reply::ToolStart { call_id: 3, name: "t".into(), args: vec![Value::Set(vec![Value::Bytes(vec![1])])], kwargs: vec![] },
+            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: Some(Stop::Memory) }),
+            Reply::Done(Outcome::Finish(FinishKind::Final, Value::Dict(vec![(Value::Str("a".into()), Value::BigInt(vec![1, 2, 3]))]))),
+            Reply::Wait { timeout: Some(1e19) },
+            Reply::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
+        ]
+        .iter()
+        .map(Reply::encode)
+        .collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..200_000 {
+            let mut frame = seeds[round % seeds.len()].clone();
+            for _ in 0..1 + next() % 4 {
+                let at = (next() as usize) % frame.len().max(1);
+                match next() % 4 {
+                    0 if !frame.is_empty() => frame[at] = next() as u8,
+                    1 => frame.truncate(at),
+                    2 => frame.splice(at..at, (0..8).map(|_| next() as u8)).for_each(drop),
+                    _ if !frame.is_empty() => frame[at] ^= 0x80,
+                    _ => {}
+                }
+            }
+            let _ = Reply::decode(&frame);
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ use seccompiler::{
 /// Descriptors a session process may hold: its socket, a checkpoint's socket pair, pidfds, a little slack.
 const MAX_DESCRIPTORS: u64 = 32;
 /// Processes a session may have at once: itself, its checkpoint, and its forks (`interp.fork()`) with theirs.
-pub const MAX_PROCESSES: u64 = 64;
+pub const MAX_PROCESSES: u64 = 32;
 /// Under a root host, session user ids are `SESSION_IDS_FROM + pid % SESSION_IDS`: far above the ids
 /// distributions hand out, and one per live session (pids are below 2**22).
 const SESSION_IDS_FROM: u32 = 0x7f00_0000;

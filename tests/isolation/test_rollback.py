@@ -196,3 +196,57 @@ def test_a_replayed_run_that_ends_differently_is_reported():
         """
     )
     assert "computed differently the second time" in results["run"]["message"], results["run"]
+
+
+def test_a_replay_that_cannot_finish_costs_those_cells_not_the_session():
+    # A replayed cell that reads the clock can take another path the second time: here, one that is abandoned
+    # again. The session went with it before; now it goes back to its checkpoint and says what was lost.
+    results = run_isolated(
+        """
+        interp = RustInterpreter(timeout=2.0, abandon_after=0.5)
+        interp.execute("import time\\nT0 = time.time()\\nkept = 'before'")
+        # A second of runs: the session forks its checkpoint now, holding T0.
+        interp.execute("while time.time() - T0 < 1.1:\\n    pass")
+        interp.execute("late = 'lost'")
+        interp.execute("if time.time() - T0 > 3.0:\\n    y = 10 ** (10 ** 8)")  # not yet: a quick run
+        time.sleep(2.5)
+        # Abandoned: the rollback replays the two cells after the checkpoint, and the second now ignores its
+        # stop in turn.
+        results["failed"] = outcome(interp, "z = 10 ** (10 ** 8)")
+        results["after"] = outcome(interp, "kept")
+        results["late"] = outcome(interp, "late")
+        results["alive"] = interp._session.alive
+        interp.shutdown()
+        """,
+        timeout=120,
+    )
+    failed = results["failed"]
+    assert failed["kind"] == "error" and failed["type"] == "TimeoutError", failed
+    assert "the 2 cell(s) that ran before this one, which were lost" in failed["message"], failed
+    assert "replaying them failed" in failed["message"], failed
+    assert results["alive"] is True
+    assert results["after"]["value"] == "'before'", results["after"]
+    assert results["late"]["type"] == "NameError", results["late"]
+
+
+def test_a_rollback_replays_about_a_second_whatever_the_pattern_of_runs():
+    # Runs that hit the time limit back to back leave no quiet moment for a checkpoint: twelve of them then an
+    # abandoned cell took 7 s to roll back (6 s of them replayed). Now their checkpoint is forked at once.
+    results = run_isolated(
+        """
+        interp = RustInterpreter(timeout=0.5, abandon_after=0.5)
+        interp.execute("n = 0")
+        for _ in range(12):
+            outcome(interp, "n += 1\\nwhile True:\\n    pass")
+        started = time.perf_counter()
+        results["abandoned"] = outcome(interp, "x = 10 ** (10 ** 8)")
+        results["seconds"] = time.perf_counter() - started
+        results["n"] = outcome(interp, "n")
+        interp.shutdown()
+        """,
+        timeout=120,
+    )
+    assert results["abandoned"]["type"] == "TimeoutError", results["abandoned"]
+    assert results["n"]["value"] == "12"
+    # The cell's own 0.5 s, its grace of 0.5 s, and at most about a second of replay.
+    assert results["seconds"] < 4.0, results["seconds"]

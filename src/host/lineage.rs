@@ -1,0 +1,222 @@
+//! A session's lineage: the session process a zygote started, its checkpoints and its forks, which share one
+//! identity of their own (a user id under a root host, a user namespace otherwise; see `worker::confine`). A
+//! session process taken over by hostile code can fork children the host knows nothing of (at most
+//! `MAX_PROCESSES`); when the last handle on a lineage goes, every process of its identity that descends from
+//! this host's zygote (which adopts orphans: it is their subreaper) is found and killed.
+
+use std::collections::HashMap;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+use parking_lot::Mutex;
+
+/// Who a lineage's processes are: their real user id and their user namespace.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Identity {
+    uid: u32,
+    user_ns: u64,
+}
+
+/// Live handles on each identity, in this host process.
+static LIVE: Mutex<Option<HashMap<Identity, usize>>> = Mutex::new(None);
+
+/// A handle on a lineage: the last one dropped ends the lineage's processes.
+pub struct Lineage {
+    identity: Option<Identity>,
+    zygote: u32,
+}
+
+impl Lineage {
+    /// The lineage of the session process `pid`, started by the zygote `zygote`. One without an identity
+    /// of its own (no root, no user namespace) holds nothing: its processes cannot be told from the host's.
+    pub fn of(pid: u32, zygote: u32) -> Lineage {
+        let own = |identity: Identity| identity != identity_of("self").unwrap_or(identity);
+        let identity = identity_of(&pid.to_string()).filter(|identity| own(*identity));
+        if let Some(identity) = identity {
+            *LIVE.lock().get_or_insert_with(HashMap::new).entry(identity).or_default() += 1;
+        }
+        Lineage { identity, zygote }
+    }
+
+    /// Another handle on the same lineage (a fork of the session).
+    pub fn share(&self) -> Lineage {
+        if let Some(identity) = self.identity {
+            *LIVE.lock().get_or_insert_with(HashMap::new).entry(identity).or_default() += 1;
+        }
+        Lineage { identity: self.identity, zygote: self.zygote }
+    }
+}
+
+impl Drop for Lineage {
+    fn drop(&mut self) {
+        let Some(identity) = self.identity else { return };
+        let last = {
+            let mut live = LIVE.lock();
+            let counts = live.get_or_insert_with(HashMap::new);
+            let count = counts.entry(identity).or_default();
+            *count = count.saturating_sub(1);
+            let last = *count == 0;
+            if last {
+                counts.remove(&identity);
+            }
+            last
+        };
+        if last {
+            end_processes(identity, self.zygote);
+        }
+    }
+}
+
+/// The zygote at the other end of a control socket (the kernel's word, `SO_PEERCRED`).
+pub fn peer_pid(control_fd: RawFd) -> Option<u32> {
+    let mut credentials = libc::ucred { pid: 0, uid: 0, gid: 0 };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: a ucred-sized buffer for SO_PEERCRED on a socket the caller holds open.
+    let done = unsafe {
+        libc::getsockopt(control_fd, libc::SOL_SOCKET, libc::SO_PEERCRED, &mut credentials as *mut _ as *mut _, &mut len)
+    };
+    (done == 0 && credentials.pid > 0).then_some(credentials.pid as u32)
+}
+
+/// The identity of `/proc/<process>`.
+fn identity_of(process: &str) -> Option<Identity> {
+    let status = std::fs::read_to_string(format!("/proc/{process}/status")).ok()?;
+    let uid = field(&status, "Uid:")?;
+    let user_ns = std::fs::metadata(format!("/proc/{process}/ns/user")).ok().map(|m| std::os::unix::fs::MetadataExt::ino(&m))?;
+    Some(Identity { uid, user_ns })
+}
+
+/// The first number of a `/proc/<pid>/status` line.
+fn field(status: &str, name: &str) -> Option<u32> {
+    status.lines().find_map(|line| line.strip_prefix(name))?.split_whitespace().next()?.parse().ok()
+}
+
+/// Kill every process of `identity` that descends from `zygote`, in rounds until none is left (one may fork
+/// while the others are killed; the processes are few, `MAX_PROCESSES`).
+fn end_processes(identity: Identity, zygote: u32) {
+    for _ in 0..8 {
+        let found = processes_of(identity, zygote);
+        if found.is_empty() {
+            return;
+        }
+        for pid in found {
+            // SAFETY: pidfd_open of a pid; the descriptor is owned at once. Checked again through the pidfd's
+            // process (a pid reused since the scan names another process, which is then left alone).
+            let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+            if pidfd < 0 {
+                continue;
+            }
+            // SAFETY: a descriptor just made, owned here.
+            let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd as RawFd) };
+            if identity_of(&pid.to_string()) == Some(identity) {
+                crate::host::process::signal(pidfd.as_raw_fd(), libc::SIGKILL);
+            }
+        }
+        std::thread::yield_now();
+    }
+}
+
+/// The pids of `identity` whose parents lead to `zygote`.
+fn processes_of(identity: Identity, zygote: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let mut parents = HashMap::new();
+    let mut candidates = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()) else { continue };
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
+        let (Some(uid), Some(parent)) = (field(&status, "Uid:"), field(&status, "PPid:")) else { continue };
+        parents.insert(pid, parent);
+        if uid == identity.uid {
+            candidates.push(pid);
+        }
+    }
+    candidates.retain(|pid| {
+        let mut at = *pid;
+        // Parent links end at init (0); a bound, as a scan is not a snapshot.
+        for _ in 0..64 {
+            match parents.get(&at) {
+                Some(&parent) if parent == zygote => return identity_of(&pid.to_string()) == Some(identity),
+                Some(&parent) if parent > 1 => at = parent,
+                _ => return false,
+            }
+        }
+        false
+    });
+    candidates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wait for `pid` to be gone (reaped by its parent, or a zombie), up to two seconds.
+    fn gone(pid: u32) -> bool {
+        for _ in 0..200 {
+            let state = std::fs::read_to_string(format!("/proc/{pid}/status")).ok().and_then(|s| {
+                s.lines().find_map(|l| l.strip_prefix("State:")).map(|v| v.trim().chars().next().unwrap_or('?'))
+            });
+            if matches!(state, None | Some('Z') | Some('X')) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        false
+    }
+
+    #[test]
+    fn the_last_handle_on_a_lineage_ends_processes_the_host_never_knew() {
+        // A stands for the zygote (a subreaper); B for a session process with an identity of its own, which
+        // forks C, a process the host never hears of. Both must end with the lineage; A must not.
+        let mut pipe = [0; 2];
+        // SAFETY: a pipe for the children's pids; every call below is a plain system call.
+        unsafe {
+            assert_eq!(libc::pipe(pipe.as_mut_ptr()), 0);
+            let zygote = libc::fork();
+            if zygote == 0 {
+                libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+                if libc::fork() == 0 {
+                    let own = if libc::geteuid() == 0 {
+                        let id = crate::worker::confine::session_user_id(libc::getpid() as u32);
+                        libc::setresuid(id, id, id) == 0
+                    } else {
+                        libc::unshare(libc::CLONE_NEWUSER) == 0
+                    };
+                    let child = if own { libc::fork() } else { -1 };
+                    if child == 0 {
+                        loop {
+                            libc::pause();
+                        }
+                    }
+                    let pids = [libc::getpid() as u32, child as u32];
+                    libc::write(pipe[1], pids.as_ptr() as *const _, 8);
+                    loop {
+                        libc::pause();
+                    }
+                }
+                loop {
+                    libc::pause();
+                }
+            }
+            let mut pids = [0u32; 2];
+            assert_eq!(libc::read(pipe[0], pids.as_mut_ptr() as *mut _, 8), 8);
+            let [session, unknown] = pids;
+            assert_ne!(unknown, u32::MAX, "the stand-in session could not take an identity of its own");
+            let lineage = Lineage::of(session, zygote as u32);
+            assert!(lineage.identity.is_some());
+            let fork = lineage.share();
+            drop(lineage);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(!gone_now(unknown), "a fork still holds the lineage");
+            drop(fork);
+            assert!(gone(session) && gone(unknown), "the lineage's processes outlived it");
+            assert!(!gone_now(zygote as u32), "the zygote is left alone");
+            libc::kill(zygote, libc::SIGKILL);
+            libc::waitpid(zygote, std::ptr::null_mut(), 0);
+            libc::close(pipe[0]);
+            libc::close(pipe[1]);
+        }
+    }
+
+    fn gone_now(pid: u32) -> bool {
+        std::fs::metadata(format!("/proc/{pid}")).is_err()
+    }
+}
