@@ -82,9 +82,9 @@ def new_session(options: dict[str, Any]) -> _native.Session:
             files_max_count=options["files_max_count"],
             strict_values=options["strict_values"],
         )
-    except (RuntimeError, ConnectionError, _native.PanicException) as error:
-        raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
-    except FileNotFoundError as error:
+    except ValueError as error:  # a preload module the sandbox does not offer
+        raise InvalidNameError(str(error)) from None
+    except (RuntimeError, OSError, _native.PanicException) as error:
         raise CodeInterpreterError(f"the sandbox could not be started: {error}") from None
     _LIVE_SESSIONS.add(session)
     return session
@@ -224,7 +224,7 @@ class RustInterpreter:
             if variables:
                 clashing = sorted(set(variables) & set(self._tools))
                 if clashing:
-                    raise ValueError(f"variable name(s) {clashing} would hide the tool(s) of the same name")
+                    raise InvalidNameError(f"variable name(s) {clashing} would hide the tool(s) of the same name")
             tools, tools_snapshot = self._tool_update()
             fields = self._output_fields
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]

@@ -575,7 +575,13 @@ impl Session {
         };
         let lost = |reason: String| PyRuntimeError::new_err(format!("the session could not be forked: {reason}"));
         state.process.send(&Request::Fork).map_err(|_| lost("its process is gone".into()))?;
+        // Only the checkpoint it may have pending comes before the copy: a process that keeps sending them is
+        // not read for ever.
+        let mut pending = 0..PENDING_BETWEEN_RUNS;
         let channel = loop {
+            if pending.next().is_none() {
+                return Err(lost("it sent checkpoints instead of the copy".into()));
+            }
             match py.detach(|| process::receive(&state.process.link)) {
                 Ok((Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                 Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,

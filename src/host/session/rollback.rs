@@ -7,7 +7,7 @@
 
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
@@ -131,9 +131,12 @@ impl Session {
             let mut answers = entry.answers.iter();
             let mut changes = 0;
             let mut given = Vec::new();
+            // The whole replayed run within one run's limits, however many frames it sends.
+            let deadline = Instant::now() + wait;
             loop {
                 let link = &state.process.link;
-                if !py.detach(|| link.readable_within(wait)).unwrap_or(false) {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() || !py.detach(|| link.readable_within(left)).unwrap_or(false) {
                     return Err(failed("a replayed cell did not finish".into(), at_checkpoint));
                 }
                 let received = py.detach(|| process::receive_frame(link));
