@@ -8,7 +8,7 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyCode};
 use rustpython_vm::bytecode::CodeFlags;
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::scope::Scope;
-use rustpython_vm::{PyObjectRef, PyRef, PyResult, VirtualMachine};
+use rustpython_vm::{PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport};
 use crate::limits::{self, Shared};
@@ -151,8 +151,16 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         settle_event_loops(vm);
     }
     forget_host_calls(vm);
-    let scope = Scope::with_builtins(None, globals, vm);
+    let lends_annotation_set = lacks_annotation_set(&compiled);
+    if lends_annotation_set {
+        let set = rustpython_vm::builtins::PySet::default().into_ref(&vm.ctx);
+        let _ = globals.set_item(ANNOTATION_SET, set.into(), vm);
+    }
+    let scope = Scope::with_builtins(None, globals.clone(), vm);
     let result = run_cell(vm, compiled, scope);
+    if lends_annotation_set {
+        let _ = globals.del_item(ANNOTATION_SET, vm);
+    }
 
     // After an accepted finish call, let go of the unwound run (its frames, their locals, suspended
     // generators) while the stop still stands: whatever finalizer that runs is stopped at its first
@@ -197,6 +205,18 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed), stop),
         None => unreachable!("a finish call returned above"),
     }
+}
+
+/// The set a module's annotated assignments record themselves in (PEP 649).
+const ANNOTATION_SET: &str = "__conditional_annotations__";
+
+/// Whether the cell's code names the annotation set as a global. RustPython's block-expression mode (a cell
+/// with a trailing expression) compiles annotated assignments to add to that set but leaves out the module
+/// prologue that makes it: `x: int = 5` followed by `print(x)` failed with `NameError:
+/// __conditional_annotations__`. The run is lent one (and it is taken back after), as the prologue would
+/// have made it.
+fn lacks_annotation_set(compiled: &PyCode) -> bool {
+    compiled.code.names.iter().any(|name| name.as_str() == ANNOTATION_SET)
 }
 
 /// Run a compiled cell. One that awaits at top level is a coroutine, run to its end on the session's event

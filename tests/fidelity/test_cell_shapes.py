@@ -1,0 +1,154 @@
+"""Every shape of cell a model writes runs as in CPython: each kind of statement at the end of a cell and in
+its middle, and random sequences of them, run in a fresh sandbox and in the reference CPython (as a REPL
+runs a cell: its statements, then its trailing expression's repr), with what they print compared.
+
+An annotated assignment followed by ``print(...)`` once failed in the sandbox with ``NameError:
+__conditional_annotations__``: RustPython's block-expression compile mode left out a module's annotation
+set-up. The sandbox now runs a cell's statements as a module and evaluates its trailing expression apart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+
+import pytest
+
+from cpython import readable_diff, reference_python
+from dspy_rust_interpreter import CodeExecutionError
+
+# One statement (or a few that belong together) of every kind; each defines or prints something, and none
+# reads the clock, ids or addresses.
+STATEMENTS = {
+    "annotated_with_value": "count: int = 3",
+    "annotated_without_value": "later: list[str]",
+    "annotated_attribute": "class Box:\n    pass\nbox = Box()\nbox.size: int = 4",
+    "conditional_annotation": "if True:\n    flag: bool = True",
+    "assignment_chain": "a = b = 7",
+    "augmented": "total = 0\ntotal += 5",
+    "unpacking": "first, *rest = [1, 2, 3]",
+    "walrus": "if (n := 10) > 5:\n    big = n",
+    "global": "def bump():\n    global counter\n    counter = 1\nbump()",
+    "delete": "temp = 1\ndel temp",
+    "type_alias": "type Pair = tuple[int, int]",
+    "decorator": "import functools\n@functools.lru_cache\ndef square(x):\n    return x * x",
+    "class_with_annotations": "class Point:\n    x: int = 0\n    y: int = 0\n    label: str",
+    "dataclass": "from dataclasses import dataclass\n@dataclass\nclass Item:\n    name: str\n    qty: int = 1",
+    "match": "match [1, 2]:\n    case [x, y]:\n        matched = x + y\n    case _:\n        matched = 0",
+    "for_else": "for i in range(3):\n    pass\nelse:\n    looped = i",
+    "while": "k = 0\nwhile k < 3:\n    k += 1",
+    "with": "import contextlib\nwith contextlib.suppress(ZeroDivisionError):\n    1 / 0",
+    "try_finally": "try:\n    risky = int('x')\nexcept ValueError as e:\n    risky = str(e)\nfinally:\n    done = True",
+    "try_star": "try:\n    raise ExceptionGroup('g', [ValueError('v')])\nexcept* ValueError as group:\n    caught = len(group.exceptions)",
+    "async_def_and_await": "import asyncio\nasync def twice(x):\n    await asyncio.sleep(0)\n    return 2 * x\ndoubled = await twice(4)",
+    "async_comprehension": "async def agen():\n    for i in range(3):\n        yield i\nsquares = [i * i async for i in agen()]",
+    "lambda_and_comprehension": "double = lambda v: v * 2\nvalues = [double(v) for v in range(4) if v % 2]",
+    "fstring": "name = 'ada'\ngreeting = f'{name!r:>8} {3.14159:.2f}'",
+    "import_from": "from collections import Counter\nmost = Counter('hello').most_common(1)",
+    "assert": "assert 1 + 1 == 2, 'maths'",
+    "nonlocal": "def outer():\n    v = 1\n    def inner():\n        nonlocal v\n        v += 1\n    inner()\n    return v\nresult = outer()",
+    "print": "print('hello', 3, sep='-')",
+    "docstring_first": "'''a cell that starts with a string'''\nafter_doc = 1",
+}
+
+# What may follow a statement: a trailing expression (its value is reported), a print, or nothing.
+ENDINGS = ["", "print('end')", "[1, 'two', 3.0]", "None", "x_ending = 1\nx_ending"]
+
+# A REPL in the reference CPython: the cell's statements as a module, then its trailing expression's repr.
+CPYTHON_CELL = r"""
+import ast, asyncio, json, sys, io
+cells = json.loads(sys.stdin.read())
+outputs = []
+for source in cells:
+    out = io.StringIO()
+    sys.stdout = out
+    namespace = {"__name__": "__main__"}
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    try:
+        tree = ast.parse(source)
+        last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        body = ast.Module(body=tree.body[:-1] if last else tree.body, type_ignores=[])
+        code = compile(body, "<cell>", "exec", flags=flags)
+        loop = asyncio.new_event_loop()
+        result = eval(code, namespace)
+        if asyncio.iscoroutine(result):
+            loop.run_until_complete(result)
+        value = None
+        if last is not None:
+            result = eval(compile(ast.Expression(last.value), "<cell>", "eval", flags=flags), namespace)
+            value = loop.run_until_complete(result) if asyncio.iscoroutine(result) else result
+        loop.close()
+        text = out.getvalue()
+        if value is not None:
+            text += ("" if not text or text.endswith("\n") else "\n") + repr(value) if text else repr(value)
+        outputs.append(["value", text])
+    except BaseException as error:
+        outputs.append(["error", type(error).__name__ + ": " + str(error)])
+    finally:
+        sys.stdout = sys.__stdout__
+print(json.dumps(outputs))
+"""
+
+
+def cpython_cells(cells: list[str]) -> list[list[str]]:
+    done = subprocess.run(
+        [reference_python(), "-c", CPYTHON_CELL], input=json.dumps(cells), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def sandbox_cell(interp, source: str) -> list[str]:
+    try:
+        value = interp.execute(source)
+    except CodeExecutionError as error:
+        return ["error", f"{error.error_type}: {str(error).split(chr(10))[0].split(': ', 1)[-1]}"]
+    if value is None:
+        return ["value", ""]
+    return ["value", value if isinstance(value, str) and "\n" in value or value == "" else repr(value)]
+
+
+def comparable(outcome: list[str]) -> list[str]:
+    kind, text = outcome
+    return [kind, text.rstrip("\n")]
+
+
+def cells_of_every_shape() -> list[tuple[str, str]]:
+    cells = []
+    for name, statement in STATEMENTS.items():
+        for index, ending in enumerate(ENDINGS):
+            cells.append((f"{name}-at-end-{index}", statement if not ending else f"{statement}\n{ending}"))
+        cells.append((f"{name}-in-middle", f"before = 1\n{statement}\nafter = 2\nprint(before, after)"))
+    return cells
+
+
+def random_cells(count: int, seed: int) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    names = sorted(STATEMENTS)
+    cells = []
+    for i in range(count):
+        chosen = [STATEMENTS[rng.choice(names)] for _ in range(rng.randint(2, 5))]
+        cells.append((f"random-{seed}-{i}", "\n".join(chosen + [rng.choice(ENDINGS)]).rstrip("\n")))
+    return cells
+
+
+def compare(make_interp, cells: list[tuple[str, str]]) -> list[str]:
+    expected = cpython_cells([source for _, source in cells])
+    differences = []
+    for (name, source), wanted in zip(cells, expected):
+        got = sandbox_cell(make_interp(), source)
+        if comparable(got) != comparable(wanted):
+            differences.append(f"{name}:\n{source}\n{readable_diff(wanted[1], got[1]) or (wanted, got)}")
+    return differences
+
+
+def test_every_statement_kind_at_the_end_and_in_the_middle_of_a_cell(make_interp):
+    differences = compare(make_interp, cells_of_every_shape())
+    assert not differences, "\n\n".join(differences)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_sequences_of_statements(make_interp, seed):
+    differences = compare(make_interp, random_cells(40, seed))
+    assert not differences, "\n\n".join(differences)
