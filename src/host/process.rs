@@ -13,10 +13,16 @@ use crate::protocol::channel::Channel;
 use crate::protocol::message::{Reply, Request, SessionOptions};
 use crate::protocol::wire::Encoded;
 
-/// The largest frame the host accepts from a session process.
+/// The largest frame the host accepts from a session process...
 pub const MAX_REPLY_BYTES: usize = 512 << 20;
-/// How long a process that was asked to take over may take to say `Ready`.
+/// ...and from one with a memory limit, the limit and this much more (printed output, an error's texts):
+/// a session cannot make the host hold a value it could not hold itself.
+const REPLY_BEYOND_LIMIT: u64 = 64 << 20;
+/// How long a new session process may take to say `Ready` (the zygote may be busy preloading)...
 const READY_WITHIN: Duration = Duration::from_secs(30);
+/// ...and a frozen copy asked to take over (a checkpoint or a fork's copy answers within milliseconds; it is
+/// the session's own process, so it is not waited for long).
+const RESUMED_WITHIN: Duration = Duration::from_secs(5);
 /// Once a frame has begun, the whole of it must arrive within this, however it trickles in; and a frame
 /// sent to a session process must have gone within this (one that stops reading is treated as dead). The
 /// host never waits on a session process without a deadline.
@@ -49,6 +55,14 @@ pub struct Process {
     pub link: Channel,
     pidfd: Option<OwnedFd>,
     pub pid: u32,
+    /// The largest frame read from it (`max_reply`).
+    max_reply: usize,
+}
+
+/// The largest frame a session with these options may send the host.
+pub fn max_reply(options: &SessionOptions) -> usize {
+    let limit = options.memory_limit.map_or(MAX_REPLY_BYTES as u64, |limit| limit.saturating_add(REPLY_BEYOND_LIMIT));
+    limit.min(MAX_REPLY_BYTES as u64) as usize
 }
 
 impl Process {
@@ -65,29 +79,29 @@ impl Process {
                 .map_err(|e| Failure::Zygote(format!("the zygote is gone ({e})")))?;
         }
         drop(theirs);
-        match Process::take_over(link) {
+        match Process::take_over(link, max_reply(options), READY_WITHIN) {
             Err(Failure::Lost(reason)) => Err(Failure::Zygote(reason)),
             other => other,
         }
     }
 
     /// Ask the process waiting on `link` (a checkpoint, or a fork's copy) to take over, and wait for `Ready`.
-    pub fn resume(link: Channel) -> Result<Process, Failure> {
+    pub fn resume(link: Channel, options: &SessionOptions) -> Result<Process, Failure> {
         link.attest_senders().map_err(|e| Failure::Lost(e.to_string()))?;
         link.send_by(&Request::Resume.encode().into_vec(), &[], Instant::now() + FRAME_WITHIN)
             .map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
-        Process::take_over(link)
+        Process::take_over(link, max_reply(options), RESUMED_WITHIN)
     }
 
     /// Wait for the process on `link` to say `Ready` with a pidfd of itself. The host signals and kills
     /// through that pidfd, so it must be the sender's own: the kernel attests who sent the message
     /// (`attest_senders` was set before it was sent), and the pidfd must name that process. A session
     /// process taken over by hostile code cannot make the host kill anything else.
-    pub fn take_over(link: Channel) -> Result<Process, Failure> {
-        if !link.readable_within(READY_WITHIN).unwrap_or(false) {
+    fn take_over(link: Channel, max_reply: usize, ready_within: Duration) -> Result<Process, Failure> {
+        if !link.readable_within(ready_within).unwrap_or(false) {
             return Err(Failure::Lost("the session process did not start in time".into()));
         }
-        let (frame, mut fds, sender) = link.recv_by(MAX_REPLY_BYTES, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
+        let (frame, mut fds, sender) = link.recv_by(max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
         let reply = Reply::decode(&frame)
             .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
         match reply {
@@ -96,7 +110,7 @@ impl Process {
                 if sender != Some(pid) || pidfd_pid(&pidfd) != Some(pid) {
                     return Err(Failure::Lost("the session process sent a pidfd that is not its own".into()));
                 }
-                Ok(Process { link, pidfd: Some(pidfd), pid })
+                Ok(Process { link, pidfd: Some(pidfd), pid, max_reply })
             }
             Reply::Failed(reason) => Err(Failure::Refused(reason)),
             other => Err(Failure::Lost(format!("the session process answered {} instead of Ready", name(&other)))),
@@ -161,18 +175,20 @@ fn lost_reading(e: io::Error) -> Failure {
     }
 }
 
-/// Read one reply (call when the link is readable: the whole frame must follow within `FRAME_WITHIN`):
-/// too large, malformed, cut short or trickled is the process's fault.
-pub fn receive(link: &Channel) -> Result<(Reply, Vec<OwnedFd>), Failure> {
-    receive_frame(link).map(|(_, reply, fds)| (reply, fds))
-}
+impl Process {
+    /// Read one reply (call when the link is readable: the whole frame must follow within `FRAME_WITHIN`):
+    /// too large, malformed, cut short or trickled is the process's fault.
+    pub fn receive(&self) -> Result<(Reply, Vec<OwnedFd>), Failure> {
+        self.receive_frame().map(|(_, reply, fds)| (reply, fds))
+    }
 
-/// `receive`, with the frame the reply was decoded from.
-pub fn receive_frame(link: &Channel) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
-    let (frame, fds, _) = link.recv_by(MAX_REPLY_BYTES, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
-    let reply = Reply::decode(&frame)
-        .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
-    Ok((frame, reply, fds))
+    /// `receive`, with the frame the reply was decoded from.
+    pub fn receive_frame(&self) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
+        let (frame, fds, _) = self.link.recv_by(self.max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
+        let reply = Reply::decode(&frame)
+            .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
+        Ok((frame, reply, fds))
+    }
 }
 
 pub fn name(reply: &Reply) -> &'static str {

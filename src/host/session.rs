@@ -38,8 +38,10 @@ const TICK: Duration = Duration::from_millis(10);
 const SPIN: Duration = Duration::from_micros(150);
 /// str/bytes variables at least this large are kept by the session between runs (see `Kept`).
 const KEPT_FROM: usize = 4096;
-/// Frames read from a session process found gone when a run was sent (it sends a checkpoint between runs).
+/// Frames read from a session process found gone when a run was sent (it sends a checkpoint between runs)...
 const PENDING_BETWEEN_RUNS: usize = 4;
+/// ...for at most this long.
+const PENDING_WITHIN: Duration = Duration::from_secs(1);
 
 #[pyclass(frozen, weakref, module = "dspy_rust_interpreter._native")]
 pub struct Session {
@@ -154,7 +156,9 @@ impl State {
     /// A checkpoint as of the last run the host has seen arrived: it replaces the one before (whose process
     /// ends when its socket is dropped), and nothing before it needs replaying.
     fn got_checkpoint(&mut self, socket: Option<OwnedFd>) {
-        self.checkpoint = socket.map(Channel::from_owned);
+        // One without its socket is no checkpoint (a session process always sends one): the last stands.
+        let Some(socket) = socket else { return };
+        self.checkpoint = Some(Channel::from_owned(socket));
         self.journal.clear();
         self.respawn_from = None;
         self.checkpoint_pending = false;
@@ -260,11 +264,13 @@ impl Session {
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
             // It may have sent a checkpoint between runs before it died: the rollback starts from that. Only
             // one can be pending (it is sent between runs); a process that keeps writing is not read further.
+            let looked = Instant::now();
             for _ in 0..PENDING_BETWEEN_RUNS {
-                if !state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
+                // What is already there, read within the time of one frame in all.
+                if looked.elapsed() > PENDING_WITHIN || !state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
                     break;
                 }
-                match py.detach(|| process::receive_frame(&state.process.link)) {
+                match py.detach(|| state.process.receive_frame()) {
                     Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok(_) => {}
                     Err(_) => break,
@@ -302,7 +308,7 @@ impl Session {
                 host_calls.collect(py, &state.tools);
             }
             if readable {
-                let received = py.detach(|| process::receive_frame(link));
+                let received = py.detach(|| state.process.receive_frame());
                 match received {
                     Ok((done, Reply::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
@@ -582,7 +588,7 @@ impl Session {
             if pending.next().is_none() {
                 return Err(lost("it sent checkpoints instead of the copy".into()));
             }
-            match py.detach(|| process::receive(&state.process.link)) {
+            match py.detach(|| state.process.receive()) {
                 Ok((Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                 Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
                 Ok((Reply::Failed(reason), _)) => return Err(lost(reason)),
@@ -590,7 +596,7 @@ impl Session {
                 Err(failure) => return Err(lost(failure.into_reason())),
             }
         };
-        let process = py.detach(|| Process::resume(channel)).map_err(|failure| lost(failure.into_reason()))?;
+        let process = py.detach(|| Process::resume(channel, &self.options)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
         let lineage = self.lineages.lock().last().map(Lineage::share).expect("a session has a lineage from its start");
         Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values, None, lineage))

@@ -17,7 +17,17 @@ def run_cell(coroutine):
 
     if _loop is None or _loop.is_closed():
         _loop = asyncio.new_event_loop()
+        _loop.set_exception_handler(_report)
     return _loop.run_until_complete(coroutine)
+
+
+def _report(loop, context):
+    """The session loop's exception handler: a task or future that failed only because a host call it awaited
+    was lost with the cell that started it (see ``forget``) is not reported as never retrieved into a later
+    cell's output; everything else is reported as asyncio does."""
+    if getattr(context.get("exception"), "_lost_host_call", False):
+        return
+    loop.default_exception_handler(context)
 
 
 def settle():
@@ -91,10 +101,12 @@ def forget():
     for future in calls:
         if not future.done():
             try:
-                future.set_exception(RuntimeError(
+                lost = RuntimeError(
                     f"{future._tool}() was still running when the cell that called it ended, and its result is "
                     "gone: call it again and await it in the same cell"
-                ))
+                )
+                lost._lost_host_call = True  # see _report
+                future.set_exception(lost)
             except RuntimeError:
                 pass  # its loop is closed: nothing can await it
             # Told to whoever awaits it; one nobody awaits is not logged as "never retrieved" into a later

@@ -43,7 +43,7 @@ impl Session {
         state.process.kill();
         let process = match (state.checkpoint.take(), &state.respawn_from) {
             (Some(checkpoint), _) => {
-                py.detach(|| Process::resume(checkpoint))
+                py.detach(|| Process::resume(checkpoint, &self.options))
                     .map_err(|failure| format!("its checkpoint could not resume ({})", failure.into_reason()))?
             }
             (None, Some(zygote)) => {
@@ -77,7 +77,7 @@ impl Session {
                 // The resumed process made a checkpoint of itself before replaying (and maybe more since):
                 // the session goes back to the latest, without the cells after it.
                 let checkpoint = state.checkpoint.take().ok_or_else(|| failed.why.clone())?;
-                let process = py.detach(|| Process::resume(checkpoint)).map_err(|failure| {
+                let process = py.detach(|| Process::resume(checkpoint, &self.options)).map_err(|failure| {
                     format!("{}, and its checkpoint could not resume ({})", failed.why, failure.into_reason())
                 })?;
                 self.take_over_from(state, process);
@@ -139,7 +139,7 @@ impl Session {
                 if left.is_zero() || !py.detach(|| link.readable_within(left)).unwrap_or(false) {
                     return Err(failed("a replayed cell did not finish".into(), at_checkpoint));
                 }
-                let received = py.detach(|| process::receive_frame(link));
+                let received = py.detach(|| state.process.receive_frame());
                 // Each tool call and each wait gets the answer it got the first time; a replay that asks
                 // differently gets a refusal (a tool call) or nothing (a wait), and is reported.
                 let answer = match received {
