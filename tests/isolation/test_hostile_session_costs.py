@@ -55,6 +55,13 @@ def silent_holder(end):
         os._exit(0)
     end.close()
 
+def hand_over_silent_copy(sock, reply_tag):
+    '''Answer with a reply (4: Checkpoint, 5: Forked) carrying the socket of a copy that never says Ready.'''
+    ours, theirs = socket.socketpair()
+    silent_holder(ours)
+    socket.send_fds(sock, [frame(bytes([reply_tag]))], [theirs.fileno()])
+    theirs.close()
+
 HOST = os.getpid()  # the host process: the one running this script
 
 def peak_mib():
@@ -235,10 +242,7 @@ def test_a_checkpoint_that_never_answers_cannot_hold_execute():
         def behave(sock):
             say_ready(sock)
             sock.recv(1 << 16)
-            ours, theirs = socket.socketpair()
-            silent_holder(ours)
-            socket.send_fds(sock, [frame(bytes([4]))], [theirs.fileno()])
-            theirs.close()
+            hand_over_silent_copy(sock, 4)
             time.sleep(60)  # silent: the run times out, and the host rolls back to that checkpoint
 
         session, error, _ = session_with(dies_with_the_test(behave))
@@ -260,10 +264,7 @@ def test_a_forked_copy_that_never_answers_cannot_hold_fork():
         def behave(sock):
             say_ready(sock)
             sock.recv(1 << 16)  # the Fork request
-            ours, theirs = socket.socketpair()
-            silent_holder(ours)
-            socket.send_fds(sock, [frame(bytes([5]))], [theirs.fileno()])
-            theirs.close()
+            hand_over_silent_copy(sock, 5)
             time.sleep(60)
 
         session, error, _ = session_with(dies_with_the_test(behave))
