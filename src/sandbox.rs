@@ -23,7 +23,7 @@ const NATIVE_MODULES: &[&str] = &[
     "math", "cmath", "_random", "_bisect", "_heapq", "_json", "_csv", "_struct", "binascii", "unicodedata",
     "_datetime", "zlib", "array", "_hashlib", "_md5", "_sha1", "_sha256", "_sha512", "_sha3", "_blake2",
     "_statistics", "_decimal", "_pickle", "_locale", "_opcode", "_types", "_suggestions", "_bz2", "_lzma",
-    "contextvars", "gc",
+    "contextvars", "gc", "pyexpat", "_elementtree", "_queue",
 ];
 
 /// Frozen (Python) standard-library modules and packages sandbox code may import, with the modules they
@@ -48,6 +48,11 @@ const FROZEN_MODULES: &[&str] = &[
     "asyncio", "concurrent", "logging",
     // files, over the sandbox's filesystem (`_sandbox_files`)
     "pathlib", "ntpath", "glob", "shutil", "tempfile", "tomllib",
+    // text formats, archives and compression, over the same filesystem
+    "urllib", "xml", "email", "configparser", "queue", "gzip", "bz2", "lzma", "_compression", "zipfile",
+    "tarfile", "mimetypes", "http", "wave", "shelve", "dbm", "compression",
+    // measuring code
+    "timeit", "cProfile", "profile", "pstats", "symtable",
 ];
 
 fn frozen_allowed(name: &str) -> bool {
@@ -66,7 +71,9 @@ fn frozen_allowed(name: &str) -> bool {
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
 /// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers;
 /// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`; `pdb` says there is no debugger (`doctest` imports it);
-/// `gc` is the native one without the functions that reach every object (see `HANDED_OVER`).
+/// `gc` is the native one without the functions that reach every object (see `HANDED_OVER`);
+/// `_sandbox_refused` makes importing a refused module (network, processes, native code) say why;
+/// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -77,7 +84,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 18] {
+fn stand_ins() -> [(&'static str, FrozenModule); 20] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -97,6 +104,8 @@ fn stand_ins() -> [(&'static str, FrozenModule); 18] {
         stand_in!("_sandbox_streams", "sandbox_py/streams.py", "<sandbox _sandbox_streams>"),
         stand_in!("pdb", "sandbox_py/pdb.py", "<sandbox pdb>"),
         stand_in!("gc", "sandbox_py/gc.py", "<sandbox gc>"),
+        stand_in!("_sandbox_refused", "sandbox_py/refused.py", "<sandbox _sandbox_refused>"),
+        stand_in!("concurrent.futures.thread", "sandbox_py/futures_thread.py", "<sandbox concurrent.futures.thread>"),
     ]
 }
 
@@ -273,6 +282,10 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     }
     crate::native_recursion::guard_native_iterators(vm)?;
     crate::files::install(vm)?;
+    // Refused modules say why on import (`sandbox_py/refused.py`): first on the path, before the allow-list's
+    // "No module named".
+    let refused = vm.import("_sandbox_refused", 0)?.get_attr("RefusedFinder", vm)?;
+    vm.sys_module.get_attr("meta_path", vm)?.get_attr("insert", vm)?.call((0, refused), vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;

@@ -316,3 +316,57 @@ def test_csv_dialects_by_name_and_object(interp):
         "(out.getvalue(), rows, csv.get_dialect('pipes').delimiter, sorted(csv.list_dialects()))"
     )
     assert interp.execute(code) == ('a|"b|c"\r\n', [{"x": "1", "y": "2"}], "|", ["excel", "excel-tab", "pipes", "unix"])
+
+
+# Refused modules say why (src/sandbox_py/refused.py), never a bare "No module named".
+REFUSED = {
+    "urllib.request": "network",
+    "http.client": "network",
+    "ssl": "network",
+    "smtplib": "network",
+    "xmlrpc.client": "network",
+    "multiprocessing": "processes",
+    "concurrent.futures.process": "processes",
+    "ctypes": "native code",
+    "mmap": "native code",
+    "pwd": "host system",
+    "resource": "host system",
+}
+
+
+@pytest.mark.parametrize(("module", "reason"), sorted(REFUSED.items()))
+def test_a_refused_module_says_why(interp, module, reason):
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute(f"import {module}")
+    assert raised.value.error_type == "ImportError", str(raised.value)
+    assert "is not available in the sandbox" in str(raised.value) and reason in str(raised.value)
+
+
+def test_a_thread_pool_gives_what_threads_give(interp):
+    code = (
+        "from concurrent.futures import ThreadPoolExecutor, as_completed\n"
+        "def work(n):\n"
+        "    if n == 3:\n"
+        "        raise ValueError(n)\n"
+        "    return n * n\n"
+        "with ThreadPoolExecutor(max_workers=4) as pool:\n"
+        "    squares = list(pool.map(work, [1, 2]))\n"
+        "    futures = [pool.submit(work, n) for n in range(5)]\n"
+        "    done = sorted(repr(f.exception()) if f.exception() else str(f.result()) for f in as_completed(futures))\n"
+        "(squares, done)"
+    )
+    assert interp.execute(code) == ([1, 4], ["0", "1", "16", "4", "ValueError(3)"])
+
+
+def test_a_thread_pool_task_result(interp):
+    code = (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        "    results = [f.result() for f in [pool.submit(pow, 2, n) for n in range(4)]]\n"
+        "    try:\n"
+        "        pool.submit(int, 'x').result()\n"
+        "    except ValueError as error:\n"
+        "        results.append(str(error))\n"
+        "results"
+    )
+    assert interp.execute(code) == [1, 2, 4, 8, "invalid literal for int() with base 10: 'x'"]
