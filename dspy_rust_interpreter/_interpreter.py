@@ -104,9 +104,12 @@ class RustInterpreter:
 
     execution_instructions: ClassVar[str] = (
         "Code runs in a sandboxed Python 3 interpreter (RustPython) in a process of its own. Globals, imports, "
-        "functions and classes persist across executions. The standard library's pure modules are available "
-        "(json, re, math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, "
-        "decimal, fractions, difflib, textwrap, hashlib, base64, csv, io, ...). open(), pathlib, os, glob, shutil "
+        "functions and classes persist across executions. Most of the standard library is available (json, re, "
+        "math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, decimal, "
+        "difflib, textwrap, hashlib, base64, csv, io, urllib.parse, xml.etree, email, configparser, gzip, "
+        "zipfile, ...); not sqlite3 or zoneinfo, and a module that needs the network, processes or native code "
+        "raises ImportError saying so. concurrent.futures.ThreadPoolExecutor runs each task when it is "
+        "submitted. open(), pathlib, os, glob, shutil "
         "and tempfile work on the sandbox's own filesystem, in memory and kept across executions; the host's files "
         "are not reachable (but for folders mounted for you, listed below if any), nor are environment variables, "
         "the network, subprocesses or threads. Host tools are global functions: call them "

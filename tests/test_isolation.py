@@ -79,15 +79,22 @@ def test_posix_is_the_same_stand_in(interp):
 @pytest.mark.parametrize(
     "module",
     [
-        "_posixsubprocess", "_socket", "ctypes", "_thread_native", "multiprocessing", "_signal", "select", "mmap",
-        "sqlite3", "urllib", "http", "_interpreters",
-        "_testinternalcapi", "selectors", "ssl", "_asyncio",
+        "_posixsubprocess", "_socket", "_thread_native", "_signal", "select", "sqlite3", "_interpreters",
+        "_testinternalcapi", "selectors", "_asyncio",
     ],
 )
 def test_host_reaching_module_is_not_importable(interp, module):
     error = _error(interp, f"import {module}")
     assert error.error_type == "ModuleNotFoundError"
     assert f"No module named '{module}'" in str(error)
+
+
+# Standard-library modules a model may reach for are refused with the reason (src/sandbox_py/refused.py).
+@pytest.mark.parametrize("module", ["ctypes", "multiprocessing", "mmap", "urllib.request", "http.client", "ssl"])
+def test_host_reaching_standard_module_is_refused_with_its_reason(interp, module):
+    error = _error(interp, f"import {module}")
+    assert error.error_type == "ImportError"
+    assert f"module '{module}' is not available in the sandbox: it " in str(error)
 
 
 @pytest.mark.parametrize("operation", ["loads", "dumps", "load", "dump"])

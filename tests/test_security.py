@@ -170,6 +170,11 @@ def no_module(name: str) -> Expect:
     return error("ModuleNotFoundError", f"No module named '{name}'")
 
 
+def refused(name: str, reason: str) -> Expect:
+    """A module the sandbox refuses says so, and why (src/sandbox_py/refused.py)."""
+    return error("ImportError", f"module '{name}' is not available in the sandbox: it {reason}")
+
+
 # A host path is looked up in the session's own filesystem (in memory; docs/files.md), where it does not exist.
 HOST_FILE_NOT_FOUND = "No such file or directory: '/etc/passwd'"
 NO_FILEIO = "Couldn't get FileIO"
@@ -237,9 +242,9 @@ GROUPS["network"] = {
     "socket_getaddrinfo": ("import socket\nsocket.getaddrinfo('example.com', 80)", error("PermissionError", NO_NETWORK)),
     "socket_socketpair": ("import socket\nsocket.socketpair()", error("PermissionError", NO_NETWORK)),
     "_socket": ("import _socket", no_module("_socket")),
-    "urllib_request": ("import urllib.request", no_module("urllib")),
-    "http_client": ("import http.client", no_module("http")),
-    "ssl": ("import ssl", no_module("ssl")),
+    "urllib_request": ("import urllib.request", refused("urllib.request", "reaches the network")),
+    "http_client": ("import http.client", refused("http.client", "reaches the network")),
+    "ssl": ("import ssl", refused("ssl", "reaches the network")),
     "select": ("import select", no_module("select")),
     "import_module_socket": ("import importlib\nimportlib.import_module('_socket')", no_module("_socket")),
 }
@@ -258,8 +263,8 @@ GROUPS["processes"] = {
     "posix_fork": ("import posix\nposix.fork()", error("AttributeError", "module 'posix' has no attribute 'fork'")),
     "os_exit": ("import os\nos._exit(1)", error("AttributeError", "module 'os' has no attribute '_exit'")),
     "_posixsubprocess": ("import _posixsubprocess", no_module("_posixsubprocess")),
-    "pty": ("import pty", no_module("pty")),
-    "multiprocessing": ("import multiprocessing", no_module("multiprocessing")),
+    "pty": ("import pty", refused("pty", "reaches the host system")),
+    "multiprocessing": ("import multiprocessing", refused("multiprocessing", "starts processes")),
     "sys_exit_does_not_exit_the_host": ("import sys\nsys.exit(3)", error("SystemExit", "3")),
 }
 
@@ -278,9 +283,11 @@ GROUPS["imports"] = {
     ),
     "meta_path_with_path_finder_and_sys_path": (
         "import sys, _frozen_importlib_external as ext, _frozen_importlib as boot\next._install(boot)\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty",
-        no_module("pty"),
+        refused("pty", "reaches the host system"),
     ),
-    "sys_path_insertion": ("import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty", no_module("pty")),
+    "sys_path_insertion": (
+        "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty", refused("pty", "reaches the host system")
+    ),
     "sys_path_insertion_gets_the_stand_in": (
         "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport subprocess\nsubprocess.run(['id'])",
         error("PermissionError", NO_PROGRAMS),
@@ -310,10 +317,10 @@ GROUPS["imports"] = {
     "signal_kill": ("import signal\nsignal.pthread_kill(1, signal.SIGKILL)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "signal_alarm": ("import signal\nsignal.alarm(1)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "_signal": ("import _signal", no_module("_signal")),
-    "ctypes": ("import ctypes", no_module("ctypes")),
-    "_ctypes": ("import _ctypes", no_module("_ctypes")),
+    "ctypes": ("import ctypes", refused("ctypes", "loads native code")),
+    "_ctypes": ("import _ctypes", refused("_ctypes", "loads native code")),
     "cffi": ("import cffi", no_module("cffi")),
-    "mmap": ("import mmap", no_module("mmap")),
+    "mmap": ("import mmap", refused("mmap", "loads native code")),
 }
 
 # Class walks: everything reachable from object.__subclasses__() belongs to the sandbox's own standard library,
@@ -328,7 +335,7 @@ SANDBOX_TOP_MODULES = (
     "'statistics', 'dataclasses', 'enum', 'copy', 'difflib', 'hashlib', '_hashlib', 'hmac', 'csv', '_csv', "
     "'pprint', 'contextlib', 'struct', '_struct', 'zlib', 'array', 'uuid', 'graphlib', 'inspect', 'dis', "
     "'traceback', 'tokenize', '_tokenize', 'warnings', '_py_warnings', 'calendar', 'html', '_markupbase', "
-    "'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
+    "'_sandbox_refused', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
     "'bisect', 'unicodedata', 'base64', 'binascii', 'secrets', 'fnmatch', 'keyword', 'opcode', 'linecache', "
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "

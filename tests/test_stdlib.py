@@ -370,3 +370,20 @@ def test_a_thread_pool_task_result(interp):
         "results"
     )
     assert interp.execute(code) == [1, 2, 4, 8, "invalid literal for int() with base 10: 'x'"]
+
+
+def test_the_instructions_name_only_modules_that_import(interp):
+    # The model reads execution_instructions before writing code: each module they name must import, and those
+    # they say are missing must be missing.
+    from dspy_rust_interpreter import RustInterpreter
+
+    text = RustInterpreter.execution_instructions
+    named = text.split("Most of the standard library is available (", 1)[1].split(")", 1)[0]
+    modules = [name.strip() for name in named.split(",") if name.strip() not in ("", "...")]
+    assert "urllib.parse" in modules and "zipfile" in modules
+    for module in modules:
+        interp.execute(f"import {module}")
+    for missing in ("sqlite3", "zoneinfo"):
+        assert f"not {missing}" in text or f"or {missing}" in text
+        with pytest.raises(CodeExecutionError, match="ModuleNotFoundError|ImportError"):
+            interp.execute(f"import {missing}")
