@@ -242,8 +242,13 @@ GROUPS["network"] = {
     "socket_getaddrinfo": ("import socket\nsocket.getaddrinfo('example.com', 80)", error("PermissionError", NO_NETWORK)),
     "socket_socketpair": ("import socket\nsocket.socketpair()", error("PermissionError", NO_NETWORK)),
     "_socket": ("import _socket", no_module("_socket")),
-    "urllib_request": ("import urllib.request", refused("urllib.request", "reaches the network")),
-    "http_client": ("import http.client", refused("http.client", "reaches the network")),
+    "urllib_request": (
+        "import urllib.request\nurllib.request.urlopen('http://example.com')", error("URLError", "the sandbox has no network")
+    ),
+    "http_client": (
+        "import http.client\nhttp.client.HTTPConnection('example.com').request('GET', '/')",
+        error("PermissionError", "the sandbox has no network"),
+    ),
     "ssl": ("import ssl", refused("ssl", "reaches the network")),
     "select": ("import select", no_module("select")),
     "import_module_socket": ("import importlib\nimportlib.import_module('_socket')", no_module("_socket")),

@@ -320,8 +320,6 @@ def test_csv_dialects_by_name_and_object(interp):
 
 # Refused modules say why (src/sandbox_py/refused.py), never a bare "No module named".
 REFUSED = {
-    "urllib.request": "network",
-    "http.client": "network",
     "ssl": "network",
     "smtplib": "network",
     "xmlrpc.client": "network",

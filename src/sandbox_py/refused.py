@@ -1,6 +1,8 @@
 """The standard-library modules the sandbox refuses, each with the reason and what to use instead: importing
 one raises ImportError saying so, never a bare "No module named" (a model repairs its code from the words).
-A finder first on ``sys.meta_path`` (installed once, in the zygote) answers for them."""
+A finder first on ``sys.meta_path`` (installed once, in the zygote) answers for them. Modules that other
+standard modules import (``urllib.request`` by ``xml.sax``, ``http.client`` by ``urllib.request``) are not
+refused: they import, and any connection fails in the ``socket`` stand-in, saying there is no network."""
 
 _NETWORK = "it reaches the network, and the sandbox has none; get the data through a tool the host registers"
 _PROCESSES = (
@@ -10,11 +12,7 @@ _NATIVE = "it loads native code or maps memory, which the sandbox does not allow
 _HOST = "it reaches the host system (users, terminals, resources), which the sandbox does not see"
 
 REFUSED = {
-    "urllib.request": _NETWORK,
-    "urllib.robotparser": _NETWORK,
-    "http.client": _NETWORK,
     "http.server": _NETWORK,
-    "http.cookiejar": _NETWORK,
     "ftplib": _NETWORK,
     "smtplib": _NETWORK,
     "imaplib": _NETWORK,

@@ -22,6 +22,7 @@ has_ipv6 = False
 
 error = OSError
 timeout = TimeoutError
+_GLOBAL_DEFAULT_TIMEOUT = object()  # http.client and urllib.request name it at import
 
 
 class herror(OSError):

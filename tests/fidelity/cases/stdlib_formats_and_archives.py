@@ -14,6 +14,7 @@ import tempfile
 import os
 import wave
 import xml.dom.minidom
+import xml.sax
 import xml.etree.ElementTree as ET
 import zipfile
 import zlib
@@ -31,6 +32,24 @@ print([(item.get("id"), item.text) for item in root.iter("item")], root.find("it
 ET.SubElement(root, "item", id="3").text = "three"
 print(ET.tostring(root, encoding="unicode"))
 print(xml.dom.minidom.parseString("<a><b x='1'>t</b></a>").toprettyxml(indent=" "))
+
+
+class Collect(xml.sax.ContentHandler):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def startElement(self, name, attrs):
+        self.seen.append((name, dict(attrs)))
+
+    def characters(self, content):
+        if content.strip():
+            self.seen.append(content)
+
+
+handler = Collect()
+xml.sax.parseString(b"<doc><p n='1'>first</p><p n='2'>second</p></doc>", handler)
+print(handler.seen)
 
 message = email.message.EmailMessage()
 message["From"], message["To"], message["Subject"] = "a@example.com", "b@example.com", "Hi"
