@@ -150,6 +150,13 @@ def test_decoding_a_frame_costs_the_host_little_memory(name):
 # --- Finding 12: the host held by a session that trickles or does not read ------------------------------------
 
 TIME_BOUND = 20  # seconds: timeout (2) + 2 * abandon_after (0.5) + the 5 s a frame may take, and slack
+# A session played by `behave` (defined before it), given one run.
+ONE_RUN = """
+        session, error, _ = session_with(dies_with_the_test(behave))
+        assert error is None, error
+        results.update(run(session, "x = 1"))
+        session.shutdown()
+"""  # indented as the scripts it ends, which run_scenario dedents with it
 
 
 @pytest.mark.parametrize("trickle", ["a byte every 2 s", "frames trickled over 4 s each"])
@@ -179,11 +186,8 @@ def test_a_trickling_session_process_cannot_hold_execute(trickle):
             sock.recv(1 << 16)
             {trickle.replace(" ", "_")}(sock)
 
-        session, error, _ = session_with(dies_with_the_test(behave))
-        assert error is None, error
-        results.update(run(session, "x = 1"))
-        session.shutdown()
         """
+        + ONE_RUN
     )
     assert results["kind"] in ENDED, results
     assert results["seconds"] < TIME_BOUND, results
@@ -249,11 +253,8 @@ def test_a_checkpoint_that_never_answers_cannot_hold_execute():
             hand_over_silent_copy(sock, 4)
             time.sleep(60)  # silent: the run times out, and the host rolls back to that checkpoint
 
-        session, error, _ = session_with(dies_with_the_test(behave))
-        assert error is None, error
-        results.update(run(session, "x = 1"))
-        session.shutdown()
         """
+        + ONE_RUN
     )
     assert results["kind"] in ENDED, results
     assert results["seconds"] < TIME_BOUND, results
