@@ -6,6 +6,8 @@
 //!   `endpos` counts as 0, as in CPython (RustPython raised "can't convert negative number to unsigned");
 //! - `list.index` and `list.remove`: a value that is not there is named as CPython names it (`3 is not in
 //!   list`, `list.remove(x): x not in list`; RustPython quoted the value's str: `'3' is not in list`).
+//! - `math.cbrt`: the C library's `cbrt`, which CPython calls (RustPython's own rounds differently:
+//!   `cbrt(27)` was `3.0` where CPython gives `3.0000000000000004`).
 
 use rustpython_vm::builtins::{PyInt, PyType};
 use rustpython_vm::function::FuncArgs;
@@ -13,6 +15,13 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 /// Wrap them (the zygote does it once, before sandbox code or `bisect` imports them).
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    if let Some(c_cbrt) = c_library_cbrt() {
+        let cbrt = vm.new_function("cbrt", move |x: rustpython_vm::function::ArgIntoFloat| -> f64 {
+            // SAFETY: the C library's cbrt, a pure function of a float.
+            unsafe { c_cbrt(x.into_float()) }
+        });
+        vm.import("math", 0)?.set_attr("cbrt", cbrt, vm)?;
+    }
     let bisect = vm.import("_bisect", 0)?;
     for name in ["bisect_left", "bisect_right", "insort_left", "insort_right"] {
         let original = bisect.get_attr(name, vm)?;
@@ -45,6 +54,15 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         list.set_attr(name, wrapped.into());
     }
     Ok(())
+}
+
+/// The C library's `cbrt`, as the process resolves it (the Python executable's libm): a `cbrt` named in this
+/// crate would bind to the pure-Rust port the Rust toolchain bundles, which rounds as RustPython does.
+fn c_library_cbrt() -> Option<unsafe extern "C" fn(f64) -> f64> {
+    // SAFETY: dlsym with a NUL-terminated name; the symbol, when found, is libm's `double cbrt(double)`.
+    let symbol = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"cbrt".as_ptr()) };
+    // SAFETY: as above: a function of that signature.
+    (!symbol.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, unsafe extern "C" fn(f64) -> f64>(symbol) })
 }
 
 /// RustPython's "... is not in list" from `list.index` or `list.remove`, in CPython's words.

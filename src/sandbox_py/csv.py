@@ -103,7 +103,8 @@ class _Reader:
         row = next(self._native)
         limit = _field_limit
         for field in row:
-            if len(field) > limit:
+            # QUOTE_NONNUMERIC makes unquoted fields floats (the native reader read them within the limit).
+            if isinstance(field, str) and len(field) > limit:
                 raise Error(f"field larger than field limit ({limit})")
         return row
 
