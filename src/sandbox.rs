@@ -12,8 +12,8 @@ use crate::state::with_state;
 use crate::{finish, output, tools};
 
 /// Native (Rust) modules sandbox code may import. Everything that reaches the host is absent from the
-/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `_thread`, ...). `_csv` and
-/// `gc` are only reached through stand-ins (see `HANDED_OVER`).
+/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `_thread`, ...). `_csv`,
+/// `gc` and `zlib` are only reached through stand-ins (see `HANDED_OVER`).
 const NATIVE_MODULES: &[&str] = &[
     // needed by the VM's own start-up and import machinery
     "builtins", "sys", "_imp", "_io", "_warnings", "_weakref", "_abc", "_typing", "_ast", "_codecs",
@@ -71,7 +71,8 @@ fn frozen_allowed(name: &str) -> bool {
 /// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
 /// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers;
 /// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`; `pdb` says there is no debugger (`doctest` imports it);
-/// `gc` is the native one without the functions that reach every object (see `HANDED_OVER`);
+/// `gc` is the native one without the functions that reach every object, `zlib` the native one with its
+/// errors in CPython's words (see `HANDED_OVER`);
 /// `_sandbox_refused` makes importing a refused module (network, processes, native code) say why;
 /// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
@@ -84,7 +85,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 20] {
+fn stand_ins() -> [(&'static str, FrozenModule); 21] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -104,6 +105,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 20] {
         stand_in!("_sandbox_streams", "sandbox_py/streams.py", "<sandbox _sandbox_streams>"),
         stand_in!("pdb", "sandbox_py/pdb.py", "<sandbox pdb>"),
         stand_in!("gc", "sandbox_py/gc.py", "<sandbox gc>"),
+        stand_in!("zlib", "sandbox_py/zlib.py", "<sandbox zlib>"),
         stand_in!("_sandbox_refused", "sandbox_py/refused.py", "<sandbox _sandbox_refused>"),
         stand_in!("concurrent.futures.thread", "sandbox_py/futures_thread.py", "<sandbox concurrent.futures.thread>"),
     ]
@@ -335,9 +337,10 @@ pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), S
 /// Native modules kept out of the importable ones, each handed once to the stand-in of the same name, which
 /// keeps only part of it: `_csv` (its dialect registry and field size limit are process-wide; the stand-in
 /// keeps them per session) and `gc` (`get_objects`, `get_referrers` and `get_referents` would hand out every
-/// object the VM holds, the sandbox's own machinery included). Deleting the attributes from the module would
+/// object the VM holds, the sandbox's own machinery included); `zlib` is handed over whole, its errors worded
+/// anew (`sandbox_py/zlib.py`). Deleting the attributes from the module would
 /// not do: a new import, `importlib.reload` or `_imp.create_builtin` would make the whole module again.
-const HANDED_OVER: &[&str] = &["_csv", "gc"];
+const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib"];
 
 thread_local! {
     /// The definitions of the `HANDED_OVER` modules, taken out by the init hook of the VM built on this thread.
