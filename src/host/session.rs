@@ -266,7 +266,7 @@ impl Session {
             // one can be pending (it is sent between runs); a process that keeps writing is not read further.
             let looked = Instant::now();
             for _ in 0..PENDING_BETWEEN_RUNS {
-                // What is already there, read within the time of one frame in all.
+                // Only what is already there, and for at most PENDING_WITHIN in all.
                 if looked.elapsed() > PENDING_WITHIN || !state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
                     break;
                 }
