@@ -2,7 +2,8 @@
 //! identity of their own (a user id under a root host, a user namespace otherwise; see `worker::confine`). A
 //! session process taken over by hostile code can fork children the host knows nothing of (at most
 //! `MAX_PROCESSES`); when the last handle on a lineage goes, every process of its identity that descends from
-//! this host's zygote (which adopts orphans: it is their subreaper) is found and killed.
+//! this host process is found and killed (session processes are children of its zygotes, which adopt their
+//! orphans as their subreapers).
 
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -22,19 +23,18 @@ static LIVE: Mutex<Option<HashMap<Identity, usize>>> = Mutex::new(None);
 /// A handle on a lineage: the last one dropped ends the lineage's processes.
 pub struct Lineage {
     identity: Option<Identity>,
-    zygote: u32,
 }
 
 impl Lineage {
-    /// The lineage of the session process `pid`, started by the zygote `zygote`. One without an identity
-    /// of its own (no root, no user namespace) holds nothing: its processes cannot be told from the host's.
-    pub fn of(pid: u32, zygote: u32) -> Lineage {
+    /// The lineage of the session process `pid`. One without an identity of its own (no root, no user
+    /// namespace) holds nothing: its processes cannot be told from the host's.
+    pub fn of(pid: u32) -> Lineage {
         let own = |identity: Identity| identity != identity_of("self").unwrap_or(identity);
         let identity = identity_of(&pid.to_string()).filter(|identity| own(*identity));
         if let Some(identity) = identity {
             *LIVE.lock().get_or_insert_with(HashMap::new).entry(identity).or_default() += 1;
         }
-        Lineage { identity, zygote }
+        Lineage { identity }
     }
 
     /// Another handle on the same lineage (a fork of the session).
@@ -42,7 +42,7 @@ impl Lineage {
         if let Some(identity) = self.identity {
             *LIVE.lock().get_or_insert_with(HashMap::new).entry(identity).or_default() += 1;
         }
-        Lineage { identity: self.identity, zygote: self.zygote }
+        Lineage { identity: self.identity }
     }
 }
 
@@ -61,20 +61,9 @@ impl Drop for Lineage {
             last
         };
         if last {
-            end_processes(identity, self.zygote);
+            end_processes(identity, std::process::id());
         }
     }
-}
-
-/// The zygote at the other end of a control socket (the kernel's word, `SO_PEERCRED`).
-pub fn peer_pid(control_fd: RawFd) -> Option<u32> {
-    let mut credentials = libc::ucred { pid: 0, uid: 0, gid: 0 };
-    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
-    // SAFETY: a ucred-sized buffer for SO_PEERCRED on a socket the caller holds open.
-    let done = unsafe {
-        libc::getsockopt(control_fd, libc::SOL_SOCKET, libc::SO_PEERCRED, &mut credentials as *mut _ as *mut _, &mut len)
-    };
-    (done == 0 && credentials.pid > 0).then_some(credentials.pid as u32)
 }
 
 /// The identity of `/proc/<process>`.
@@ -90,11 +79,11 @@ fn field(status: &str, name: &str) -> Option<u32> {
     status.lines().find_map(|line| line.strip_prefix(name))?.split_whitespace().next()?.parse().ok()
 }
 
-/// Kill every process of `identity` that descends from `zygote`, in rounds until none is left (one may fork
+/// Kill every process of `identity` that descends from `root`, in rounds until none is left (one may fork
 /// while the others are killed; the processes are few, `MAX_PROCESSES`).
-fn end_processes(identity: Identity, zygote: u32) {
+fn end_processes(identity: Identity, root: u32) {
     for _ in 0..8 {
-        let found = processes_of(identity, zygote);
+        let found = processes_of(identity, root);
         if found.is_empty() {
             return;
         }
@@ -115,8 +104,8 @@ fn end_processes(identity: Identity, zygote: u32) {
     }
 }
 
-/// The pids of `identity` whose parents lead to `zygote`.
-fn processes_of(identity: Identity, zygote: u32) -> Vec<u32> {
+/// The pids of `identity` whose parents lead to `root`.
+fn processes_of(identity: Identity, root: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     let mut parents = HashMap::new();
     let mut candidates = Vec::new();
@@ -134,7 +123,7 @@ fn processes_of(identity: Identity, zygote: u32) -> Vec<u32> {
         // Parent links end at init (0); a bound, as a scan is not a snapshot.
         for _ in 0..64 {
             match parents.get(&at) {
-                Some(&parent) if parent == zygote => return identity_of(&pid.to_string()) == Some(identity),
+                Some(&parent) if parent == root => return identity_of(&pid.to_string()) == Some(identity),
                 Some(&parent) if parent > 1 => at = parent,
                 _ => return false,
             }
@@ -164,8 +153,9 @@ mod tests {
 
     #[test]
     fn the_last_handle_on_a_lineage_ends_processes_the_host_never_knew() {
-        // A stands for the zygote (a subreaper); B for a session process with an identity of its own, which
-        // forks C, a process the host never hears of. Both must end with the lineage; A must not.
+        // A stands for a zygote (a subreaper, a child of this process); B for a session process with an
+        // identity of its own, which forks C, a process the host never hears of. Both must end with the
+        // lineage; A must not.
         let mut pipe = [0; 2];
         // SAFETY: a pipe for the children's pids; every call below is a plain system call.
         unsafe {
@@ -200,7 +190,7 @@ mod tests {
             assert_eq!(libc::read(pipe[0], pids.as_mut_ptr() as *mut _, 8), 8);
             let [session, unknown] = pids;
             assert_ne!(unknown, u32::MAX, "the stand-in session could not take an identity of its own");
-            let lineage = Lineage::of(session, zygote as u32);
+            let lineage = Lineage::of(session);
             assert!(lineage.identity.is_some());
             let fork = lineage.share();
             drop(lineage);

@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::host::convert;
 use crate::host::journal::{self, Answer, Entry, Journal};
-use crate::host::lineage::{self, Lineage};
+use crate::host::lineage::Lineage;
 use crate::host::mounts::{HostMounts, Mount};
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
@@ -480,7 +480,7 @@ impl Session {
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
-        let lineage = Lineage::of(process.pid, lineage::peer_pid(control_fd).unwrap_or(0));
+        let lineage = Lineage::of(process.pid);
         Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values, zygote_source, lineage))
     }
 

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 
 use super::{Session, State};
 use crate::host::journal::{self, Answer, Entry};
-use crate::host::lineage::{self, Lineage};
+use crate::host::lineage::Lineage;
 use crate::host::process::{self, Failure, Process};
 use crate::protocol::files::FileAnswer;
 use crate::protocol::message::{Reply, Request, ToolResult};
@@ -62,8 +62,7 @@ impl Session {
                 };
                 let process = spawned
                     .map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?;
-                let zygote = state.respawn_from.as_ref().and_then(|zygote| lineage::peer_pid(zygote.as_raw_fd()));
-                self.lineages.lock().push(Lineage::of(process.pid, zygote.unwrap_or(0)));
+                self.lineages.lock().push(Lineage::of(process.pid));
                 process
             }
             (None, None) => return Err("there was no checkpoint to go back to".into()),
