@@ -102,9 +102,7 @@ impl Process {
             return Err(Failure::Lost("the session process did not start in time".into()));
         }
         let (frame, mut fds, sender) = link.recv_by(max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
-        let reply = Reply::decode(&frame)
-            .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
-        match reply {
+        match decode(&frame)? {
             Reply::Ready { pid } => {
                 let pidfd = fds.pop().ok_or_else(|| Failure::Lost("the session process sent no pidfd".into()))?;
                 if sender != Some(pid) || pidfd_pid(&pidfd) != Some(pid) {
@@ -167,6 +165,11 @@ fn pidfd_pid(pidfd: &OwnedFd) -> Option<u32> {
     info.lines().find_map(|line| line.strip_prefix("Pid:")).and_then(|pid| pid.trim().parse().ok())
 }
 
+/// A reply as the session process sent it: malformed is its fault.
+fn decode(frame: &[u8]) -> Result<Reply, Failure> {
+    Reply::decode(frame).map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))
+}
+
 fn lost_reading(e: io::Error) -> Failure {
     match e.kind() {
         io::ErrorKind::UnexpectedEof => Failure::Lost("the session process ended".into()),
@@ -185,8 +188,7 @@ impl Process {
     /// `receive`, with the frame the reply was decoded from.
     pub fn receive_frame(&self) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
         let (frame, fds, _) = self.link.recv_by(self.max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
-        let reply = Reply::decode(&frame)
-            .map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))?;
+        let reply = decode(&frame)?;
         Ok((frame, reply, fds))
     }
 }

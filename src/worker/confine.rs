@@ -117,11 +117,12 @@ pub fn apply(filters: &[BpfProgram]) -> io::Result<()> {
     Ok(())
 }
 
-/// Give this process (single-threaded, not yet confined) an identity of its own and bound its processes:
-/// see the module's doc. Under a root host every capability goes with the change of user.
-pub fn own_identity() -> io::Result<()> {
+/// Give this process (single-threaded, not yet confined) an identity of its own: see the module's doc. Under
+/// a root host every capability goes with the change of user. Whether it has one, so that `set_limits` can
+/// bound its processes.
+pub fn own_identity() -> io::Result<bool> {
     let check = |done: libc::c_int| if done == 0 { Ok(()) } else { Err(io::Error::last_os_error()) };
-    // SAFETY: plain system calls on this process's own credentials and limits.
+    // SAFETY: plain system calls on this process's own credentials.
     unsafe {
         if libc::geteuid() == 0 {
             let id = session_user_id(libc::getpid() as u32);
@@ -132,17 +133,18 @@ pub fn own_identity() -> io::Result<()> {
             check(libc::setgroups(0, std::ptr::null()))?;
             check(libc::setresgid(id, id, id))?;
             check(libc::setresuid(id, id, id))?;
-        } else if libc::unshare(libc::CLONE_NEWUSER) != 0 {
-            // No user namespace here: the limit would count every process of the host's user.
-            return Ok(());
+            Ok(true)
+        } else {
+            // A user namespace of its own where the kernel allows one; without it, a process limit would count
+            // every process of the host's user.
+            Ok(libc::unshare(libc::CLONE_NEWUSER) == 0)
         }
-        let limit = libc::rlimit { rlim_cur: MAX_PROCESSES, rlim_max: MAX_PROCESSES };
-        check(libc::setrlimit(libc::RLIMIT_NPROC, &limit))
     }
 }
 
-/// No core files, few descriptors, and at most `data_ceiling` bytes of data segment and anonymous memory.
-pub fn set_limits(data_ceiling: Option<u64>) -> io::Result<()> {
+/// No core files, few descriptors, at most `data_ceiling` bytes of data segment and anonymous memory, and, for
+/// a process with an identity of its own (`own_identity`), at most `MAX_PROCESSES` processes.
+pub fn set_limits(data_ceiling: Option<u64>, own_identity: bool) -> io::Result<()> {
     let set = |resource, value: u64| {
         let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
         // SAFETY: a valid rlimit for a resource of this process.
@@ -155,6 +157,9 @@ pub fn set_limits(data_ceiling: Option<u64>) -> io::Result<()> {
     set(libc::RLIMIT_NOFILE, MAX_DESCRIPTORS)?;
     if let Some(ceiling) = data_ceiling {
         set(libc::RLIMIT_DATA, ceiling)?;
+    }
+    if own_identity {
+        set(libc::RLIMIT_NPROC, MAX_PROCESSES)?;
     }
     Ok(())
 }

@@ -156,8 +156,7 @@ fn construct(
 
 /// A sandbox object as protocol data, or where and why it cannot leave. Runs no sandbox code.
 pub fn to_value(obj: &PyObjectRef, vm: &VirtualMachine) -> Result<Value> {
-    let mut seen = 0;
-    to_value_at(obj, vm, 0, &mut seen)
+    to_value_counted(obj, vm, &std::cell::Cell::new(0))
 }
 
 /// `to_value` for one of several values sent in one message, counted together in `seen` (the host takes

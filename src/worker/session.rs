@@ -168,7 +168,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
     // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
     // monitor thread and the allocator's own structures.
     let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
-    if let Err(error) = confine::own_identity().and_then(|()| confine::set_limits(ceiling)).and_then(|()| confine::apply(filters)) {
+    if let Err(error) = confine::own_identity().and_then(|own| confine::set_limits(ceiling, own)).and_then(|()| confine::apply(filters)) {
         send(&Reply::Failed(format!("the session process could not be confined: {error}")), &[]);
         exit(EXIT_SETUP);
     }
