@@ -4,19 +4,17 @@ runs a cell: its statements, then its trailing expression's repr), with what the
 
 An annotated assignment followed by ``print(...)`` once failed in the sandbox with ``NameError:
 __conditional_annotations__``: RustPython's block-expression compile mode left out a module's annotation
-set-up. The sandbox now runs a cell's statements as a module and evaluates its trailing expression apart.
+set-up. The sandbox now lends such a cell the annotation set it expects (worker/run.rs).
 """
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 
 import pytest
 
-from cpython import readable_diff, reference_python
-from dspy_rust_interpreter import CodeExecutionError
+from cells import comparable, cpython_cells, in_sandbox
+from cpython import readable_diff
 
 # One statement (or a few that belong together) of every kind; each defines or prints something, and none
 # reads the clock, ids or addresses.
@@ -55,64 +53,6 @@ STATEMENTS = {
 # What may follow a statement: a trailing expression (its value is reported), a print, or nothing.
 ENDINGS = ["", "print('end')", "[1, 'two', 3.0]", "None", "x_ending = 1\nx_ending"]
 
-# A REPL in the reference CPython: the cell's statements as a module, then its trailing expression's repr.
-CPYTHON_CELL = r"""
-import ast, asyncio, json, sys, io
-cells = json.loads(sys.stdin.read())
-outputs = []
-for source in cells:
-    out = io.StringIO()
-    sys.stdout = out
-    namespace = {"__name__": "__main__"}
-    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-    try:
-        tree = ast.parse(source)
-        last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        body = ast.Module(body=tree.body[:-1] if last else tree.body, type_ignores=[])
-        code = compile(body, "<cell>", "exec", flags=flags)
-        loop = asyncio.new_event_loop()
-        result = eval(code, namespace)
-        if asyncio.iscoroutine(result):
-            loop.run_until_complete(result)
-        value = None
-        if last is not None:
-            result = eval(compile(ast.Expression(last.value), "<cell>", "eval", flags=flags), namespace)
-            value = loop.run_until_complete(result) if asyncio.iscoroutine(result) else result
-        loop.close()
-        text = out.getvalue()
-        if value is not None:
-            text += ("" if not text or text.endswith("\n") else "\n") + repr(value) if text else repr(value)
-        outputs.append(["value", text])
-    except BaseException as error:
-        outputs.append(["error", type(error).__name__ + ": " + str(error)])
-    finally:
-        sys.stdout = sys.__stdout__
-print(json.dumps(outputs))
-"""
-
-
-def cpython_cells(cells: list[str]) -> list[list[str]]:
-    done = subprocess.run(
-        [reference_python(), "-c", CPYTHON_CELL], input=json.dumps(cells), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def sandbox_cell(interp, source: str) -> list[str]:
-    try:
-        value = interp.execute(source)
-    except CodeExecutionError as error:
-        return ["error", f"{error.error_type}: {str(error).split(chr(10))[0].split(': ', 1)[-1]}"]
-    if value is None:
-        return ["value", ""]
-    return ["value", value if isinstance(value, str) and "\n" in value or value == "" else repr(value)]
-
-
-def comparable(outcome: list[str]) -> list[str]:
-    kind, text = outcome
-    return [kind, text.rstrip("\n")]
-
 
 def cells_of_every_shape() -> list[tuple[str, str]]:
     cells = []
@@ -134,10 +74,10 @@ def random_cells(count: int, seed: int) -> list[tuple[str, str]]:
 
 
 def compare(make_interp, cells: list[tuple[str, str]]) -> list[str]:
-    expected = cpython_cells([source for _, source in cells])
+    expected = cpython_cells([source for _, source in cells], fresh=True)
     differences = []
     for (name, source), wanted in zip(cells, expected):
-        got = sandbox_cell(make_interp(), source)
+        got = in_sandbox(make_interp(), source)
         if comparable(got) != comparable(wanted):
             differences.append(f"{name}:\n{source}\n{readable_diff(wanted[1], got[1]) or (wanted, got)}")
     return differences
