@@ -107,7 +107,7 @@ class RustInterpreter:
         "functions and classes persist across executions. Most of the standard library is available (json, re, "
         "math, collections, itertools, functools, datetime, statistics, random, dataclasses, typing, decimal, "
         "difflib, textwrap, hashlib, base64, csv, io, urllib.parse, xml.etree, email, configparser, gzip, "
-        "zipfile, ...); not sqlite3 or zoneinfo, and a module that needs the network, processes or native code "
+        "zipfile, zoneinfo, ...); not sqlite3, and a module that needs the network, processes or native code "
         "raises ImportError saying so. concurrent.futures.ThreadPoolExecutor runs each task when it is "
         "submitted. open(), pathlib, os, glob, shutil "
         "and tempfile work on the sandbox's own filesystem, in memory and kept across executions; the host's files "

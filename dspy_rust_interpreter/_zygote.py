@@ -5,6 +5,7 @@ started again if it dies; it ends with the host, taking every session process wi
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import socket
 import subprocess
@@ -23,7 +24,7 @@ from importlib.util import module_from_spec, spec_from_loader
 loader = ExtensionFileLoader("dspy_rust_interpreter._native", sys.argv[1])
 module = module_from_spec(spec_from_loader(loader.name, loader))
 loader.exec_module(module)
-module.serve_zygote(int(sys.argv[2]))
+module.serve_zygote(int(sys.argv[2]), *sys.argv[3:])
 """
 
 # The only variables the zygote (and so every session) gets: what the dynamic loader may need. The
@@ -31,12 +32,21 @@ module.serve_zygote(int(sys.argv[2]))
 _PASSED_ENVIRONMENT = ("LD_LIBRARY_PATH",)
 
 
+def _tzdata_dir() -> str | None:
+    """The folder of the host's ``tzdata`` package (the sandbox's ``zoneinfo`` data), if it has one."""
+    spec = importlib.util.find_spec("tzdata")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return next(iter(spec.submodule_search_locations))
+
+
 class _Zygote:
     def __init__(self) -> None:
         host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _LOADER, _native.__file__, str(zygote_end.fileno())],
+                [sys.executable, "-I", "-S", "-c", _LOADER, _native.__file__, str(zygote_end.fileno())]
+                + ([tzdata] if (tzdata := _tzdata_dir()) else []),
                 pass_fds=[zygote_end.fileno()],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,

@@ -35,6 +35,17 @@ use pyo3::prelude::*;
 #[global_allocator]
 static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 
+/// The sandbox's table of the standard library (`src/sandbox/stdlib.rs`), for the docs and the tests:
+/// (module, "available" | "confined" | "refused", "native" | "python" | "stand-in" | None, what it works on or
+/// why it is refused).
+#[pyfunction]
+fn stdlib_modules() -> Vec<(&'static str, &'static str, Option<&'static str>, String)> {
+    sandbox::STDLIB_MODULES.iter().map(|(name, standing)| {
+        let (kind, source, note) = sandbox::stdlib::describe(*standing);
+        (*name, kind, source, note)
+    }).collect()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::session::Session>()?;
@@ -43,6 +54,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::outcome::OutcomeKind>()?;
     m.add_class::<host::outcome::StopReason>()?;
     m.add_function(wrap_pyfunction!(worker::zygote::serve_zygote, m)?)?;
+    m.add_function(wrap_pyfunction!(stdlib_modules, m)?)?;
     // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.
     m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;
     Ok(())

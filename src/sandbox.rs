@@ -11,55 +11,10 @@ use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyPayload, PyRef, PyResu
 use crate::state::with_state;
 use crate::{finish, output, tools};
 
-/// Native (Rust) modules sandbox code may import. Everything that reaches the host is absent from the
-/// build itself (no `host_env` feature); this list also drops VM internals (`marshal`, `_thread`, ...). `_csv`,
-/// `gc` and `zlib` are only reached through stand-ins (see `HANDED_OVER`).
-const NATIVE_MODULES: &[&str] = &[
-    // needed by the VM's own start-up and import machinery
-    "builtins", "sys", "_imp", "_io", "_warnings", "_weakref", "_abc", "_typing", "_ast", "_codecs",
-    "_functools", "_collections", "_operator", "_string", "_sre", "_stat", "_signal_stub", "_contextvars",
-    "_frozen_importlib", "atexit", "errno", "itertools", "time", "_symtable", "_tokenize",
-    // the standard library's native parts
-    "math", "cmath", "_random", "_bisect", "_heapq", "_json", "_csv", "_struct", "binascii", "unicodedata",
-    "_datetime", "zlib", "array", "_hashlib", "_md5", "_sha1", "_sha256", "_sha512", "_sha3", "_blake2",
-    "_statistics", "_decimal", "_pickle", "_locale", "_opcode", "_types", "_suggestions", "_bz2", "_lzma",
-    "contextvars", "gc", "pyexpat", "_elementtree", "_queue",
-];
+pub mod stdlib;
+pub mod tzdata;
 
-/// Frozen (Python) standard-library modules and packages sandbox code may import, with the modules they
-/// import themselves. A package name allows its submodules.
-const FROZEN_MODULES: &[&str] = &[
-    // import machinery and codecs, needed at start-up
-    "_frozen_importlib", "_frozen_importlib_external", "importlib", "encodings", "codecs", "_thread",
-    "zipimport", "_py_abc", "abc", "io", "_collections_abc", "_sitebuiltins", "stat", "genericpath",
-    "posixpath", "os", "_weakrefset", "weakref", "copyreg", "types", "warnings", "_py_warnings",
-    "keyword", "operator", "reprlib", "functools", "collections", "heapq", "bisect", "itertools",
-    // what the sandbox offers
-    "json", "re", "sre_compile", "sre_parse", "sre_constants", "string", "textwrap", "datetime",
-    "_pydatetime", "_strptime", "calendar", "locale", "time", "statistics", "random", "numbers",
-    "fractions", "decimal", "_pydecimal", "dataclasses", "inspect", "dis", "opcode", "_opcode_metadata",
-    "ast", "_ast_unparse", "tokenize", "token", "linecache", "annotationlib", "typing", "enum", "copy",
-    "difflib", "base64", "hashlib", "hmac", "csv", "pprint", "contextlib", "struct", "traceback",
-    "_colorize", "graphlib", "uuid", "secrets", "fnmatch", "shlex", "html", "_markupbase", "codeop",
-    "_compat_pickle", "__future__", "quopri", "colorsys", "_pycodecs",
-    "_pylong", "contextvars", "ipaddress", "unittest", "argparse", "gettext", "doctest",
-    "pickle", "pkgutil", "py_compile", "platform",
-    // asyncio, over the stand-ins below, and what it imports
-    "asyncio", "concurrent", "logging",
-    // files, over the sandbox's filesystem (`_sandbox_files`)
-    "pathlib", "ntpath", "glob", "shutil", "tempfile", "tomllib",
-    // text formats, archives and compression, over the same filesystem
-    "urllib", "xml", "email", "configparser", "queue", "gzip", "bz2", "lzma", "_compression", "zipfile",
-    "tarfile", "mimetypes", "http", "wave", "shelve", "dbm", "compression",
-    // measuring code
-    "timeit", "cProfile", "profile", "pstats", "symtable",
-];
-
-fn frozen_allowed(name: &str) -> bool {
-    FROZEN_MODULES.iter().any(|allowed| {
-        name == *allowed || (name.len() > allowed.len() && name.starts_with(allowed) && name.as_bytes()[allowed.len()] == b'.')
-    })
-}
+pub use stdlib::MODULES as STDLIB_MODULES;
 
 /// Modules written here that replace the standard library's (see `sandbox_py/`): `os` with path helpers
 /// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
@@ -74,7 +29,9 @@ fn frozen_allowed(name: &str) -> bool {
 /// `gc` is the native one without the functions that reach every object, `zlib` the native one with its
 /// errors in CPython's words (see `HANDED_OVER`);
 /// `_sandbox_refused` makes importing a refused module (network, processes, native code) say why;
-/// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted.
+/// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted;
+/// `cProfile` is `profile`'s profiler with cProfile's interface, `_compression` 3.13's name for 3.14's streams;
+/// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`).
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -85,7 +42,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 21] {
+fn stand_ins() -> [(&'static str, FrozenModule); 24] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -108,6 +65,9 @@ fn stand_ins() -> [(&'static str, FrozenModule); 21] {
         stand_in!("zlib", "sandbox_py/zlib.py", "<sandbox zlib>"),
         stand_in!("_sandbox_refused", "sandbox_py/refused.py", "<sandbox _sandbox_refused>"),
         stand_in!("concurrent.futures.thread", "sandbox_py/futures_thread.py", "<sandbox concurrent.futures.thread>"),
+        stand_in!("cProfile", "sandbox_py/cprofile.py", "<sandbox cProfile>"),
+        stand_in!("_compression", "sandbox_py/compression_streams.py", "<sandbox _compression>"),
+        stand_in!("_sandbox_tzdata", "sandbox_py/tzdata.py", "<sandbox _sandbox_tzdata>"),
     ]
 }
 
@@ -133,14 +93,14 @@ pub fn new_interpreter(signals: UserSignalReceiver) -> Interpreter {
         .add_frozen_modules(rustpython_pylib::FROZEN_STDLIB)
         .init_hook(move |vm| {
             let state = PyRc::get_mut(&mut vm.state).expect("the VM's state is not shared during init hooks");
-            state.module_defs.retain(|name, _| NATIVE_MODULES.contains(name));
             // Not importable by name: only their stand-ins get them (see `hand_over`).
             HANDED_OVER_NATIVES.with(|natives| {
                 let mut natives = natives.borrow_mut();
                 natives.clear();
                 natives.extend(HANDED_OVER.iter().filter_map(|name| Some((*name, state.module_defs.remove(name)?))));
             });
-            state.frozen.retain(|name, _| frozen_allowed(name));
+            state.module_defs.retain(|name, _| stdlib::native_allowed(name));
+            state.frozen.retain(|name, _| stdlib::python_allowed(name));
             state.frozen.extend(stand_ins());
             vm.set_user_signal_channel(signals);
         })
@@ -278,16 +238,22 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         hand_over(vm, name)?;
     }
     // Every native type exists before sandbox code runs, so that each gets its slots guarded.
-    for module in NATIVE_MODULES {
+    let natives: Vec<&'static str> = vm.state.module_defs.keys().copied().collect();
+    for module in natives {
         // A module that cannot be imported here cannot be by sandbox code either.
-        let _ = vm.import(*module, 0);
+        let _ = vm.import(module, 0);
     }
     crate::native_recursion::guard_native_iterators(vm)?;
     crate::files::install(vm)?;
     // Refused modules say why on import (`sandbox_py/refused.py`): first on the path, before the allow-list's
     // "No module named".
-    let refused = vm.import("_sandbox_refused", 0)?.get_attr("RefusedFinder", vm)?;
-    vm.sys_module.get_attr("meta_path", vm)?.get_attr("insert", vm)?.call((0, refused), vm)?;
+    let refusing = vm.import("_sandbox_refused", 0)?;
+    let refused = refusing.get_attr("REFUSED", vm)?;
+    for (name, reason) in stdlib::refusals() {
+        refused.set_item(name, vm.ctx.new_str(reason).into(), vm)?;
+    }
+    let finder = refusing.get_attr("RefusedFinder", vm)?;
+    vm.sys_module.get_attr("meta_path", vm)?.get_attr("insert", vm)?.call((0, finder), vm)?;
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;

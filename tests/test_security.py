@@ -171,7 +171,7 @@ def no_module(name: str) -> Expect:
 
 
 def refused(name: str, reason: str) -> Expect:
-    """A module the sandbox refuses says so, and why (src/sandbox_py/refused.py)."""
+    """A module the sandbox refuses says so, and why (its table: src/sandbox/stdlib.rs)."""
     return error("ImportError", f"module '{name}' is not available in the sandbox: it {reason}")
 
 
@@ -241,7 +241,7 @@ GROUPS["network"] = {
     "socket_create_connection": ("import socket\nsocket.create_connection(('example.com', 80))", error("PermissionError", NO_NETWORK)),
     "socket_getaddrinfo": ("import socket\nsocket.getaddrinfo('example.com', 80)", error("PermissionError", NO_NETWORK)),
     "socket_socketpair": ("import socket\nsocket.socketpair()", error("PermissionError", NO_NETWORK)),
-    "_socket": ("import _socket", no_module("_socket")),
+    "_socket": ("import _socket", refused("_socket", "reaches the network")),
     "urllib_request": (
         "import urllib.request\nurllib.request.urlopen('http://example.com')", error("URLError", "the sandbox has no network")
     ),
@@ -250,8 +250,8 @@ GROUPS["network"] = {
         error("PermissionError", "the sandbox has no network"),
     ),
     "ssl": ("import ssl", refused("ssl", "reaches the network")),
-    "select": ("import select", no_module("select")),
-    "import_module_socket": ("import importlib\nimportlib.import_module('_socket')", no_module("_socket")),
+    "select": ("import select", refused("select", "reaches the host system")),
+    "import_module_socket": ("import importlib\nimportlib.import_module('_socket')", refused("_socket", "reaches the network")),
 }
 
 # Processes: no module or os function starts, replaces or signals a process (`subprocess` is the sandbox's own:
@@ -267,31 +267,31 @@ GROUPS["processes"] = {
     "os_kill": ("import os\nos.kill(1, 9)", error("PermissionError", "os.kill() is not available in the sandbox")),
     "posix_fork": ("import posix\nposix.fork()", error("AttributeError", "module 'posix' has no attribute 'fork'")),
     "os_exit": ("import os\nos._exit(1)", error("AttributeError", "module 'os' has no attribute '_exit'")),
-    "_posixsubprocess": ("import _posixsubprocess", no_module("_posixsubprocess")),
-    "pty": ("import pty", refused("pty", "reaches the host system")),
+    "_posixsubprocess": ("import _posixsubprocess", refused("_posixsubprocess", "starts processes")),
+    "pty": ("import pty", refused("pty", "drives a terminal")),
     "multiprocessing": ("import multiprocessing", refused("multiprocessing", "starts processes")),
     "sys_exit_does_not_exit_the_host": ("import sys\nsys.exit(3)", error("SystemExit", "3")),
 }
 
 # Import tricks: every door of the import system leads to the same allow-list.
 GROUPS["imports"] = {
-    "dunder_import_fromlist": ("__import__('_posixsubprocess', fromlist=['fork_exec'])", no_module("_posixsubprocess")),
+    "dunder_import_fromlist": ("__import__('_posixsubprocess', fromlist=['fork_exec'])", refused("_posixsubprocess", "starts processes")),
     "dunder_import_stand_in": ("__import__('subprocess', fromlist=['run']).run(['id'])", error("PermissionError", NO_PROGRAMS)),
     "dunder_import_os_fromlist": (
         "__import__('os', fromlist=['system']).system('id')",
         error("PermissionError", "os.system() is not available in the sandbox"),
     ),
-    "import_module": ("import importlib\nimportlib.import_module('_posixsubprocess')", no_module("_posixsubprocess")),
+    "import_module": ("import importlib\nimportlib.import_module('_posixsubprocess')", refused("_posixsubprocess", "starts processes")),
     "spec_from_file_location": (
         "import _frozen_importlib_external as ext, _frozen_importlib as boot\next._set_bootstrap_module(boot)\nimport importlib.util\nspec = importlib.util.spec_from_file_location('subprocess', '/usr/local/lib/python3.11/subprocess.py')\nspec.loader.exec_module(type(importlib)('subprocess'))",
         error("UnsupportedOperation", NO_FILEIO),
     ),
     "meta_path_with_path_finder_and_sys_path": (
         "import sys, _frozen_importlib_external as ext, _frozen_importlib as boot\next._install(boot)\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty",
-        refused("pty", "reaches the host system"),
+        refused("pty", "drives a terminal"),
     ),
     "sys_path_insertion": (
-        "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty", refused("pty", "reaches the host system")
+        "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty", refused("pty", "drives a terminal")
     ),
     "sys_path_insertion_gets_the_stand_in": (
         "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport subprocess\nsubprocess.run(['id'])",
@@ -321,7 +321,7 @@ GROUPS["imports"] = {
     "signal": ("import signal\nsignal.signal(signal.SIGINT, print)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "signal_kill": ("import signal\nsignal.pthread_kill(1, signal.SIGKILL)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "signal_alarm": ("import signal\nsignal.alarm(1)", error("NotImplementedError", "the sandbox does not deliver signals")),
-    "_signal": ("import _signal", no_module("_signal")),
+    "_signal": ("import _signal", refused("_signal", "is CPython's C accelerator")),
     "ctypes": ("import ctypes", refused("ctypes", "loads native code")),
     "_ctypes": ("import _ctypes", refused("_ctypes", "loads native code")),
     "cffi": ("import cffi", no_module("cffi")),
@@ -340,7 +340,7 @@ SANDBOX_TOP_MODULES = (
     "'statistics', 'dataclasses', 'enum', 'copy', 'difflib', 'hashlib', '_hashlib', 'hmac', 'csv', '_csv', "
     "'pprint', 'contextlib', 'struct', '_struct', 'zlib', 'array', 'uuid', 'graphlib', 'inspect', 'dis', "
     "'traceback', 'tokenize', '_tokenize', 'warnings', '_py_warnings', 'calendar', 'html', '_markupbase', "
-    "'_sandbox_refused', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
+    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
     "'bisect', 'unicodedata', 'base64', 'binascii', 'secrets', 'fnmatch', 'keyword', 'opcode', 'linecache', "
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
@@ -367,7 +367,7 @@ GROUPS["class_walks"] = {
     ),
     "catch_warnings_module_builtins": (
         "import warnings\ncw = [c for c in object.__subclasses__() if c.__name__ == 'catch_warnings'] or [warnings.catch_warnings]\ncw[0]()._module.__builtins__['__import__']('_posixsubprocess')",
-        no_module("_posixsubprocess"),
+        refused("_posixsubprocess", "starts processes"),
     ),
     "os_wrap_close": ("import os\nos._wrap_close", error("AttributeError", "module 'os' has no attribute '_wrap_close'")),
     "builtin_types_are_immutable": ("int.leak = 1", error("TypeError", "cannot set 'leak' attribute of immutable type 'int'")),

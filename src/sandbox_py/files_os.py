@@ -183,6 +183,13 @@ def read(fd, n):
     return data
 
 
+def readinto(fd, buffer):
+    view = memoryview(buffer).cast("B")
+    data = read(fd, len(view))
+    view[: len(data)] = data
+    return len(data)
+
+
 def write(fd, data):
     h = handle(fd)
     if not h.writable:

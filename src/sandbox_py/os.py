@@ -16,7 +16,7 @@ from _sandbox_files_os import (
     O_ACCMODE, O_APPEND, O_CLOEXEC, O_CREAT, O_DIRECTORY, O_DSYNC, O_EXCL, O_NOCTTY, O_NOFOLLOW, O_NONBLOCK,
     O_RDONLY, O_RDWR, O_SYNC, O_TRUNC, O_WRONLY, DirEntry, access, chdir, chmod, close, closerange,
     device_encoding, dup, fchmod, fdatasync, fstat, fsync, ftruncate, fwalk, get_blocksize, get_inheritable,
-    getcwd, getcwdb, isatty, link, listdir, lseek, lstat, makedirs, mkdir, open, read, readlink, remove,
+    getcwd, getcwdb, isatty, link, listdir, lseek, lstat, makedirs, mkdir, open, read, readinto, readlink, remove,
     removedirs, rename, renames, replace, rmdir, scandir, set_inheritable, stat, stat_result, symlink,
     truncate, unlink, utime, walk, write,
 )

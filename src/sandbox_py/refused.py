@@ -1,42 +1,13 @@
-"""The standard-library modules the sandbox refuses, each with the reason and what to use instead: importing
-one raises ImportError saying so, never a bare "No module named" (a model repairs its code from the words).
+"""The standard-library modules the sandbox refuses, each with the reason and what to use instead (the table in
+src/sandbox/stdlib.rs says which and why): importing one raises ImportError saying so, never a bare
+"No module named" (a model repairs its code from the words).
 A finder first on ``sys.meta_path`` (installed once, in the zygote) answers for them. Modules that other
 standard modules import (``urllib.request`` by ``xml.sax``, ``http.client`` by ``urllib.request``) are not
 refused: they import, and any connection fails in the ``socket`` stand-in, saying there is no network."""
 
-_NETWORK = "it reaches the network, and the sandbox has none; get the data through a tool the host registers"
-_PROCESSES = (
-    "it starts processes, and the sandbox runs in one; use concurrent.futures.ThreadPoolExecutor or asyncio"
-)
-_NATIVE = "it loads native code or maps memory, which the sandbox does not allow; use pure Python"
-_HOST = "it reaches the host system (users, terminals, resources), which the sandbox does not see"
-
-REFUSED = {
-    "http.server": _NETWORK,
-    "ftplib": _NETWORK,
-    "smtplib": _NETWORK,
-    "imaplib": _NETWORK,
-    "poplib": _NETWORK,
-    "ssl": _NETWORK,
-    "socketserver": _NETWORK,
-    "xmlrpc": _NETWORK,
-    "webbrowser": _NETWORK,
-    "multiprocessing": _PROCESSES,
-    "concurrent.futures.process": _PROCESSES,
-    "ctypes": _NATIVE,
-    "_ctypes": _NATIVE,
-    "mmap": _NATIVE,
-    "pwd": _HOST,
-    "grp": _HOST,
-    "resource": _HOST,
-    "fcntl": _HOST,
-    "termios": _HOST,
-    "tty": _HOST,
-    "pty": _HOST,
-    "curses": _HOST,
-    "readline": _HOST,
-    "syslog": _HOST,
-}
+# Module name -> the reason, from the table of the standard library (src/sandbox/stdlib.rs), set by the sandbox
+# before any code runs.
+REFUSED = {}
 
 
 class RefusedFinder:
