@@ -115,7 +115,8 @@ class RustInterpreter:
         "the network, subprocesses or threads. Host tools are global functions: call them "
         "with positional or keyword arguments, or as call_tool(name, ...). A cell may await at top level, and a "
         "tool called from async code returns an awaitable that runs on the host at the same time as others: "
-        "results = await asyncio.gather(tool(a), tool(b)). print() output is returned to you. "
+        "results = await asyncio.gather(tool(a), tool(b)). print() output is returned to you, and what goes to "
+        "stderr (warnings, logging) follows it under a line [stderr]. "
         "Call SUBMIT(...) with the output fields to finish; nothing after an accepted SUBMIT runs."
     )
 

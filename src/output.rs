@@ -1,35 +1,60 @@
 //! Captured output: `sys.stdout` and `sys.stderr` in the sandbox are text streams (`_sandbox_streams`) whose
-//! `write` appends to the session's buffer, so `print()`, `print(file=sys.stderr)` and `sys.stdout.write`
-//! interleave in order.
+//! `write` appends to the session's buffers, one per stream.
+//!
+//! A run's output is what it wrote to stdout, exactly as CPython prints it, then, when it wrote anything to
+//! stderr (a warning, argparse's usage error, logging's default handler, `traceback.print_exc()`), that text
+//! after a line `[stderr]`. dspy's own `PythonInterpreter` captures stderr apart and drops it; here it still
+//! reaches the model, which needs the warning or the usage error, without mixing into what was printed.
 
 use rustpython_vm::builtins::PyStrRef;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
-use crate::state::with_state;
+use crate::state::{with_state, SessionState};
 
-/// Append to the output, keeping at most the session's cap and counting what is dropped.
-fn write(text: PyStrRef) -> usize {
+/// The line that starts what a run wrote to stderr, after what it printed.
+pub const STDERR_HEADING: &str = "[stderr]\n";
+
+#[derive(Clone, Copy)]
+enum Stream {
+    Out,
+    Err,
+}
+
+/// Append to a stream's buffer, keeping at most the session's cap (both streams together) and counting what is
+/// dropped.
+fn write_to(stream: Stream, text: PyStrRef) -> usize {
     let length = text.char_len();
     with_state(|state| {
         let cap = state.shared.as_ref().map_or(usize::MAX, |s| s.limits.max_output_chars);
         let room = cap.saturating_sub(state.output_chars);
-        if length <= room {
-            state.output.push_str(&text.to_string_lossy());
-            state.output_chars += length;
+        let kept = length.min(room);
+        let buffer: &mut String = match stream {
+            Stream::Out => &mut state.output,
+            Stream::Err => &mut state.error_output,
+        };
+        if kept == length {
+            buffer.push_str(&text.to_string_lossy());
         } else {
-            state.output.extend(text.to_string_lossy().chars().take(room));
-            state.output_chars += room;
-            state.output_dropped += length - room;
+            buffer.extend(text.to_string_lossy().chars().take(kept));
         }
+        state.output_chars += kept;
+        state.output_dropped += length - kept;
     });
     length
 }
 
-fn writelines(lines: rustpython_vm::function::ArgIterable<PyStrRef>, vm: &VirtualMachine) -> PyResult<()> {
-    for line in lines.iter(vm)? {
-        write(line?);
-    }
-    Ok(())
+fn writer(vm: &VirtualMachine, stream: Stream) -> (PyObjectRef, PyObjectRef) {
+    let write = vm.new_function("write", move |text: PyStrRef| write_to(stream, text));
+    let writelines = vm.new_function(
+        "writelines",
+        move |lines: rustpython_vm::function::ArgIterable<PyStrRef>, vm: &VirtualMachine| -> PyResult<()> {
+            for line in lines.iter(vm)? {
+                write_to(stream, line?);
+            }
+            Ok(())
+        },
+    );
+    (write.into(), writelines.into())
 }
 
 /// Point `sys.stdout`/`sys.stderr` (and their `__stdout__` twins) at the capture streams. Done before every
@@ -45,28 +70,59 @@ pub fn install_streams(vm: &VirtualMachine, streams: &(PyObjectRef, PyObjectRef)
 
 pub fn new_streams(vm: &VirtualMachine) -> PyResult<(PyObjectRef, PyObjectRef)> {
     let make = vm.import("_sandbox_streams", 0)?.get_attr("make_streams", vm)?;
-    let streams = make.call((vm.new_function("write", write), vm.new_function("writelines", writelines)), vm)?;
+    let (out_write, out_writelines) = writer(vm, Stream::Out);
+    let (err_write, err_writelines) = writer(vm, Stream::Err);
+    let streams = make.call((out_write, out_writelines, err_write, err_writelines), vm)?;
     match streams.downcast_ref::<rustpython_vm::builtins::PyTuple>().map(|pair| pair.as_slice().to_vec()).as_deref() {
         Some([stdout, stderr]) => Ok((stdout.clone(), stderr.clone())),
         _ => Err(vm.new_system_error("_sandbox_streams.make_streams did not return two streams")),
     }
 }
 
-/// The run's output, with a note saying how much was dropped past the cap.
-pub fn take_output() -> String {
-    with_state(|state| {
-        let mut output = std::mem::take(&mut state.output);
-        let dropped = std::mem::take(&mut state.output_dropped);
-        let kept = std::mem::take(&mut state.output_chars);
-        if dropped > 0 {
-            if !output.ends_with('\n') {
-                output.push('\n');
+/// What a run wrote, taken from the session's buffers at its end.
+pub struct Printed {
+    pub stdout: String,
+    stderr: String,
+    /// Characters kept (both streams), and characters dropped past the cap.
+    kept: usize,
+    dropped: usize,
+}
+
+impl Printed {
+    pub fn is_empty(&self) -> bool {
+        self.stdout.is_empty() && self.stderr.is_empty() && self.dropped == 0
+    }
+
+    /// The run's output as one text: stdout, then stderr under its heading, then a note saying how much was
+    /// dropped past the cap.
+    pub fn into_text(self) -> String {
+        let Printed { mut stdout, stderr, kept, dropped } = self;
+        if !stderr.is_empty() {
+            if !stdout.is_empty() && !stdout.ends_with('\n') {
+                stdout.push('\n');
             }
-            output.push_str(&format!(
+            stdout.push_str(STDERR_HEADING);
+            stdout.push_str(&stderr);
+        }
+        if dropped > 0 {
+            if !stdout.ends_with('\n') {
+                stdout.push('\n');
+            }
+            stdout.push_str(&format!(
                 "[output truncated: the first {kept} characters are shown, {dropped} more were dropped; print less, \
                  e.g. a slice, a count or a summary]"
             ));
         }
-        output
+        stdout
+    }
+}
+
+/// What the run wrote, leaving the buffers empty for the next.
+pub fn take_output() -> Printed {
+    with_state(|state: &mut SessionState| Printed {
+        stdout: std::mem::take(&mut state.output),
+        stderr: std::mem::take(&mut state.error_output),
+        kept: std::mem::take(&mut state.output_chars),
+        dropped: std::mem::take(&mut state.output_dropped),
     })
 }

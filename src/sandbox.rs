@@ -31,7 +31,8 @@ pub use stdlib::MODULES as STDLIB_MODULES;
 /// `_sandbox_refused` makes importing a refused module (network, processes, native code) say why;
 /// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted;
 /// `cProfile` is `profile`'s profiler with cProfile's interface, `_compression` 3.13's name for 3.14's streams;
-/// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`).
+/// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`); `decimal` is
+/// `_pydecimal` raising its signals as CPython's C `decimal` does.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -42,7 +43,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 24] {
+fn stand_ins() -> [(&'static str, FrozenModule); 25] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -68,6 +69,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 24] {
         stand_in!("cProfile", "sandbox_py/cprofile.py", "<sandbox cProfile>"),
         stand_in!("_compression", "sandbox_py/compression_streams.py", "<sandbox _compression>"),
         stand_in!("_sandbox_tzdata", "sandbox_py/tzdata.py", "<sandbox _sandbox_tzdata>"),
+        stand_in!("decimal", "sandbox_py/decimal.py", "<sandbox decimal>"),
     ]
 }
 
@@ -81,7 +83,8 @@ fn settings() -> Settings {
     settings.write_bytecode = false;
     settings.user_site_directory = false;
     settings.path_list = Vec::new();
-    settings.argv = vec![String::new()];
+    // A program name for argparse's usage line (CPython's is the script's name; an empty one printed "usage: [-h]").
+    settings.argv = vec!["main.py".to_owned()];
     settings
 }
 

@@ -25,8 +25,9 @@ pub struct SessionState {
     pub tools: HashMap<String, Arc<ToolEntry>>,
     pub tool_factory: Option<PyObjectRef>,
     pub fields: Option<Vec<Field>>,
-    /// Output printed during the current run.
+    /// What the current run wrote to `sys.stdout`, and to `sys.stderr` (kept apart: see `output`).
     pub output: String,
+    pub error_output: String,
     /// The accepted finish call of the current run: its kind and the output dict (a sandbox dict).
     pub finish: Option<(FinishKind, PyObjectRef)>,
     /// Raised to unwind the sandbox after an accepted finish call; re-raised until the run ends.
@@ -34,7 +35,7 @@ pub struct SessionState {
     /// What the VM thread shares with the monitor thread (limits, stop requests, tool time).
     pub shared: Option<Arc<crate::limits::Shared>>,
     pub job_started: Option<std::time::Instant>,
-    /// Characters kept in `output`, and characters printed past the cap and dropped.
+    /// Characters kept in `output` and `error_output` together, and characters written past the cap and dropped.
     pub output_chars: usize,
     pub output_dropped: usize,
     /// The types a host tool's exception takes, by host type name (`errors::tool_error_types`).

@@ -12,16 +12,43 @@ from dspy_rust_interpreter import CodeExecutionError
 # ---------------------------------------------------------------------------------------------------------
 
 
-def test_print_stdout_write_and_stderr_interleave_in_order(interp):
+def test_stdout_is_exactly_what_was_printed_and_stderr_follows_it_apart(interp):
     code = (
         "import sys\n"
         "print('a')\n"
-        "sys.stdout.write('b\\n')\n"
+        "sys.stdout.write('b')\n"
         "print('c', file=sys.stderr)\n"
         "sys.stderr.write('d')\n"
         "print('e')\n"
     )
-    assert interp.execute(code) == "a\nb\nc\nde\n"
+    assert interp.execute(code) == "a\nbe\n[stderr]\nc\nd"
+
+
+@pytest.mark.parametrize(
+    ("code", "stdout", "stderr"),
+    [
+        ("import warnings\nwarnings.warn('careful')\nprint('done')", "done\n", "UserWarning: careful"),
+        ("import re\nprint(re.findall('\\d', 'a1'))", "['1']\n", "SyntaxWarning"),
+        ("import logging\nlogging.warning('disk %s', 'full')\nprint(1)", "1\n", "WARNING:root:disk full"),
+        ("import traceback\ntry:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\nprint(2)", "2\n", "ZeroDivisionError"),
+        ("import warnings\nwarnings.warn('w')\n3", "3", "UserWarning: w"),
+    ],
+    ids=["warning", "compile-warning", "logging", "print_exc", "trailing-value"],
+)
+def test_what_goes_to_stderr_reaches_the_model_after_stdout(make_interp, code, stdout, stderr):
+    text = make_interp().execute(code)
+    assert text.startswith(stdout + ("\n" if not stdout.endswith("\n") else "") + "[stderr]\n"), text
+    assert stderr in text.split("[stderr]\n", 1)[1]
+
+
+def test_argparse_names_a_program_in_its_usage_error(interp):
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute(
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--n', type=int)\np.parse_args(['--n', 'x'])"
+        )
+    assert raised.value.error_type == "SystemExit"
+    assert "usage: main.py [-h] [--n N]" in raised.value.output
+    assert "main.py: error: argument --n: invalid int value: 'x'" in raised.value.output
 
 
 def test_stdout_write_returns_character_count(interp):
@@ -137,7 +164,7 @@ def test_expression_that_is_not_last_is_not_returned(interp):
 
 def test_reassigned_stdout_is_captured_again_in_next_execute(interp):
     interp.execute("import sys, io\nsys.stdout = io.StringIO()\nsys.stderr = io.StringIO()\nprint('hidden')")
-    assert interp.execute("import sys\nprint('visible')\nprint('err', file=sys.stderr)") == "visible\nerr\n"
+    assert interp.execute("import sys\nprint('visible')\nprint('err', file=sys.stderr)") == "visible\n[stderr]\nerr\n"
 
 
 def test_stdout_set_to_none_is_captured_again_in_next_execute(interp):

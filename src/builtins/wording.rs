@@ -67,6 +67,19 @@ fn reworded(class: &Py<PyType>, message: &str, vm: &VirtualMachine) -> Option<St
         if let Some(other) = message.strip_prefix("Expected type 'int' but '").and_then(|rest| rest.strip_suffix("' found.")) {
             return Some(format!("'{other}' object cannot be interpreted as an integer"));
         }
+        if message.starts_with("exceptions must be classes or instances deriving from BaseException, not ") {
+            return Some("exceptions must derive from BaseException".to_owned());
+        }
+        // RustPython leaves out the start, and lists the methods in its set's order (CPython sorts them).
+        if let Some((class, methods)) = message.strip_prefix("class ").and_then(|rest| rest.split_once(" without an implementation for abstract ")) {
+            let (noun, names) = methods.split_once(' ')?;
+            let mut names: Vec<&str> = names.strip_prefix('\'')?.strip_suffix('\'')?.split("', '").collect();
+            names.sort_unstable();
+            return Some(format!(
+                "Can't instantiate abstract class {class} without an implementation for abstract {noun} '{}'",
+                names.join("', '")
+            ));
+        }
         let other = message.strip_prefix("can only concatenate tuple (not '")?.strip_suffix("') to tuple")?;
         return Some(format!("can only concatenate tuple (not \"{other}\") to tuple"));
     }

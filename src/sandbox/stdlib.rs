@@ -232,7 +232,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("dbm", C(Python, "dbm.dumb files on the sandbox's filesystem")),
     ("dbm.gnu", R(NativeCode)),
     ("dbm.ndbm", R(NativeCode)),
-    ("decimal", A(Python)),
+    ("decimal", A(StandIn)),
     ("difflib", A(Python)),
     ("dis", A(Python)),
     ("doctest", A(Python)),

@@ -1,19 +1,21 @@
 """_sandbox_streams: the objects `sys.stdout` and `sys.stderr` are in the sandbox. Text streams as CPython's
 are (`io.TextIOBase`: `write`, `writelines`, `flush`, `isatty`, `encoding`, a `buffer` for bytes, ...), whose
-writes all land, in order, in the session's output (the native `write` the sandbox passes in)."""
+writes land in the session's output, each stream in its own buffer (the native writers the sandbox passes in;
+src/output.rs says how the two are returned)."""
 
 import io
 
 
-def make_streams(native_write, native_writelines):
+def make_streams(out_write, out_writelines, err_write, err_writelines):
     class Buffer:
         """`sys.stdout.buffer`: bytes, decoded as UTF-8 into the same output."""
 
-        def __init__(self, name):
+        def __init__(self, name, native_write):
             self.name = name
+            self._write = native_write
 
         def write(self, data):
-            native_write(bytes(data).decode("utf-8", "replace"))
+            self._write(bytes(data).decode("utf-8", "replace"))
             return len(data)
 
         def flush(self):
@@ -30,12 +32,11 @@ def make_streams(native_write, native_writelines):
         write_through = False
         mode = "w"
 
-        def __init__(self, name):
+        def __init__(self, name, native_write, native_writelines):
             self.name = name
-            self.buffer = Buffer(name)
-
-        write = staticmethod(native_write)
-        writelines = staticmethod(native_writelines)
+            self.buffer = Buffer(name, native_write)
+            self.write = native_write
+            self.writelines = native_writelines
 
         def flush(self):
             pass
@@ -58,4 +59,4 @@ def make_streams(native_write, native_writelines):
         def __repr__(self):
             return f"<_io.TextIOWrapper name={self.name!r} mode='w' encoding='utf-8'>"
 
-    return StandardStream("<stdout>"), StandardStream("<stderr>")
+    return StandardStream("<stdout>", out_write, out_writelines), StandardStream("<stderr>", err_write, err_writelines)

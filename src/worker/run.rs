@@ -132,6 +132,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     with_state(|s| {
         s.fields = fields;
         s.output.clear();
+        s.error_output.clear();
         s.output_chars = 0;
         s.output_dropped = 0;
         s.finish = None;
@@ -189,7 +190,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
                 type_name: "TypeError".into(),
                 message: format!("an output field {}", e.describe("").trim_start()),
                 traceback: String::new(),
-                output: printed,
+                output: printed.into_text(),
                 stop: None,
             },
         };
@@ -199,10 +200,10 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     match result {
         Some(Ok(_)) if shared.over_memory_limit() => {
             let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
-            stopped(error_outcome(vm, &exc, &session.cells, printed), Some(Stop::Memory))
+            stopped(error_outcome(vm, &exc, &session.cells, printed.into_text()), Some(Stop::Memory))
         }
         Some(Ok(value)) => value_outcome(vm, mode, value, printed, shared.limits.max_output_chars),
-        Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed), stop),
+        Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed.into_text()), stop),
         None => unreachable!("a finish call returned above"),
     }
 }
@@ -278,7 +279,7 @@ fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
 /// The REPL-like result: the printed text exactly as printed (with a trailing expression's repr appended on
 /// a line of its own), else the trailing expression's value (plain data as itself, anything else as its
 /// repr), else None. The text is capped at `max_chars` as printed output is, the repr included.
-fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: String, max_chars: usize) -> Outcome {
+fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: output::Printed, max_chars: usize) -> Outcome {
     let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
     let repr = |value: &PyObjectRef, room: usize| {
         let mut text = value
@@ -289,14 +290,16 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
         text
     };
     if !printed.is_empty() {
+        // The repr is shown where CPython's REPL shows it: after what was printed to stdout.
         if let Some(value) = &value {
-            if !printed.ends_with('\n') {
-                printed.push('\n');
+            let stdout = &mut printed.stdout;
+            if !stdout.is_empty() && !stdout.ends_with('\n') {
+                stdout.push('\n');
             }
-            let room = max_chars.saturating_sub(printed.chars().count());
-            printed.push_str(&repr(value, room));
+            let room = max_chars.saturating_sub(stdout.chars().count());
+            stdout.push_str(&repr(value, room));
         }
-        return Outcome::Value(Value::Str(printed));
+        return Outcome::Value(Value::Str(printed.into_text()));
     }
     let Some(value) = value else { return Outcome::Value(Value::None) };
     match convert::to_value(&value, vm) {

@@ -11,6 +11,16 @@ from dspy_rust_interpreter import CodeExecutionError
 
 RUNNER = Path(__file__).parent / "cpython_cells.py"
 TRACEBACK = "\n\nTraceback (most recent call last):"
+# What the sandbox writes before a run's stderr, after its stdout (src/output.rs).
+STDERR = "[stderr]\n"
+
+
+def apart(text: str) -> tuple[str, str]:
+    """A sandbox output's stdout and stderr."""
+    if text.startswith(STDERR):
+        return "", text[len(STDERR):]
+    stdout, found, stderr = text.partition("\n" + STDERR)
+    return (stdout + "\n" if found else stdout), stderr
 
 
 def cpython_cells(
@@ -31,23 +41,28 @@ def cpython_cells(
 
 
 def in_sandbox(interp, source: str, variables: dict | None = None) -> list[str]:
-    """The sandbox's outcome in the same shape: [kind, text, stdout before an error]."""
+    """The sandbox's outcome in the same shape: [kind, text, stdout before an error, stderr]."""
     try:
         result = interp.execute(source, variables)
     except CodeExecutionError as error:
-        return ["error", str(error).split(TRACEBACK)[0].rstrip("\n"), error.output or ""]
+        printed, stderr = apart(error.output or "")
+        return ["error", str(error).split(TRACEBACK)[0].rstrip("\n"), printed, stderr]
     kind = type(result).__name__
     if kind == "FinalOutput":
-        return ["submit", repr(result.output), ""]
+        return ["submit", repr(result.output), "", ""]
     if kind == "FinalAnswerResult":
-        return ["final", repr(result.answer), ""]
+        return ["final", repr(result.answer), "", ""]
     if result is None:
-        return ["value", "", ""]
-    return ["value", result if isinstance(result, str) else repr(result), ""]
+        return ["value", "", "", ""]
+    if not isinstance(result, str):
+        return ["value", repr(result), "", ""]
+    text, stderr = apart(result)
+    return ["value", text, "", stderr]
 
 
-def comparable(outcome: list[str]) -> tuple[str, str, str]:
-    """Kind, text and (for an error) what was printed before it, trailing newlines aside."""
-    kind, text = outcome[0], outcome[1]
+def comparable(outcome: list[str]) -> tuple[str, str, str, bool]:
+    """Kind, text, (for an error) what was printed before it, trailing newlines aside, and whether anything went
+    to stderr (its words are not compared: a warning names the cell's file, which differs)."""
+    kind, text, stderr = outcome[0], outcome[1], outcome[3]
     printed = outcome[2] if kind == "error" else ""
-    return kind, text.rstrip("\n"), printed.rstrip("\n")
+    return kind, text.rstrip("\n"), printed.rstrip("\n"), bool(stderr)

@@ -103,7 +103,7 @@ def test_corpus_session_runs_as_in_cpython(make_interp, path: Path):
         if cell.differs and same:
             problems.append(f"[{cell.title}] is marked '# differs: {cell.differs}' but now runs as in CPython")
         elif not cell.differs and not same:
-            shown = readable_diff("\n".join(comparable(wanted)), "\n".join(comparable(got)))
+            shown = readable_diff("\n".join(map(str, comparable(wanted))), "\n".join(map(str, comparable(got))))
             problems.append(f"[{cell.title}]\n{cell.source}{shown}")
     assert not problems, f"{path.name}:\n\n" + "\n\n".join(problems)
 

@@ -55,7 +55,6 @@ from decimal import Decimal
 for fix in corrections:
     price = Decimal(fix["unit_price"])
     print(fix["order_id"], price)
-# differs: the InvalidOperation message is "[<class 'decimal.ConversionSyntax'>]" in CPython, "Invalid literal for Decimal: '79,97'" in the sandbox
 
 # %% comma decimals and impossible dates: validate each field and report
 from decimal import InvalidOperation

@@ -7,7 +7,6 @@ for line in context.splitlines()[:3]:
     print(line)
 
 # %% quick regex for the latencies
-# differs: the SyntaxWarning for the invalid escape "\d" is part of the cell's output (CPython writes it to stderr), in 3.14's wording
 import re
 lat_all = [int(x) for x in re.findall("latency_ms=(\d+)", context)]
 print(len(lat_all), min(lat_all), max(lat_all), sum(lat_all) // len(lat_all))

@@ -121,7 +121,6 @@ show(lambda: word[1.5])
 show(lambda: [1][None:"a"])
 
 # %% indexing a str literal with a str: compile-time SyntaxWarning
-# differs: the sandbox puts the compile-time SyntaxWarning ("<cell N>:3: SyntaxWarning: str indices must be integers or slices, not str; perhaps you missed a comma?") into the cell's output; CPython writes it to stderr
 show(lambda: "abc"["a"])
 show(lambda: "abc"[1.5])
 

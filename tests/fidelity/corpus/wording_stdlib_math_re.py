@@ -80,7 +80,6 @@ show(lambda: Fraction(1.5, 2))
 show(lambda: Decimal("1.10") + Decimal("2.205"))
 
 # %% Decimal from a bad literal and division by zero
-# differs: "Invalid literal for Decimal: 'abc'" / "x / 0" instead of "[<class 'decimal.ConversionSyntax'>]" / "[<class 'decimal.DivisionByZero'>]"
 show(lambda: Decimal("abc"))
 show(lambda: Decimal(1) / 0)
 

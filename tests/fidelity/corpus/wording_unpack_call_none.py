@@ -88,7 +88,6 @@ show(lambda: [].lenght)
 show(lambda: len(ordered))
 
 # %% calling and subscripting literals: compile-time SyntaxWarnings
-# differs: the sandbox puts the compile-time "SyntaxWarning: 'NoneType' object is not callable; perhaps you missed a comma?" (and "... not subscriptable ...") into the cell's output; CPython writes them to stderr
 show(lambda: None())
 show(lambda: [1, 2](3))
 show(lambda: None["k"])
