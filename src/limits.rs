@@ -188,34 +188,37 @@ pub fn memory_limit_message(shared: &Shared) -> String {
     )
 }
 
+/// The exception the stop that stands raises in sandbox code; None when none stands.
+pub fn stop_exception(vm: &VirtualMachine, shared: &Shared) -> Option<rustpython_vm::builtins::PyBaseExceptionRef> {
+    Some(match shared.stop_reason() {
+        StopReason::None => return None,
+        StopReason::Finish => {
+            let stop_type = with_state(|s| s.stop_exception_type.clone()).expect("set at start-up");
+            vm.new_exception_msg(stop_type, "finish call accepted".into())
+        }
+        StopReason::Timeout => {
+            let limit = shared.limits.timeout.map(|t| t.as_secs_f64()).unwrap_or_default();
+            vm.new_exception_msg(
+                vm.ctx.exceptions.timeout_error.to_owned(),
+                format!(
+                    "execution exceeded the time limit of {limit} s and was stopped; the session's variables \
+                     are intact. Make the code faster, or split the work across several executions"
+                )
+                .into(),
+            )
+        }
+        StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
+        StopReason::Memory => vm.new_memory_error(memory_limit_message(shared)),
+        StopReason::Shutdown => {
+            vm.new_exception_msg(vm.ctx.exceptions.system_exit.to_owned(), "the session is shutting down".into())
+        }
+    })
+}
+
 /// The closure queued into the VM: raise the stop's exception, and stay queued while the stop stands.
 fn stop_signal(shared: Arc<Shared>) -> UserSignal {
     Box::new(move |vm: &VirtualMachine| {
-        let reason = shared.stop_reason();
-        let exception = match reason {
-            StopReason::None => return Ok(()),
-            StopReason::Finish => {
-                let stop_type = with_state(|s| s.stop_exception_type.clone()).expect("set at start-up");
-                vm.new_exception_msg(stop_type, "finish call accepted".into())
-            }
-            StopReason::Timeout => {
-                let limit = shared.limits.timeout.map(|t| t.as_secs_f64()).unwrap_or_default();
-                vm.new_exception_msg(
-                    vm.ctx.exceptions.timeout_error.to_owned(),
-                    format!(
-                        "execution exceeded the time limit of {limit} s and was stopped; the session's variables \
-                         are intact. Make the code faster, or split the work across several executions"
-                    )
-                    .into(),
-                )
-            }
-            StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
-            StopReason::Memory => vm.new_memory_error(memory_limit_message(&shared)),
-            StopReason::Shutdown => vm.new_exception_msg(
-                vm.ctx.exceptions.system_exit.to_owned(),
-                "the session is shutting down".into(),
-            ),
-        };
+        let Some(exception) = stop_exception(vm, &shared) else { return Ok(()) };
         let _ = shared.signals.send(stop_signal(shared.clone()));
         Err(exception)
     })

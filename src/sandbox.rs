@@ -32,7 +32,8 @@ pub use stdlib::MODULES as STDLIB_MODULES;
 /// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted;
 /// `cProfile` is `profile`'s profiler with cProfile's interface, `_compression` 3.13's name for 3.14's streams;
 /// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`); `decimal` is
-/// `_pydecimal` raising its signals as CPython's C `decimal` does.
+/// `_pydecimal` raising its signals as CPython's C `decimal` does; `_sqlite3` the native one confined to the
+/// session's memory (`sandbox_py/sqlite.py`).
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -43,7 +44,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 25] {
+fn stand_ins() -> [(&'static str, FrozenModule); 26] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -70,6 +71,7 @@ fn stand_ins() -> [(&'static str, FrozenModule); 25] {
         stand_in!("_compression", "sandbox_py/compression_streams.py", "<sandbox _compression>"),
         stand_in!("_sandbox_tzdata", "sandbox_py/tzdata.py", "<sandbox _sandbox_tzdata>"),
         stand_in!("decimal", "sandbox_py/decimal.py", "<sandbox decimal>"),
+        stand_in!("_sqlite3", "sandbox_py/sqlite.py", "<sandbox _sqlite3>"),
     ]
 }
 
@@ -307,9 +309,9 @@ pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), S
 /// keeps only part of it: `_csv` (its dialect registry and field size limit are process-wide; the stand-in
 /// keeps them per session) and `gc` (`get_objects`, `get_referrers` and `get_referents` would hand out every
 /// object the VM holds, the sandbox's own machinery included); `zlib` is handed over whole, its errors worded
-/// anew (`sandbox_py/zlib.py`). Deleting the attributes from the module would
+/// anew (`sandbox_py/zlib.py`), and `_sqlite3` whole, its `connect` confined (`sandbox_py/sqlite.py`). Deleting the attributes from the module would
 /// not do: a new import, `importlib.reload` or `_imp.create_builtin` would make the whole module again.
-const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib"];
+const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib", "_sqlite3"];
 
 thread_local! {
     /// The definitions of the `HANDED_OVER` modules, taken out by the init hook of the VM built on this thread.

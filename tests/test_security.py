@@ -340,7 +340,7 @@ SANDBOX_TOP_MODULES = (
     "'statistics', 'dataclasses', 'enum', 'copy', 'difflib', 'hashlib', '_hashlib', 'hmac', 'csv', '_csv', "
     "'pprint', 'contextlib', 'struct', '_struct', 'zlib', 'array', 'uuid', 'graphlib', 'inspect', 'dis', "
     "'traceback', 'tokenize', '_tokenize', 'warnings', '_py_warnings', 'calendar', 'html', '_markupbase', "
-    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
+    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', '_sqlite3', 'sqlite3', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
     "'bisect', 'unicodedata', 'base64', 'binascii', 'secrets', 'fnmatch', 'keyword', 'opcode', 'linecache', "
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "

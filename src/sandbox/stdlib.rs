@@ -82,6 +82,8 @@ use Standing::{Available as A, Confined as C, Refused as R};
 const FILES: &str = "the sandbox's filesystem";
 const NO_NETWORK: &str = "imports; connections fail: the sandbox has no network";
 const ONE_PROCESS: &str = "names and errors; running a program is refused";
+const SQLITE: &str = "databases in the session's memory: ':memory:', and a path names one kept for the session; \
+                      no host file, no extensions";
 
 /// The table. Sorted by name (a test checks), one row per module.
 pub const MODULES: &[(&str, Standing)] = &[
@@ -164,7 +166,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("_signal", R(Accelerator("signal"))),
     ("_sitebuiltins", A(Python)),
     ("_socket", R(Network)),
-    ("_sqlite3", R(Accelerator("sqlite3"))),
+    ("_sqlite3", C(StandIn, SQLITE)),
     ("_sre", A(Native)),
     ("_ssl", R(Network)),
     ("_stat", A(Native)),
@@ -335,7 +337,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("smtplib", R(Network)),
     ("socket", C(StandIn, NO_NETWORK)),
     ("socketserver", R(Network)),
-    ("sqlite3", R(NativeCode)),
+    ("sqlite3", C(Python, SQLITE)),
     ("sre_compile", A(Python)),
     ("sre_constants", A(Python)),
     ("sre_parse", A(Python)),

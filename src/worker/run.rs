@@ -8,7 +8,7 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyCode};
 use rustpython_vm::bytecode::CodeFlags;
 use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::scope::Scope;
-use rustpython_vm::{PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
+use rustpython_vm::{AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
 use crate::errors::{self, ExceptionReport};
 use crate::limits::{self, Shared};
@@ -181,6 +181,10 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         _ => None,
     };
     session.stopped = stop.is_some();
+    let result = match result {
+        Some(Err(exc)) if stop.is_some() => Some(Err(limit_error(vm, &shared, exc))),
+        other => other,
+    };
     shared.reset_for_job();
     let printed = output::take_output();
     if let Some((kind, fields)) = finish {
@@ -266,6 +270,19 @@ fn forget_host_calls(vm: &VirtualMachine) {
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
     let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, |file, line| cells.line(file, line));
     Outcome::Error { type_name, message, traceback, output, stop: None }
+}
+
+/// A run a limit stopped ends with the limit's exception, even when native code caught it and raised one of
+/// its own (SQLite turns the exception its progress handler raised into `OperationalError: interrupted`); the
+/// native error is kept as its context.
+fn limit_error(vm: &VirtualMachine, shared: &limits::Shared, exc: PyBaseExceptionRef) -> PyBaseExceptionRef {
+    match limits::stop_exception(vm, shared) {
+        Some(limit) if !exc.as_object().class().is(limit.as_object().class()) => {
+            limit.set_context(Some(exc));
+            limit
+        }
+        _ => exc,
+    }
 }
 
 /// An error outcome marked as the work of a limit.
