@@ -6,6 +6,10 @@ the abandon grace plus slack (a hang) is a finding: the program is saved under `
 run fails. Programs come from a corpus (the security and limit snippets of the test suite, plus language
 snippets) mutated line- and token-wise, and from a small random expression generator.
 
+Then a differential phase: cells made of random sequences of statements of every kind
+(``tests/fidelity/test_cell_shapes.py``'s generator, seeded from the run's seed) run in fresh sandboxes and in
+the reference CPython; a cell whose outcome differs is a finding too.
+
     python fuzz/fuzz_interpreter.py --seconds 120          # what CI runs
     python fuzz/fuzz_interpreter.py --seconds 3600 --seed 7 # a longer campaign
 """
@@ -259,9 +263,39 @@ def parent(seconds: float, seed: int) -> int:
     return 1 if findings else 0
 
 
+def differential(seed: int, count: int) -> int:
+    """Random statement sequences in the sandbox and in the reference CPython; each difference is a finding."""
+    for folder in (HERE.parent / "tests", HERE.parent / "tests" / "fidelity"):
+        sys.path.insert(0, str(folder))
+    from cells import comparable, cpython_cells, in_sandbox
+    from test_cell_shapes import random_cells
+
+    from dspy_rust_interpreter import RustInterpreter
+
+    cells = random_cells(count, seed=1000 + seed)
+    expected = cpython_cells([source for _, source in cells], fresh=True)
+    findings = []
+    for (name, source), wanted in zip(cells, expected):
+        interp = RustInterpreter(timeout=10)
+        try:
+            got = in_sandbox(interp, source)
+        finally:
+            interp.shutdown()
+        if comparable(got) != comparable(wanted):
+            findings.append(f"{name}:\n{source}\ncpython: {wanted}\nsandbox: {got}")
+    if findings:
+        (HERE / "findings").mkdir(exist_ok=True)
+        (HERE / "findings" / f"seed{seed}-differential.txt").write_text("\n\n".join(findings))
+    for finding in findings:
+        print(f"FINDING (differs from CPython): {finding}")
+    print(f"fuzz: {count} random cells compared with CPython (seed {seed}); {len(findings)} differ")
+    return 1 if findings else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--cells", type=int, default=80, help="random cells compared with CPython")
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "1")))
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
@@ -269,7 +303,8 @@ def main() -> None:
     if args.child:
         child(args.seed, args.start)
     else:
-        sys.exit(parent(args.seconds, args.seed))
+        crashes = parent(args.seconds, args.seed)
+        sys.exit(differential(args.seed, args.cells) or crashes)
 
 
 if __name__ == "__main__":
