@@ -67,7 +67,7 @@ pub fn exception_report(
             let code = entry.frame.f_code();
             let file = code.source_path().as_str();
             // The import machinery's and the tool stand-ins' frames say nothing about the submitted code.
-            if file.starts_with("<frozen importlib") || file == "<tools>" {
+            if file.starts_with("<frozen importlib") || file == "<tools>" || file == "<sandbox _sandbox_importer>" {
                 continue;
             }
             let line = entry.lineno.get();

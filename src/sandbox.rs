@@ -33,7 +33,8 @@ pub use stdlib::MODULES as STDLIB_MODULES;
 /// `cProfile` is `profile`'s profiler with cProfile's interface, `_compression` 3.13's name for 3.14's streams;
 /// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`); `decimal` is
 /// `_pydecimal` raising its signals as CPython's C `decimal` does; `_sqlite3` the native one confined to the
-/// session's memory (`sandbox_py/sqlite.py`).
+/// session's memory (`sandbox_py/sqlite.py`); `_sandbox_importer` imports source from the sandbox's filesystem; `ctypes` has the C data types and their sizes, no
+/// native code.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -44,7 +45,7 @@ macro_rules! stand_in {
 }
 
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 26] {
+fn stand_ins() -> [(&'static str, FrozenModule); 28] {
     [
         stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
         stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
@@ -72,6 +73,8 @@ fn stand_ins() -> [(&'static str, FrozenModule); 26] {
         stand_in!("_sandbox_tzdata", "sandbox_py/tzdata.py", "<sandbox _sandbox_tzdata>"),
         stand_in!("decimal", "sandbox_py/decimal.py", "<sandbox decimal>"),
         stand_in!("_sqlite3", "sandbox_py/sqlite.py", "<sandbox _sqlite3>"),
+        stand_in!("_sandbox_importer", "sandbox_py/importer.py", "<sandbox _sandbox_importer>"),
+        stand_in!("ctypes", "sandbox_py/ctypes.py", "<sandbox ctypes>"),
     ]
 }
 
@@ -250,6 +253,8 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     }
     crate::native_recursion::guard_native_iterators(vm)?;
     crate::files::install(vm)?;
+    // Modules in `sys.path` folders of the sandbox's filesystem, after the standard library's.
+    vm.import("_sandbox_importer", 0)?.get_attr("install", vm)?.call((), vm)?;
     // Refused modules say why on import (`sandbox_py/refused.py`): first on the path, before the allow-list's
     // "No module named".
     let refusing = vm.import("_sandbox_refused", 0)?;
@@ -340,7 +345,8 @@ fn scrub_sys(vm: &VirtualMachine) -> PyResult<()> {
     for name in ["executable", "_base_executable", "prefix", "base_prefix", "exec_prefix", "base_exec_prefix"] {
         sys.set_attr(name, vm.ctx.new_str(""), vm)?;
     }
-    sys.set_attr("path", vm.ctx.new_list(Vec::new()), vm)?;
+    // The sandbox's own search path: the working directory, as in CPython's REPL (`_sandbox_importer`).
+    sys.set_attr("path", vm.ctx.new_list(vec![vm.ctx.new_str("").into()]), vm)?;
     sys.set_attr("orig_argv", vm.ctx.new_list(Vec::new()), vm)?;
     let no_input = vm.new_function("input", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
         Err(vm.new_runtime_error(

@@ -322,7 +322,7 @@ GROUPS["imports"] = {
     "signal_kill": ("import signal\nsignal.pthread_kill(1, signal.SIGKILL)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "signal_alarm": ("import signal\nsignal.alarm(1)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "_signal": ("import _signal", refused("_signal", "is CPython's C accelerator")),
-    "ctypes": ("import ctypes", refused("ctypes", "loads native code")),
+    "ctypes": ("import ctypes\nctypes.CDLL('libc.so.6')", error("OSError", "loading native code is not available in the sandbox")),
     "_ctypes": ("import _ctypes", refused("_ctypes", "loads native code")),
     "cffi": ("import cffi", no_module("cffi")),
     "mmap": ("import mmap", refused("mmap", "loads native code")),
@@ -340,7 +340,7 @@ SANDBOX_TOP_MODULES = (
     "'statistics', 'dataclasses', 'enum', 'copy', 'difflib', 'hashlib', '_hashlib', 'hmac', 'csv', '_csv', "
     "'pprint', 'contextlib', 'struct', '_struct', 'zlib', 'array', 'uuid', 'graphlib', 'inspect', 'dis', "
     "'traceback', 'tokenize', '_tokenize', 'warnings', '_py_warnings', 'calendar', 'html', '_markupbase', "
-    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', '_sqlite3', 'sqlite3', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
+    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', '_sqlite3', 'sqlite3', 'ctypes', '_sandbox_importer', 'importlib', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
     "'bisect', 'unicodedata', 'base64', 'binascii', 'secrets', 'fnmatch', 'keyword', 'opcode', 'linecache', "
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "

@@ -318,14 +318,14 @@ def test_csv_dialects_by_name_and_object(interp):
     assert interp.execute(code) == ('a|"b|c"\r\n', [{"x": "1", "y": "2"}], "|", ["excel", "excel-tab", "pipes", "unix"])
 
 
-# Refused modules say why (src/sandbox_py/refused.py), never a bare "No module named".
+# Refused modules say why (src/sandbox/stdlib.rs), never a bare "No module named".
 REFUSED = {
     "ssl": "network",
     "smtplib": "network",
     "xmlrpc.client": "network",
     "multiprocessing": "processes",
     "concurrent.futures.process": "processes",
-    "ctypes": "native code",
+    "_ctypes": "native code",
     "mmap": "native code",
     "pwd": "host system",
     "resource": "host system",
@@ -382,6 +382,6 @@ def test_the_instructions_name_only_modules_that_import(interp):
     for module in modules:
         interp.execute(f"import {module}")
     assert "a module that needs the network, processes or native code raises ImportError saying so" in text
-    for refused in ("multiprocessing", "ctypes", "ftplib"):
+    for refused in ("multiprocessing", "mmap", "ftplib"):
         with pytest.raises(CodeExecutionError, match="ImportError: module .* is not available in the sandbox: it "):
             interp.execute(f"import {refused}")

@@ -227,7 +227,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("copy", A(Python)),
     ("copyreg", A(Python)),
     ("csv", A(Python)),
-    ("ctypes", R(NativeCode)),
+    ("ctypes", C(StandIn, "C data types and their sizes; loading a library or calling into C is refused")),
     ("curses", R(Terminal)),
     ("dataclasses", A(Python)),
     ("datetime", A(Python)),

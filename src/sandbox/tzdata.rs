@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use rustpython_vm::{PyResult, VirtualMachine};
+use rustpython_vm::builtins::PyStrRef;
+use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
 /// Bounds on what is read (tzdata 2026f: 597 zone files, 0.4 MB): a folder that is not `tzdata`'s costs the
 /// zygote no more than this.
@@ -57,16 +58,30 @@ pub fn read(dir: &Path) -> Option<Data> {
     Some(Data { files, version })
 }
 
-/// Hand the data to the sandbox's `tzdata` package (in the zygote, so every session shares the pages).
-pub fn install(vm: &VirtualMachine, Data { files, version }: Data) -> PyResult<()> {
-    let data = vm.ctx.new_dict();
-    for (key, bytes) in files {
-        data.set_item(key.as_str(), vm.ctx.new_bytes(bytes).into(), vm)?;
-    }
-    let version = match version {
-        Some(version) => vm.ctx.new_str(version).into(),
+/// The data, kept in the zygote's memory for every session it forks (see `sandbox_py/tzdata.py` for why not
+/// as Python objects).
+static DATA: std::sync::OnceLock<Data> = std::sync::OnceLock::new();
+
+/// Hand the data to the sandbox's `tzdata` package: functions that read a file and list the keys.
+pub fn install(vm: &VirtualMachine, data: Data) -> PyResult<()> {
+    let version = match &data.version {
+        Some(version) => vm.ctx.new_str(version.as_str()).into(),
         None => vm.ctx.none(),
     };
-    vm.import("_sandbox_tzdata", 0)?.get_attr("install", vm)?.call((data, version), vm)?;
+    if DATA.set(data).is_err() {
+        return Ok(()); // a second VM in this process: the data is there already
+    }
+    let read = vm.new_function("read", |key: PyStrRef, vm: &VirtualMachine| -> PyObjectRef {
+        let found = DATA.get().and_then(|data| data.files.iter().find(|(name, _)| key.as_bytes() == name.as_bytes()));
+        match found {
+            Some((_, bytes)) => vm.ctx.new_bytes(bytes.clone()).into(),
+            None => vm.ctx.none(),
+        }
+    });
+    let keys = vm.new_function("keys", |vm: &VirtualMachine| -> PyObjectRef {
+        let names = DATA.get().map(|data| data.files.iter().map(|(name, _)| vm.ctx.new_str(name.as_str()).into()).collect());
+        vm.ctx.new_list(names.unwrap_or_default()).into()
+    });
+    vm.import("_sandbox_tzdata", 0)?.get_attr("install", vm)?.call((read, keys, version), vm)?;
     Ok(())
 }

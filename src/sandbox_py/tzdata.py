@@ -1,6 +1,7 @@
 """Time-zone data for ``zoneinfo`` (module ``_sandbox_tzdata``): the files of the ``tzdata`` package the host
-has (a dependency of the wheel), read by the zygote before it is confined and kept in its memory, shared by
-every session. ``zoneinfo`` finds no zone in its ``TZPATH`` (the sandbox's filesystem has none) and falls back
+has (a dependency of the wheel), read by the zygote before it is confined and kept in its memory (Rust's, not
+Python objects: a session that never uses a zone pays nothing for them; holding them as 600 `bytes` objects in
+the zygote's heap cost every new session ~0.15 ms), shared by every session. ``zoneinfo`` finds no zone in its ``TZPATH`` (the sandbox's filesystem has none) and falls back
 to the ``tzdata`` package through ``importlib.resources``, as CPython does where the system has no zone files;
 the finder here makes that package: ``tzdata``, ``tzdata.zoneinfo`` and one package per zone folder, each with
 a resource reader over the data."""
@@ -8,10 +9,18 @@ a resource reader over the data."""
 import io
 import sys
 
-# "America/New_York" -> the TZif bytes; "zones" -> the list of zones. Filled by the sandbox (see
-# `sandbox::install_tzdata`); empty when the host has no time-zone data.
-FILES = {}
+# The native reader (`sandbox::tzdata`): `_read(key)` gives the bytes of "zoneinfo/America/New_York" or
+# "zones" (None for no such file), `_list_keys()` every key. None when the host has no time-zone data.
+_read = _list_keys = None
 IANA_VERSION = None
+_keys = None
+
+
+def _all_keys():
+    global _keys
+    if _keys is None:
+        _keys = frozenset(_list_keys())
+    return _keys
 
 
 class _Entry:
@@ -25,15 +34,15 @@ class _Entry:
         return self._path.rpartition("/")[2]
 
     def is_file(self):
-        return self._path in FILES
+        return self._path in _all_keys()
 
     def is_dir(self):
         prefix = self._path + "/" if self._path else ""
-        return any(key.startswith(prefix) for key in FILES) and not self.is_file()
+        return any(key.startswith(prefix) for key in _all_keys()) and not self.is_file()
 
     def iterdir(self):
         prefix = self._path + "/" if self._path else ""
-        names = sorted({key[len(prefix):].partition("/")[0] for key in FILES if key.startswith(prefix)})
+        names = sorted({key[len(prefix):].partition("/")[0] for key in _all_keys() if key.startswith(prefix)})
         return iter([_Entry(prefix + name) for name in names])
 
     def joinpath(self, *parts):
@@ -56,12 +65,12 @@ class _Entry:
         return io.TextIOWrapper(io.BytesIO(self._data()), *args, **kwargs)
 
     def _data(self):
-        try:
-            return FILES[self._path]
-        except KeyError:
+        data = _read(self._path) if self.is_file() else None
+        if data is None:
             if self.is_dir():
-                raise IsADirectoryError(21, "Is a directory", self._path) from None
-            raise FileNotFoundError(2, "No such file or directory", self._path) from None
+                raise IsADirectoryError(21, "Is a directory", self._path)
+            raise FileNotFoundError(2, "No such file or directory", self._path)
+        return data
 
     def __repr__(self):
         return f"<tzdata resource {self._path!r}>"
@@ -93,7 +102,7 @@ class TzdataFinder:
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
-        if not FILES or (name != "tzdata" and not name.startswith("tzdata.")):
+        if _read is None or (name != "tzdata" and not name.startswith("tzdata.")):
             return None
         folder = _folder_of(name)
         if folder is None or (folder and not _Entry(folder).is_dir()):
@@ -134,8 +143,7 @@ def _folder_of(name):
     return None
 
 
-def install(files, version):
-    FILES.update(files)
-    global IANA_VERSION
-    IANA_VERSION = version
+def install(read, list_keys, version):
+    global _read, _list_keys, IANA_VERSION
+    _read, _list_keys, IANA_VERSION = read, list_keys, version
     sys.meta_path.append(TzdataFinder)

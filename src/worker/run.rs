@@ -268,8 +268,21 @@ fn forget_host_calls(vm: &VirtualMachine) {
 }
 
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
-    let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, |file, line| cells.line(file, line));
+    let source_line = |file: &str, line: usize| cells.line(file, line).or_else(|| file_line(vm, file, line));
+    let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, source_line);
     Outcome::Error { type_name, message, traceback, output, stop: None }
+}
+
+/// Line `line` of a module the sandbox imported from its own filesystem (`sandbox_py/importer.py`), read as
+/// CPython's traceback reads it (`linecache`, through the sandbox's `open`); None for the `<...>` names of
+/// cells, frozen and stand-in modules.
+fn file_line(vm: &VirtualMachine, file: &str, line: usize) -> Option<String> {
+    if file.starts_with('<') || file.is_empty() {
+        return None;
+    }
+    let text = vm.import("linecache", 0).ok()?.get_attr("getline", vm).ok()?.call((file, line), vm).ok()?;
+    let text = text.str(vm).ok()?.to_string_lossy().into_owned();
+    (!text.trim().is_empty()).then_some(text)
 }
 
 /// A run a limit stopped ends with the limit's exception, even when native code caught it and raised one of
