@@ -24,6 +24,7 @@ from ._errors import (
 from ._files import SessionFiles, describe_mounts
 from ._locking import SessionLock
 from ._options import check_options
+from ._packages import describe_packages, package_mounts
 from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
 from ._tools import build_tool_specs, check_global_name
 
@@ -77,7 +78,7 @@ def new_session(options: dict[str, Any]) -> _native.Session:
             max_output_chars=options["max_output_chars"],
             memory_limit=options["memory_limit"],
             preload=list(options["preload"]),
-            mounts=list(options["mounts"]),
+            mounts=list(options["mounts"]) + package_mounts(options["packages"]),
             files_max_bytes=options["files_max_bytes"],
             files_max_count=options["files_max_count"],
             strict_values=options["strict_values"],
@@ -143,8 +144,8 @@ class RustInterpreter:
         ``callbacks``: dspy ``BaseCallback`` handlers, told about start/execute/shutdown and each tool call
         (ignored when dspy is not imported)."""
         self._options = check_options(options)
-        if self._options["mounts"]:
-            self.execution_instructions = instructions_with_mounts(self._options["mounts"])
+        if self._options["mounts"] or self._options["packages"]:
+            self.execution_instructions = instructions_for(self._options)
         self.callbacks: list[Any] = list(callbacks or [])
         self._runtime = ToolRuntime(self, self._options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
@@ -164,9 +165,7 @@ class RustInterpreter:
         """A picklable factory of interpreters with these options (``dspy.RLM(interpreter_factory=...)``), which
         carries the ``execution_instructions`` they have (with their mounts listed)."""
         limits = {name: value for name, value in options.items() if name not in ("tools", "output_fields", "callbacks")}
-        mounts = check_options(limits)["mounts"]
-        instructions = instructions_with_mounts(mounts) if mounts else cls.execution_instructions
-        return ConfiguredInterpreter(cls, options, instructions)
+        return ConfiguredInterpreter(cls, options, instructions_for(check_options(limits)))
 
     def prepare_inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
         """The inputs as the sandbox gets them (dspy's main branch calls this once per run): each ``dspy.Image``
@@ -445,8 +444,14 @@ def _outcome_to_result(outcome: _native.RunOutcome) -> Any:
     raise CodeInterpreterError(outcome.message)
 
 
-def instructions_with_mounts(mounts: tuple[Any, ...]) -> str:
-    return RustInterpreter.execution_instructions + "\n" + describe_mounts(mounts)
+def instructions_for(options: dict[str, Any]) -> str:
+    """The execution instructions of an interpreter with these (checked) options: its mounts and packages told."""
+    parts = [RustInterpreter.execution_instructions]
+    if options["mounts"]:
+        parts.append(describe_mounts(options["mounts"]))
+    if options["packages"]:
+        parts.append(describe_packages(options["packages"]))
+    return "\n".join(parts)
 
 
 class ConfiguredInterpreter:

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from ._files import check_mounts, dspy_path_mounts
+from ._packages import package_mounts, resolve_packages
 
 __all__ = ["DEFAULT_OPTIONS", "check_options"]
 
@@ -36,6 +37,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Modules imported while the sandbox is built, so that the code's first `import` of them is a lookup
     # (InterpreterPool builds its sandboxes ahead of time: there, this costs no one any waiting).
     "preload": (),
+    # Pure-Python packages the sandbox may import: installed distributions' names (with what they require) or
+    # folders of modules, shown read-only under /packages (docs/packages.md).
+    "packages": (),
     # Host folders (or files) shown in the sandbox's filesystem: [Mount("/data", "/host/corpus", mode="ro"), ...]
     # (docs/files.md). Everything else in it is the session's own, in memory.
     "mounts": (),
@@ -114,6 +118,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"], mounts
     )
     merged["enable_read_paths"] = merged["enable_write_paths"] = ()
+    merged["packages"] = resolve_packages(merged["packages"])
+    check_mounts(tuple(merged["mounts"]) + tuple(package_mounts(merged["packages"])))
     return merged
 
 

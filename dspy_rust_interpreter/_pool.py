@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from . import _native
 from ._errors import CodeInterpreterError
-from ._interpreter import RustInterpreter, instructions_with_mounts, new_session
+from ._interpreter import RustInterpreter, instructions_for, new_session
 from ._options import check_options
 
 
@@ -144,9 +144,7 @@ class InterpreterPool:
             return self.checkout()
 
         # dspy.RLM reads this from the factory for the model's prompt, as it would from RustInterpreter.
-        mounts = self._options["mounts"]
-        instructions = instructions_with_mounts(mounts) if mounts else RustInterpreter.execution_instructions
-        pooled_interpreter.execution_instructions = instructions  # type: ignore[attr-defined]
+        pooled_interpreter.execution_instructions = instructions_for(self._options)  # type: ignore[attr-defined]
         return pooled_interpreter
 
     def close(self) -> None:

@@ -345,8 +345,10 @@ fn scrub_sys(vm: &VirtualMachine) -> PyResult<()> {
     for name in ["executable", "_base_executable", "prefix", "base_prefix", "exec_prefix", "base_exec_prefix"] {
         sys.set_attr(name, vm.ctx.new_str(""), vm)?;
     }
-    // The sandbox's own search path: the working directory, as in CPython's REPL (`_sandbox_importer`).
-    sys.set_attr("path", vm.ctx.new_list(vec![vm.ctx.new_str("").into()]), vm)?;
+    // The sandbox's own search path (`_sandbox_importer`): the working directory, as in CPython's REPL, and
+    // where the `packages` option shows the user's packages, as CPython's site-packages.
+    let path = vec![vm.ctx.new_str("").into(), vm.ctx.new_str("/packages").into()];
+    sys.set_attr("path", vm.ctx.new_list(path), vm)?;
     sys.set_attr("orig_argv", vm.ctx.new_list(Vec::new()), vm)?;
     let no_input = vm.new_function("input", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
         Err(vm.new_runtime_error(

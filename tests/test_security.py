@@ -172,7 +172,7 @@ def no_module(name: str) -> Expect:
 
 def refused(name: str, reason: str) -> Expect:
     """A module the sandbox refuses says so, and why (its table: src/sandbox/stdlib.rs)."""
-    return error("ImportError", f"module '{name}' is not available in the sandbox: it {reason}")
+    return error("ModuleNotFoundError", f"module '{name}' is not available in the sandbox: it {reason}")
 
 
 # A host path is looked up in the session's own filesystem (in memory; docs/files.md), where it does not exist.

@@ -49,7 +49,7 @@ def test_each_row_holds_in_a_fresh_session(make_interp):
         if standing in ("available", "confined"):
             if outcome is not None:
                 wrong.append(f"{name} ({standing}) does not import: {outcome}")
-        elif outcome != ("ImportError", f"module '{name}' is not available in the sandbox: {note}"):
+        elif outcome != ("ModuleNotFoundError", f"module '{name}' is not available in the sandbox: {note}"):
             wrong.append(f"{name} (refused) fails with {outcome}")
     assert not wrong, "\n".join(wrong)
 

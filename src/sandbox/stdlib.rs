@@ -3,7 +3,7 @@
 //! Each top-level module of CPython 3.13's `sys.stdlib_module_names` (and the sandbox's own 3.14 ones) is
 //! *available* (behaves as in CPython), *confined* (works, on the sandbox's own filesystem, clock and single
 //! process: what it cannot reach fails as CPython fails without it) or *refused* (importing it raises
-//! `ImportError` saying why and what to use instead). A dotted entry overrides its package for that part.
+//! `ModuleNotFoundError`, an `ImportError`, saying why and what to use instead). A dotted entry overrides its package for that part.
 //! The VM's allow-lists are made from this table (`native_allowed`, `python_allowed`), the refusals'
 //! words too (`refusals`), and `tests/test_stdlib_table.py` walks it against CPython's list, imports every
 //! entry in a sandbox and checks the table in docs/stdlib.md.

@@ -1,5 +1,6 @@
 """The standard-library modules the sandbox refuses, each with the reason and what to use instead (the table in
-src/sandbox/stdlib.rs says which and why): importing one raises ImportError saying so, never a bare
+src/sandbox/stdlib.rs says which and why): importing one raises ModuleNotFoundError (an ImportError) saying so,
+never a bare
 "No module named" (a model repairs its code from the words).
 A finder first on ``sys.meta_path`` (installed once, in the zygote) answers for them. Modules that other
 standard modules import (``urllib.request`` by ``xml.sax``, ``http.client`` by ``urllib.request``) are not
@@ -23,7 +24,8 @@ class RefusedFinder:
                 package = package.rpartition(".")[0]
                 refused = REFUSED.get(package)
         if refused is not None:
-            raise ImportError(f"module '{name}' is not available in the sandbox: {refused}", name=name)
+            # ModuleNotFoundError (an ImportError): code that probes for an optional module catches either.
+            raise ModuleNotFoundError(f"module '{name}' is not available in the sandbox: {refused}", name=name)
         return None
 
     @staticmethod

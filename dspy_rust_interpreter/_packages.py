@@ -1,0 +1,154 @@
+"""The user's pure-Python packages in the sandbox: the ``packages`` option resolved, on the host, to the files the
+sandbox is shown (docs/packages.md).
+
+A name is an installed distribution of the host's environment (``"networkx"``, ``"python-dateutil"``), brought
+with the distributions it requires (from its metadata; extras left out); a path is a folder of modules and
+packages (a project, or a ``site-packages``-like folder). Each distribution's top-level modules and packages,
+and its ``.dist-info`` (so ``importlib.metadata`` finds its version), are mounted read-only under
+``/packages``, which is on the sandbox's ``sys.path``. The sandbox loads no native code: a package that needs a
+compiled extension module fails to import it with an ``ImportError`` naming it, one that has a pure fallback
+(PyYAML without libyaml) works. Only the host's caller chooses packages; the sandbox sees ``/packages``, never a
+host path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path, PurePosixPath
+
+from ._errors import InvalidValueError
+
+__all__ = ["PACKAGES_ROOT", "PackageSet", "describe_packages", "package_mounts", "resolve_packages"]
+
+PACKAGES_ROOT = "/packages"
+_EXTENSION = re.compile(r"\.(so|pyd|dylib)$|\.cpython-.*\.so$|\.abi3\.so$")
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+@dataclass(frozen=True)
+class PackageSet:
+    """What the sandbox is shown: (sandbox path, host path) pairs, each a top-level module, package or
+    ``.dist-info`` folder, and the distributions they came from (for the error messages and docs)."""
+
+    entries: tuple[tuple[str, str], ...]
+    distributions: tuple[str, ...]
+    extension_modules: tuple[str, ...]
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _required(distribution: metadata.Distribution) -> list[str]:
+    """The names of the distributions ``distribution`` requires, extras and markers that do not hold left out."""
+    found = []
+    for requirement in distribution.requires or ():
+        text, _, marker = requirement.partition(";")
+        if marker.strip():
+            if "extra" in marker:
+                continue
+            try:
+                from packaging.markers import Marker
+
+                if not Marker(marker).evaluate():
+                    continue
+            except Exception:  # noqa: BLE001 - no packaging, or a marker it cannot read: keep the requirement
+                pass
+        match = _REQUIREMENT_NAME.match(text)
+        if match:
+            found.append(match.group(1))
+    return found
+
+
+def _top_levels(distribution: metadata.Distribution) -> tuple[set[Path], list[str]]:
+    """A distribution's top-level modules and packages and its ``.dist-info`` folder, as host paths, and its
+    compiled extension modules (not shown)."""
+    tops: set[Path] = set()
+    extensions = []
+    for file in distribution.files or ():
+        parts = PurePosixPath(str(file)).parts
+        if not parts or parts[0] in ("..", "/") or parts[0].endswith(".data") or "__pycache__" in parts:
+            continue
+        located = Path(distribution.locate_file(file))
+        if _EXTENSION.search(parts[-1]):
+            extensions.append(".".join(parts[:-1] + (parts[-1].split(".")[0],)))
+            continue
+        if len(parts) == 1 and not parts[0].endswith(".py"):
+            continue
+        tops.add(located if len(parts) == 1 else Path(distribution.locate_file(parts[0])))
+    return tops, extensions
+
+
+def package_mounts(packages: PackageSet | None) -> list:
+    """The read-only mounts that show ``packages`` to the sandbox."""
+    from ._native import Mount
+
+    return [Mount(path, host, "ro") for path, host in packages.entries] if packages else []
+
+
+def describe_packages(packages: PackageSet | None) -> str:
+    """What the model is told about the packages it may import."""
+    if not packages:
+        return ""
+    names = ", ".join(packages.distributions)
+    return f"Third-party packages installed for you (import them as usual): {names}."
+
+
+def resolve_packages(packages) -> PackageSet | None:
+    """The ``packages`` option, checked and resolved; None when empty."""
+    if packages is None or isinstance(packages, PackageSet):
+        return packages
+    if isinstance(packages, (str, os.PathLike)):
+        raise InvalidValueError("packages must be a list of distribution names or folders, not a single str")
+    try:
+        requested = list(packages or ())
+    except TypeError:
+        raise InvalidValueError(f"packages must be a list of distribution names or folders, not {type(packages).__name__}") from None
+    if not requested:
+        return None
+    entries: dict[str, str] = {}
+    distributions: list[str] = []
+    extensions: list[str] = []
+    seen: set[str] = set()
+    pending = []
+    for item in requested:
+        if isinstance(item, os.PathLike) or (isinstance(item, str) and ("/" in item or item.startswith("."))):
+            folder = Path(item).expanduser().resolve()
+            if not folder.is_dir():
+                raise InvalidValueError(f"packages: {item!s} is not a folder")
+            for child in sorted(folder.iterdir()):
+                if child.name.startswith(".") or child.name == "__pycache__" or _EXTENSION.search(child.name):
+                    continue
+                if child.is_dir() or child.suffix == ".py":
+                    entries.setdefault(child.name, str(child))
+            distributions.append(str(folder))
+        elif isinstance(item, str) and _REQUIREMENT_NAME.fullmatch(item.strip()):
+            pending.append(item.strip())
+        else:
+            raise InvalidValueError(f"packages: {item!r} is neither an installed distribution's name nor a folder")
+    while pending:
+        name = pending.pop(0)
+        if _normalized(name) in seen:
+            continue
+        seen.add(_normalized(name))
+        try:
+            distribution = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            raise InvalidValueError(
+                f"packages: no distribution named {name!r} is installed in the host's environment "
+                f"(pip install {name}, or give a folder)"
+            ) from None
+        tops, found_extensions = _top_levels(distribution)
+        for top in sorted(tops):
+            entries.setdefault(top.name, str(top))
+        extensions.extend(found_extensions)
+        distributions.append(f"{distribution.metadata['Name']} {distribution.version}")
+        pending.extend(_required(distribution))
+    return PackageSet(
+        entries=tuple(sorted((f"{PACKAGES_ROOT}/{name}", host) for name, host in entries.items())),
+        distributions=tuple(distributions),
+        extension_modules=tuple(sorted(extensions)),
+    )

@@ -1,0 +1,135 @@
+"""The user's pure-Python packages in the sandbox (the `packages` option, docs/packages.md): real packages
+imported and exercised with the kind of cell a model writes, and the attacks on the option written first:
+package files are read-only and the same for every session, a session's monkeypatching stays its own, no
+native code loads, and the sandbox sees /packages, never a host path."""
+
+from __future__ import annotations
+
+import pickle
+import sys
+
+import pytest
+
+from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+from dspy_rust_interpreter._errors import InvalidValueError
+
+CELLS = {
+    "sympy": (
+        "import sympy as sp\nx = sp.symbols('x')\n"
+        "([int(r) for r in sp.solve(x**2 - 5*x + 6, x)], str(sp.integrate(sp.sin(x)**2, x)), sp.factorint(360), str(sp.Rational(1, 3) + sp.Rational(1, 6)))",
+        ([2, 3], "x/2 - sin(x)*cos(x)/2", {2: 3, 3: 2, 5: 1}, "1/2"),
+    ),
+    "networkx": (
+        "import networkx as nx\ng = nx.Graph()\ng.add_weighted_edges_from([('a', 'b', 1), ('b', 'c', 2), ('a', 'c', 5)])\n"
+        "(nx.shortest_path(g, 'a', 'c', weight='weight'), nx.shortest_path_length(g, 'a', 'c', weight='weight'), sorted(nx.connected_components(g))[0] == {'a', 'b', 'c'})",
+        (["a", "b", "c"], 3, True),
+    ),
+    "beautifulsoup4": (
+        "from bs4 import BeautifulSoup\nsoup = BeautifulSoup('<ul><li class=x>a</li><li>b</li></ul><a href=\"/u\">u</a>', 'html.parser')\n"
+        "([li.text for li in soup.find_all('li')], soup.select_one('li.x').text, soup.a['href'])",
+        (["a", "b"], "a", "/u"),
+    ),
+    "python-dateutil": (
+        "from dateutil import parser, relativedelta\nd = parser.parse('March 5, 2024 10:30')\n"
+        "(d.isoformat(), (d + relativedelta.relativedelta(months=+1, day=31)).date().isoformat())",
+        ("2024-03-05T10:30:00", "2024-04-30"),
+    ),
+    "tabulate": (
+        "from tabulate import tabulate\nprint(tabulate([['pen', 1.5], ['book', 12]], headers=['item', 'price']))",
+        "item      price\n------  -------\npen         1.5\nbook       12\n",
+    ),
+    "more-itertools": (
+        "import more_itertools as mi\n(list(mi.chunked(range(7), 3)), list(mi.windowed([1, 2, 3, 4], 2)), mi.first([], default=0))",
+        ([[0, 1, 2], [3, 4, 5], [6]], [(1, 2), (2, 3), (3, 4)], 0),
+    ),
+    "pyyaml": (
+        "import yaml\n(yaml.safe_load('a: [1, 2]\\nb: {c: x}'), yaml.dump({'k': [1]}), yaml.__with_libyaml__)",
+        ({"a": [1, 2], "b": {"c": "x"}}, "k:\n- 1\n", False),
+    ),
+    "attrs": (
+        "import attrs\n@attrs.define\nclass P:\n    x: int\n    y: int = 0\n(repr(P(1)), attrs.asdict(P(2, 3)))",
+        ("P(x=1, y=0)", {"x": 2, "y": 3}),
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def with_packages():
+    interp = RustInterpreter(timeout=120, packages=list(CELLS))
+    yield interp
+    interp.shutdown()
+
+
+@pytest.mark.parametrize("package", list(CELLS), ids=list(CELLS))
+def test_a_real_package_works_as_a_model_uses_it(with_packages, package):
+    code, expected = CELLS[package]
+    assert with_packages.execute(code) == expected
+
+
+def test_the_model_is_told_which_packages_it_has(with_packages):
+    told = with_packages.execution_instructions
+    assert "Third-party packages installed for you" in told
+    for name in ("sympy", "mpmath", "networkx", "beautifulsoup4", "soupsieve", "PyYAML", "attrs"):
+        assert f"{name} " in told, name
+
+
+def test_package_files_are_read_only_and_show_no_host_path(with_packages):
+    with pytest.raises(CodeExecutionError) as raised:
+        with_packages.execute("open('/packages/tabulate/__init__.py', 'a').write('x = 1')")
+    assert raised.value.error_type in ("PermissionError", "OSError")
+    assert "Read-only" in str(raised.value) or "Permission" in str(raised.value)
+    shown = with_packages.execute(
+        "import tabulate, importlib.metadata as md\n"
+        "[tabulate.__file__, str(tabulate.__spec__), md.version('tabulate'), str(md.distribution('tabulate')._path)]"
+    )
+    assert shown[0] == "/packages/tabulate/__init__.py"
+    assert all(sys.prefix not in text and "site-packages" not in text for text in shown), shown
+
+
+def test_a_sessions_monkeypatching_stays_its_own(make_interp):
+    first = make_interp(packages=["tabulate"])
+    second = make_interp(packages=["tabulate"])
+    first.execute("import tabulate\ntabulate.tabulate = lambda *a, **k: 'patched'")
+    assert first.execute("tabulate.tabulate([[1]])") == "patched"
+    assert second.execute("import tabulate\ntabulate.tabulate([[1]])") == "-\n1\n-"
+    fork = first.fork()
+    try:
+        fork.execute("import importlib\nimportlib.reload(tabulate)")
+        assert fork.execute("tabulate.tabulate([[1]])") == "-\n1\n-"
+        assert first.execute("tabulate.tabulate([[1]])") == "patched"
+    finally:
+        fork.shutdown()
+
+
+def test_a_compiled_extension_module_does_not_load(with_packages):
+    # PyYAML ships libyaml bindings as a compiled module: not shown, so yaml works without them.
+    with pytest.raises(CodeExecutionError, match="ModuleNotFoundError|ImportError"):
+        with_packages.execute("import yaml._yaml")
+
+
+def test_the_option_is_checked_on_the_host():
+    with pytest.raises(InvalidValueError, match="no distribution named 'surely-not-installed-xyz'"):
+        RustInterpreter(packages=["surely-not-installed-xyz"])
+    with pytest.raises(InvalidValueError, match="not a single str"):
+        RustInterpreter(packages="sympy")
+    with pytest.raises(InvalidValueError, match="is not a folder"):
+        RustInterpreter(packages=["/surely/not/a/folder"])
+
+
+def test_a_folder_of_modules_is_a_package_source(make_interp, tmp_path):
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "helpers" / "__init__.py").write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "single.py").write_text("VALUE = 7\n")
+    interp = make_interp(packages=[str(tmp_path)])
+    assert interp.execute("import helpers, single\nhelpers.double(single.VALUE)") == 14
+
+
+def test_the_factory_carries_the_option_and_pickles():
+    factory = RustInterpreter.configured(packages=["tabulate"])
+    copy = pickle.loads(pickle.dumps(factory))
+    interp = copy()
+    try:
+        assert "tabulate" in copy.execution_instructions
+        assert interp.execute("import tabulate\ntabulate.__name__") == "tabulate"
+    finally:
+        interp.shutdown()
