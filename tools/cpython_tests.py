@@ -112,6 +112,10 @@ def _walk(suite):
         else:
             _tests[item.id()] = item
 _walk(unittest.defaultTestLoader.loadTestsFromModule(_module))
+# unittest runs a module's setUpModule before its tests (test_xml_etree and test_zoneinfo pick the module under
+# test there); each test here runs on its own, so it runs once, now.
+if hasattr(_module, "setUpModule"):
+    _module.setUpModule()
 print()
 print(len(_tests))
 """
@@ -139,6 +143,13 @@ def first_line(error: Exception) -> str:
     return str(error).strip().splitlines()[0][:160] if str(error).strip() else type(error).__name__
 
 
+def stdout_of(text: str) -> str:
+    """What a run printed to stdout: its output without what it wrote to stderr (warnings a test raises)."""
+    if text.startswith("[stderr]\n"):
+        return ""
+    return text.split("\n[stderr]\n", 1)[0]
+
+
 def run_module(name: str, folder: str) -> dict:
     counts = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
     problems: dict[str, str] = {}
@@ -148,13 +159,13 @@ def run_module(name: str, folder: str) -> dict:
         try:
             interp.execute(FINDER)
             # What a test prints (warnings too) comes before the last line, which is ours.
-            total = int(interp.execute(LOAD.format(name=name)).strip().splitlines()[-1])
+            total = int(stdout_of(interp.execute(LOAD.format(name=name))).strip().splitlines()[-1])
         except CodeExecutionError as error:
             return {"module": name, "import_error": first_line(error), **counts, "seconds": 0.0, "problems": problems}
-        ids = interp.execute("print('\\n'.join(_tests))").splitlines()[-total:] if total else []
+        ids = stdout_of(interp.execute("print('\\n'.join(_tests))")).splitlines()[-total:] if total else []
         for test_id in ids:
             try:
-                printed = (interp.execute(RUN_ONE.format(test_id=test_id)) or "").strip().splitlines()
+                printed = stdout_of(interp.execute(RUN_ONE.format(test_id=test_id)) or "").strip().splitlines()
                 outcome, detail = (printed[-1], printed[-2] if len(printed) > 1 else "") if printed else ("error", "")
             except CodeExecutionError as error:
                 outcome, detail = "error", f"stopped: {first_line(error)}"  # a limit, or the session rolled back
