@@ -116,13 +116,26 @@ _walk(unittest.defaultTestLoader.loadTestsFromModule(_module))
 # test there); each test here runs on its own, so it runs once, now.
 if hasattr(_module, "setUpModule"):
     _module.setUpModule()
+_classes_set_up = set()
 print()
 print(len(_tests))
 """
 
 RUN_ONE = """
 _result = unittest.TestResult()
-_tests[{test_id!r}].run(_result)
+_test = _tests[{test_id!r}]
+# As a suite would: the class's setUpClass once before its first test (a failure there is this test's error).
+_class = type(_test)
+if _class not in _classes_set_up:
+    _classes_set_up.add(_class)
+    try:
+        _class.setUpClass()
+    except unittest.SkipTest:
+        pass
+    except Exception as _error:
+        _result.errors.append((_test, f"setUpClass: {{type(_error).__name__}}: {{_error}}"))
+if not _result.errors:
+    _test.run(_result)
 _problems = [text.strip().splitlines()[-1] for _, text in _result.failures + _result.errors]
 print()
 print(_problems[0][:300] if _problems else "unexpected success" if _result.unexpectedSuccesses else "")
