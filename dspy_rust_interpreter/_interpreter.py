@@ -73,6 +73,7 @@ def new_session(options: dict[str, Any]) -> _native.Session:
     """A native session with the VM limits among checked ``options`` (see ``_check_options``)."""
     try:
         session = _zygote.spawn(
+            packages=options["packages"],
             timeout=options["timeout"],
             abandon_after=options["abandon_after"],
             max_output_chars=options["max_output_chars"],

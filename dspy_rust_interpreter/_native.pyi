@@ -124,5 +124,5 @@ def stdlib_modules() -> list[tuple[str, str, str | None, str]]:
     """The sandbox's table of the standard library: (module, "available" | "confined" | "refused", "native" |
     "python" | "stand-in" | None, what a confined module works on or why a refused one is refused)."""
 
-def serve_zygote(control_fd: int, tzdata_dir: str | None = None) -> None:
+def serve_zygote(control_fd: int, tzdata_dir: str | None = None, packages: str | None = None) -> None:
     """The zygote's entry point (run by ``_zygote.py``'s loader in a separate process)."""

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from ._errors import InvalidValueError
 
-__all__ = ["PACKAGES_ROOT", "PackageSet", "describe_packages", "package_mounts", "resolve_packages"]
+__all__ = ["PACKAGES_ROOT", "PackageSet", "describe_packages", "import_names", "package_mounts", "resolve_packages"]
 
 PACKAGES_ROOT = "/packages"
 _EXTENSION = re.compile(r"\.(so|pyd|dylib)$|\.cpython-.*\.so$|\.abi3\.so$")
@@ -80,6 +80,17 @@ def _top_levels(distribution: metadata.Distribution) -> tuple[set[Path], list[st
             continue
         tops.add(located if len(parts) == 1 else Path(distribution.locate_file(parts[0])))
     return tops, extensions
+
+
+def import_names(packages: PackageSet) -> list[str]:
+    """The top-level modules and packages of a set, which its zygote imports before serving."""
+    names = []
+    for path, _host in packages.entries:
+        name = path.rsplit("/", 1)[1]
+        name = name[:-3] if name.endswith(".py") else name
+        if name.isidentifier() and not name.startswith("_"):
+            names.append(name)
+    return names
 
 
 def package_mounts(packages: PackageSet | None) -> list:

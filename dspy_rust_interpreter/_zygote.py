@@ -1,19 +1,31 @@
 """The zygote: one prepared sandbox process per host process, from which every session process is forked
 (docs/process-isolation.md). Started on first use with ``subprocess`` (the host itself is never forked),
-started again if it dies; it ends with the host, taking every session process with it."""
+started again if it dies; it ends with the host, taking every session process with it.
+
+Sessions with packages (the ``packages`` option) are forked from a zygote of their package set instead, which
+read the packages' files and imported them before serving (``src/sandbox/bundle.rs``): one per distinct set,
+at most ``MAX_PACKAGE_SETS`` per host process."""
 
 from __future__ import annotations
 
 import atexit
+import functools
 import importlib.util
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from typing import Any
 
 from . import _native
+from ._errors import CodeInterpreterError
+from ._packages import PackageSet, import_names
+
+# Distinct package sets with a zygote of their own, per host process (each holds its packages' files and
+# imported modules in memory).
+MAX_PACKAGE_SETS = 8
 
 # Loads the extension module by its file path (so it works from an installed wheel as from a checkout)
 # and hands the zygote its control socket. `-I -S`: no user site, no environment variables, no `site`.
@@ -40,13 +52,27 @@ def _tzdata_dir() -> str | None:
     return next(iter(spec.submodule_search_locations))
 
 
+def _manifest(packages: PackageSet, folder: str) -> str:
+    """The manifest a package set's zygote reads (``src/sandbox/bundle.rs``), written in ``folder``."""
+    path = os.path.join(folder, "packages.manifest")
+    with open(path, "w", encoding="utf-8") as file:
+        for sandbox_path, host_path in packages.entries:
+            file.write(f"file\t{sandbox_path}\t{host_path}\n")
+        for module in import_names(packages):
+            file.write(f"import\t{module}\n")
+    return path
+
+
 class _Zygote:
-    def __init__(self) -> None:
+    def __init__(self, packages: PackageSet | None = None) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix="dspy-rust-interpreter-") if packages else None
+        extra = [_tzdata_dir() or ""]
+        if packages and self._folder is not None:
+            extra.append(_manifest(packages, self._folder.name))
         host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _LOADER, _native.__file__, str(zygote_end.fileno())]
-                + ([tzdata] if (tzdata := _tzdata_dir()) else []),
+                [sys.executable, "-I", "-S", "-c", _LOADER, _native.__file__, str(zygote_end.fileno())] + extra,
                 pass_fds=[zygote_end.fileno()],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -71,43 +97,52 @@ class _Zygote:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        if self._folder is not None:
+            self._folder.cleanup()
 
 
 _lock = threading.Lock()
-_current: _Zygote | None = None
+# The zygote of each package set (None: no packages).
+_zygotes: dict[PackageSet | None, _Zygote] = {}
 
 
-def _zygote() -> _Zygote:
-    global _current
+def _zygote(packages: PackageSet | None = None) -> _Zygote:
     with _lock:
-        if _current is None or _current.process.poll() is not None:
-            if _current is not None:
-                _current.stop()
-            _current = _Zygote()
-        return _current
+        current = _zygotes.get(packages)
+        if current is None or current.process.poll() is not None:
+            if current is not None:
+                current.stop()
+            elif packages is not None and sum(key is not None for key in _zygotes) >= MAX_PACKAGE_SETS:
+                raise CodeInterpreterError(
+                    f"this process already has sessions of {MAX_PACKAGE_SETS} different package sets; use fewer "
+                    "distinct `packages` lists (each set keeps a prepared process with its packages imported)"
+                )
+            current = _zygotes[packages] = _Zygote(packages)
+        return current
 
 
 def _discard(zygote: _Zygote) -> None:
-    global _current
     with _lock:
-        if _current is zygote:
-            _current = None
+        for key, current in list(_zygotes.items()):
+            if current is zygote:
+                del _zygotes[key]
     zygote.stop()
 
 
-def live_control_fd() -> int:
-    """The control socket of a live zygote (a new one if the current is gone), for a session whose rollback
-    finds its own zygote dead; the caller duplicates it at once."""
-    return _zygote().control.fileno()
+def live_control_fd(packages: PackageSet | None = None) -> int:
+    """The control socket of a live zygote of this package set (a new one if it is gone), for a session whose
+    rollback finds its own zygote dead; the caller duplicates it at once."""
+    return _zygote(packages).control.fileno()
 
 
-def spawn(**options: Any) -> _native.Session:
-    """A new session process with ``options`` (see ``_native.Session``); ConnectionError if no zygote can
-    serve it."""
+def spawn(packages: PackageSet | None = None, **options: Any) -> _native.Session:
+    """A new session process with ``options`` (see ``_native.Session``), forked from the zygote of its package
+    set; ConnectionError if no zygote can serve it."""
+    source = functools.partial(live_control_fd, packages)
     for attempt in range(2):
-        zygote = _zygote()
+        zygote = _zygote(packages)
         try:
-            return _native.Session(zygote.control.fileno(), zygote_source=live_control_fd, **options)
+            return _native.Session(zygote.control.fileno(), zygote_source=source, **options)
         except ConnectionError:
             # The zygote is gone (killed, or failed to start): start another once.
             _discard(zygote)
@@ -118,21 +153,21 @@ def spawn(**options: Any) -> _native.Session:
 
 @atexit.register
 def _stop_at_exit() -> None:
-    global _current
     with _lock:
-        zygote, _current = _current, None
-    if zygote is not None:
+        zygotes = list(_zygotes.values())
+        _zygotes.clear()
+    for zygote in zygotes:
         zygote.stop()
 
 
 def _forget_in_child() -> None:
     # A forked host starts a zygote of its own rather than sharing (and racing on) its parent's socket.
     # Its copy of the control socket is closed, so the parent's zygote still ends with the parent.
-    global _current, _lock
+    global _lock
     _lock = threading.Lock()
-    if _current is not None:
-        _current.control.close()
-    _current = None
+    for zygote in _zygotes.values():
+        zygote.control.close()
+    _zygotes.clear()
 
 
 os.register_at_fork(after_in_child=_forget_in_child)

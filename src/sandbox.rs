@@ -11,6 +11,7 @@ use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyPayload, PyRef, PyResu
 use crate::state::with_state;
 use crate::{finish, output, tools};
 
+pub mod bundle;
 pub mod stdlib;
 pub mod tzdata;
 

@@ -160,7 +160,7 @@ def test_int_str_digit_limit_cannot_be_lifted():
 def test_unknown_option_and_bad_limit_values_are_rejected():
     from dspy_rust_interpreter import RustInterpreter
 
-    with pytest.raises(TypeError, match="the options are: abandon_after, deno_command, enable_env_vars, enable_network_access, enable_read_paths, enable_write_paths, files_max_bytes, files_max_count, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, mounts, preload, slow_tool_seconds, strict_values, sync_files, timeout, tool_timeout"):
+    with pytest.raises(TypeError, match="the options are: abandon_after, deno_command, enable_env_vars, enable_network_access, enable_read_paths, enable_write_paths, files_max_bytes, files_max_count, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, mounts, packages, preload, slow_tool_seconds, strict_values, sync_files, timeout, tool_timeout"):
         RustInterpreter(time_limit=3)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         RustInterpreter(timeout=0)

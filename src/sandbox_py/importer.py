@@ -18,8 +18,22 @@ from os.path import join as _join
 
 _S_IFMT, _S_IFDIR, _S_IFREG = 0o170000, 0o040000, 0o100000
 
+# The user's packages held in memory by a package set's zygote (`sandbox::bundle`): `_bundle_read(path)` gives
+# a file's bytes or None, `_bundle_kind(path)` its stat type bits or 0. The same files are mounted at the same
+# paths; reading them from memory saves the zygote's imports (and any later one) a round trip to the host.
+_bundle_read = _bundle_kind = None
+
+
+def read_from(read, kind):
+    global _bundle_read, _bundle_kind
+    _bundle_read, _bundle_kind = read, kind
+
 
 def _kind(path):
+    if _bundle_kind is not None:
+        kind = _bundle_kind(path)
+        if kind:
+            return kind
     try:
         mode = _stat(path).st_mode & _S_IFMT
     except (OSError, ValueError):
@@ -45,8 +59,11 @@ class SourceLoader:
         exec(code, module.__dict__)
 
     def get_source(self, fullname):
-        with open(self.path, "rb") as file:
-            return decode_source(file.read())
+        data = _bundle_read(self.path) if _bundle_read is not None else None
+        if data is None:
+            with open(self.path, "rb") as file:
+                data = file.read()
+        return decode_source(data)
 
     def get_filename(self, fullname):
         return self.path

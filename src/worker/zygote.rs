@@ -32,19 +32,26 @@ const MAX_CONTROL_FRAME: usize = 1 << 20;
 
 /// The zygote's entry point, called by the loader with the control socket's descriptor. Returns when the
 /// host is gone, after ending every session of this zygote.
-/// `tzdata_dir` is the folder of the host's `tzdata` package, when it has one (see `sandbox::tzdata`).
+/// `tzdata_dir` is the folder of the host's `tzdata` package, when it has one (see `sandbox::tzdata`);
+/// `packages` the manifest of a package set's files, for that set's zygote (see `sandbox::bundle`).
 #[pyfunction]
-#[pyo3(signature = (control_fd, tzdata_dir=None))]
-pub fn serve_zygote(py: Python<'_>, control_fd: RawFd, tzdata_dir: Option<std::path::PathBuf>) -> PyResult<()> {
+#[pyo3(signature = (control_fd, tzdata_dir=None, packages=None))]
+pub fn serve_zygote(
+    py: Python<'_>,
+    control_fd: RawFd,
+    tzdata_dir: Option<std::path::PathBuf>,
+    packages: Option<std::path::PathBuf>,
+) -> PyResult<()> {
     // SAFETY: the loader hands over this descriptor, which nothing else in the process uses.
     let control = unsafe { Channel::from_raw(control_fd) };
     // Read before the zygote is confined (and before its VM exists, so a failure costs nothing but the data).
-    let tzdata = tzdata_dir.as_deref().and_then(sandbox::tzdata::read);
+    let tzdata = tzdata_dir.as_deref().filter(|dir| !dir.as_os_str().is_empty()).and_then(sandbox::tzdata::read);
+    let bundle = packages.as_deref().map(sandbox::bundle::read).transpose().map_err(pyo3::exceptions::PyOSError::new_err)?;
     let served = py.detach(move || {
         std::thread::Builder::new()
             .name("zygote".into())
             .stack_size(VM_STACK_BYTES)
-            .spawn(move || crate::memory::counted_on(&crate::memory::SESSION, || serve(control, tzdata)))
+            .spawn(move || crate::memory::counted_on(&crate::memory::SESSION, || serve(control, tzdata, bundle)))
             .map(|thread| thread.join())
     });
     // SAFETY: signals this process group: the zygote and its sessions.
@@ -52,7 +59,7 @@ pub fn serve_zygote(py: Python<'_>, control_fd: RawFd, tzdata_dir: Option<std::p
     served.map(drop).map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }
 
-fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>) {
+fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option<sandbox::bundle::Bundle>) {
     // SAFETY: process-wide settings of the zygote, inherited by every session: children are reaped by the
     // kernel (no zombies), and checkpoints orphaned by a killed session are adopted here, not by init.
     unsafe {
@@ -66,7 +73,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>) {
     let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
     let interpreter = sandbox::new_interpreter(receiver);
     interpreter.enter(|vm| {
-        let prepared = prepare(vm, tzdata);
+        let prepared = prepare(vm, tzdata, bundle);
         let filters = confine::session_filters().map_err(|e| e.to_string());
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
@@ -121,7 +128,11 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>) {
     });
 }
 
-fn prepare(vm: &rustpython_vm::VirtualMachine, tzdata: Option<sandbox::tzdata::Data>) -> Result<Namespace, String> {
+fn prepare(
+    vm: &rustpython_vm::VirtualMachine,
+    tzdata: Option<sandbox::tzdata::Data>,
+    bundle: Option<sandbox::bundle::Bundle>,
+) -> Result<Namespace, String> {
     let reported = |exc| {
         let report = crate::errors::exception_report(vm, &exc, |_, _| None);
         format!("{}: {}", report.type_name, report.message)
@@ -129,6 +140,9 @@ fn prepare(vm: &rustpython_vm::VirtualMachine, tzdata: Option<sandbox::tzdata::D
     let namespace = sandbox::prepare(vm).map_err(reported)?;
     if let Some(data) = tzdata {
         sandbox::tzdata::install(vm, data).map_err(reported)?;
+    }
+    if let Some(bundle) = bundle {
+        sandbox::bundle::install(vm, bundle).map_err(reported)?;
     }
     sandbox::preload(vm, PRELOADED)?;
     Ok(namespace)

@@ -21,7 +21,7 @@ def descriptors():
     return len(os.listdir('/proc/self/fd'))
 
 def group_states():
-    group = _zygote._current.process.pid
+    group = _zygote._zygotes[None].process.pid
     states = []
     for pid in os.listdir('/proc'):
         if not pid.isdigit():
@@ -111,7 +111,7 @@ def test_the_zygote_and_its_sessions_end_with_the_host():
             from dspy_rust_interpreter import RustInterpreter, _zygote
             interp = RustInterpreter(timeout=None)
             interp.execute("x = 1")
-            print(_zygote._current.process.pid, interp._session.pid, flush=True)
+            print(_zygote._zygotes[None].process.pid, interp._session.pid, flush=True)
             interp.execute("while True: pass")
         ''')], stdout=subprocess.PIPE, text=True)
         zygote, session = map(int, child.stdout.readline().split())
@@ -145,11 +145,11 @@ def test_a_killed_zygote_is_started_again_and_live_sessions_go_on(runs):
             {runs}
             interp.execute("y = 1")
             time.sleep(0.3)
-            first = _zygote._current.process.pid
+            first = _zygote._zygotes[None].process.pid
             os.kill(first, signal.SIGKILL)
             time.sleep(0.3)
             results["new"] = outcome(RustInterpreter(), "40 + 2")
-            results["zygotes"] = [first, _zygote._current.process.pid]
+            results["zygotes"] = [first, _zygote._zygotes[None].process.pid]
             results["old"] = outcome(interp, "x + y")
             results["again"] = outcome(interp, "x + y")
             interp.shutdown()

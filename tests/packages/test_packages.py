@@ -133,3 +133,23 @@ def test_the_factory_carries_the_option_and_pickles():
         assert interp.execute("import tabulate\ntabulate.__name__") == "tabulate"
     finally:
         interp.shutdown()
+
+
+def test_a_package_sets_sessions_start_with_its_packages_imported(make_interp):
+    # Forked from the set's own zygote, which imported them once (src/sandbox/bundle.rs).
+    with_set = make_interp(packages=["tabulate", "more-itertools"])
+    assert with_set.execute("import sys\n['tabulate' in sys.modules, 'more_itertools' in sys.modules]") == [True, True]
+    assert with_set.execute("import tabulate\ntabulate.__file__") == "/packages/tabulate/__init__.py"
+    without = make_interp()
+    assert without.execute("import sys\n'tabulate' in sys.modules") is False
+    with pytest.raises(CodeExecutionError, match="No module named 'tabulate'"):
+        without.execute("import tabulate")
+
+
+def test_a_session_of_a_set_rolls_back_to_a_session_of_the_same_set(make_interp):
+    interp = make_interp(packages=["tabulate"], timeout=2, abandon_after=1)
+    interp.execute("import tabulate\nmarker = 1")
+    # A native loop the stop cannot reach: the session is abandoned and restored from the set's zygote.
+    with pytest.raises(CodeExecutionError):
+        interp.execute("import re\nre.match('(a+)+$', 'a' * 40 + 'b')")
+    assert interp.execute("import sys\n('tabulate' in sys.modules, marker)") == (True, 1)
