@@ -13,6 +13,7 @@ host path.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -108,6 +109,23 @@ def describe_packages(packages: PackageSet | None) -> str:
     return f"Third-party packages installed for you (import them as usual): {names}."
 
 
+@functools.lru_cache(maxsize=512)
+def _distribution(name: str) -> tuple[str, tuple[Path, ...], tuple[str, ...], tuple[str, ...]]:
+    """An installed distribution's name and version, top-level paths, compiled modules and requirements. Read
+    once per process: a distribution's RECORD is long (sympy's: 40 ms to read), and every interpreter made with
+    the option resolves it."""
+    try:
+        distribution = metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        raise InvalidValueError(
+            f"packages: no distribution named {name!r} is installed in the host's environment "
+            f"(pip install {name}, or give a folder)"
+        ) from None
+    tops, extensions = _top_levels(distribution)
+    label = f"{distribution.metadata['Name']} {distribution.version}"
+    return label, tuple(sorted(tops)), tuple(extensions), tuple(_required(distribution))
+
+
 def resolve_packages(packages) -> PackageSet | None:
     """The ``packages`` option, checked and resolved; None when empty."""
     if packages is None or isinstance(packages, PackageSet):
@@ -145,19 +163,12 @@ def resolve_packages(packages) -> PackageSet | None:
         if _normalized(name) in seen:
             continue
         seen.add(_normalized(name))
-        try:
-            distribution = metadata.distribution(name)
-        except metadata.PackageNotFoundError:
-            raise InvalidValueError(
-                f"packages: no distribution named {name!r} is installed in the host's environment "
-                f"(pip install {name}, or give a folder)"
-            ) from None
-        tops, found_extensions = _top_levels(distribution)
-        for top in sorted(tops):
+        label, tops, found_extensions, required = _distribution(_normalized(name))
+        for top in tops:
             entries.setdefault(top.name, str(top))
         extensions.extend(found_extensions)
-        distributions.append(f"{distribution.metadata['Name']} {distribution.version}")
-        pending.extend(_required(distribution))
+        distributions.append(label)
+        pending.extend(required)
     return PackageSet(
         entries=tuple(sorted((f"{PACKAGES_ROOT}/{name}", host) for name, host in entries.items())),
         distributions=tuple(distributions),
