@@ -340,7 +340,7 @@ SANDBOX_TOP_MODULES = (
     "'statistics', 'dataclasses', 'enum', 'copy', 'difflib', 'hashlib', '_hashlib', 'hmac', 'csv', '_csv', "
     "'pprint', 'contextlib', 'struct', '_struct', 'zlib', 'array', 'uuid', 'graphlib', 'inspect', 'dis', "
     "'traceback', 'tokenize', '_tokenize', 'warnings', '_py_warnings', 'calendar', 'html', '_markupbase', "
-    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', '_sqlite3', 'sqlite3', 'ctypes', '_sandbox_importer', 'importlib', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
+    "'_sandbox_refused', '_sandbox_tzdata', '_multibytecodec', '_sqlite3', 'sqlite3', 'ctypes', '_sandbox_importer', 'importlib', 'marshal', 'xml', 'pyexpat', '_elementtree', '_queue', 'ipaddress', 'shlex', 'contextvars', '_contextvars', 'annotationlib', 'reprlib', 'textwrap', 'heapq', "
     "'bisect', 'unicodedata', 'base64', 'binascii', 'secrets', 'fnmatch', 'keyword', 'opcode', 'linecache', "
     "'_colorize', 'zipimport', '_sha1', '_sha256', '_sha512', '_sha3', '_md5', '_blake2', '_pickle', 'pickle', '_bz2', "
     "'_lzma', '_symtable', '__future__', '_compat_pickle', 'copyreg', 'locale', '_strptime', 'posixpath', "
@@ -458,7 +458,7 @@ GROUPS["code_objects"] = {
         "import types\ntypes.FunctionType((lambda: 1).__code__.replace(co_code=b'\\x00\\x00'), {})()",
         error("PermissionError", NO_CODE_CRAFTING),
     ),
-    "marshal_loads": ("import marshal\nmarshal.loads(b'\\xe3' + bytes(40))", error("PermissionError", "marshal.loads() is not available")),
+    "marshal_loads": ("import marshal\nmarshal.loads(b'\\xe3' + bytes(40))", error("ValueError", "marshal does not load or dump code objects")),
     "dunder_code_swap_is_harmless": ("def f():\n    return 1\nf.__code__ = (lambda: 2).__code__\nf()", value("2")),
     "dunder_code_free_var_mismatch": (
         "def outer():\n    x = 1\n    def inner():\n        return x\n    return inner\ndef f():\n    return 1\nf.__code__ = outer().__code__\nf()",

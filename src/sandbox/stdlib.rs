@@ -280,7 +280,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("logging", A(Python)),
     ("lzma", C(Python, FILES)),
     ("mailbox", C(Python, FILES)),
-    ("marshal", C(StandIn, "loads and dumps data, never code objects")),
+    ("marshal", C(StandIn, "CPython's format for data; code objects neither load nor dump")),
     ("math", A(Native)),
     ("mimetypes", A(Python)),
     ("mmap", R(NativeCode)),
