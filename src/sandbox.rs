@@ -12,6 +12,7 @@ use crate::state::with_state;
 use crate::{finish, output, tools};
 
 pub mod bundle;
+mod preread;
 pub mod stdlib;
 pub mod tzdata;
 
@@ -34,8 +35,8 @@ pub use stdlib::MODULES as STDLIB_MODULES;
 /// `cProfile` is `profile`'s profiler with cProfile's interface, `_compression` 3.13's name for 3.14's streams;
 /// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`); `decimal` is
 /// `_pydecimal` raising its signals as CPython's C `decimal` does; `_sqlite3` the native one confined to the
-/// session's memory (`sandbox_py/sqlite.py`); `_sandbox_importer` imports source from the sandbox's filesystem; `ctypes` has the C data types and their sizes, no
-/// native code.
+/// session's memory (`sandbox_py/sqlite.py`); `_sandbox_importer` imports source from the sandbox's
+/// filesystem; `ctypes` has the C data types and their sizes, no native code.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -315,8 +316,9 @@ pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), S
 /// keeps only part of it: `_csv` (its dialect registry and field size limit are process-wide; the stand-in
 /// keeps them per session) and `gc` (`get_objects`, `get_referrers` and `get_referents` would hand out every
 /// object the VM holds, the sandbox's own machinery included); `zlib` is handed over whole, its errors worded
-/// anew (`sandbox_py/zlib.py`), and `_sqlite3` whole, its `connect` confined (`sandbox_py/sqlite.py`). Deleting the attributes from the module would
-/// not do: a new import, `importlib.reload` or `_imp.create_builtin` would make the whole module again.
+/// anew (`sandbox_py/zlib.py`), and `_sqlite3` whole, its `connect` confined (`sandbox_py/sqlite.py`).
+/// Deleting the attributes from the module would not do: a new import, `importlib.reload` or
+/// `_imp.create_builtin` would make the whole module again.
 const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib", "_sqlite3"];
 
 thread_local! {
