@@ -34,6 +34,10 @@ class Adapter:
     def create(self, tools: Tools | None = None) -> Any:
         raise NotImplementedError
 
+    def create_with_packages(self, packages: list[str]) -> Any:
+        """A new session in which the installed ``packages`` import; raises where the implementation has no way."""
+        raise NotImplementedError(f"{self.label} cannot import installed third-party packages")
+
     def execute(self, session: Any, code: str, variables: dict[str, Any] | None = None) -> Any:
         return session.execute(code, variables)
 
@@ -60,6 +64,10 @@ class RustInterpreterAdapter(Adapter):
     def create(self, tools: Tools | None = None) -> Any:
         # timeout=None: a benchmark workload must never be cut short by the default 30 s limit.
         return self._cls(tools=tools, timeout=None)
+
+    def create_with_packages(self, packages: list[str]) -> Any:
+        # Sessions are forked from a prepared process that has imported the set (the first one builds it).
+        return self._cls(timeout=None, packages=packages)
 
     def pool(self) -> Any:
         from dspy_rust_interpreter import InterpreterPool
@@ -116,6 +124,9 @@ class CPythonExecAdapter(Adapter):
     def create(self, tools: Tools | None = None) -> Any:
         return ExecSession(tools)
 
+    def create_with_packages(self, packages: list[str]) -> Any:
+        return ExecSession(None)  # the host's own site-packages: the first import pays, later ones are lookups
+
 
 class LocalInterpreterAdapter(Adapter):
     name = "local"
@@ -130,6 +141,9 @@ class LocalInterpreterAdapter(Adapter):
 
     def create(self, tools: Tools | None = None) -> Any:
         return self._cls(tools=tools)
+
+    def create_with_packages(self, packages: list[str]) -> Any:
+        return self._cls()  # a CPython worker subprocess that imports from the host's environment
 
 
 class MontyAdapter(Adapter):

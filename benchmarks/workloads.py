@@ -40,6 +40,9 @@ WORKLOADS: list[Workload] = [
     Workload("cold_start_ms", "startup", "cold start: construct -> first print(1) returned", "ms"),
     Workload("new_session_ms", "startup", "another session in a warm process: construct -> print(1)", "ms"),
     Workload("first_import_ms", "startup", "first `import json, re` in a fresh session", "ms"),
+    Workload("tools_session_ms", "startup", "another session with RLM's tools (llm_query, llm_query_batched, one more): construct -> print(1)", "ms"),
+    Workload("package_first_ms", "startup", "first session with packages=['sympy'] in the process: construct -> `import sympy`", "ms"),
+    Workload("package_session_ms", "startup", "another session with that package set: construct -> `import sympy; print(1)`", "ms"),
     Workload("pool_checkout_ms", "startup", "from a pool: checkout -> first print(1) returned", "ms"),
     Workload("pool_first_import_ms", "startup", "from a pool: first `import json, re`", "ms"),
     Workload("warm_median_us", "main", "warm execute('x = x + 1') median", "µs"),
@@ -112,6 +115,26 @@ def pause(seconds: float) -> float:
     """A host tool that waits, as a model or a search API does."""
     time.sleep(seconds)
     return seconds
+
+
+def llm_query(prompt: str) -> str:
+    """Stand-in for RLM's sub-LLM tool (its signature; the benchmark never calls it)."""
+    return prompt[:10]
+
+
+def llm_query_batched(prompts: list[str]) -> list[str]:
+    """Stand-in for RLM's batched sub-LLM tool."""
+    return [p[:10] for p in prompts]
+
+
+def search_docs(query: str, limit: int = 5) -> list[str]:
+    """A user tool as RLM passes it beside its own two."""
+    return [query] * limit
+
+
+RLM_TOOLS = {"llm_query": llm_query, "llm_query_batched": llm_query_batched, "search_docs": search_docs}
+# The package set timed by the startup group: sympy (with mpmath) is what ProgramOfThought's models import.
+BENCH_PACKAGES = ["sympy"]
 
 
 def echo(x: Any) -> Any:
@@ -277,6 +300,39 @@ def group_startup(adapter: Adapter, settings: Settings, rec: Recorder, import_ns
         return {"new_session_ms": median_ms(starts), "first_import_ms": median_ms(imports)}
 
     rec.record(["new_session_ms", "first_import_ms"], new_sessions)
+
+    def tool_sessions() -> dict[str, float]:
+        # RLM makes a fresh interpreter for every forward(), always with its tools.
+        starts = []
+        for _ in range(settings.startup_sessions):
+            start = time.perf_counter_ns()
+            session = adapter.create(RLM_TOOLS)
+            adapter.execute(session, "print(1)")
+            starts.append(time.perf_counter_ns() - start)
+            adapter.shutdown(session)
+        return {"tools_session_ms": median_ms(starts)}
+
+    rec.record(["tools_session_ms"], tool_sessions)
+
+    def package_sessions() -> dict[str, float]:
+        # The first session of a set pays the import once per process (for this project: a prepared process
+        # that imported the set is forked from the zygote); every later session finds it imported.
+        start = time.perf_counter_ns()
+        session = adapter.create_with_packages(BENCH_PACKAGES)
+        adapter.execute(session, "import sympy")
+        first = time.perf_counter_ns() - start
+        adapter.shutdown(session)
+        starts = []
+        for _ in range(settings.startup_sessions):
+            start = time.perf_counter_ns()
+            session = adapter.create_with_packages(BENCH_PACKAGES)
+            out = adapter.execute(session, "import sympy; print(1)")
+            starts.append(time.perf_counter_ns() - start)
+            assert str(out).strip() == "1", f"print(1) returned {out!r}"
+            adapter.shutdown(session)
+        return {"package_first_ms": first / 1e6, "package_session_ms": median_ms(starts)}
+
+    rec.record(["package_first_ms", "package_session_ms"], package_sessions)
 
     pool = adapter.pool()
     if pool is not None:

@@ -360,3 +360,47 @@ mod tests {
         });
     }
 }
+
+/// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
+/// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of
+/// 512 and a session's exit tears down as many fewer. With sympy imported (250 MB) a fork took 1.5 ms. Only
+/// spans with at most `HOLES_FILLED` pages missing are collapsed: collapsing fills the holes with zeroed
+/// memory (collapsing everything grew the plain zygote from 62 MB to 250 MB). Each range is advised
+/// `MADV_NOHUGEPAGE` afterwards, so nothing later is collapsed behind the page count's back (see `pages`); a
+/// session's first write to a shared huge page splits it and copies 4 KiB, as it did before.
+pub fn collapse_for_forks() {
+    const HUGE: usize = 2 << 20;
+    const SMALL: usize = 4 << 10;
+    const HOLES_FILLED: usize = 16;
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else { return };
+    let mut resident = vec![0u8; HUGE / SMALL];
+    for line in maps.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(range), Some(perms)) = (fields.next(), fields.next()) else { continue };
+        let path = fields.nth(3).unwrap_or("");
+        if perms != "rw-p" || !(path.is_empty() || path == "[heap]") {
+            continue;
+        }
+        let Some((start, end)) = range.split_once('-') else { continue };
+        let (Ok(start), Ok(end)) = (usize::from_str_radix(start, 16), usize::from_str_radix(end, 16)) else { continue };
+        let mut span = (start + HUGE - 1) & !(HUGE - 1);
+        while span + HUGE <= end {
+            let at = span as *mut libc::c_void;
+            span += HUGE;
+            // SAFETY: `resident` has one byte per 4 KiB page of the span, which lies inside one mapping.
+            if unsafe { libc::mincore(at, HUGE, resident.as_mut_ptr()) } != 0 {
+                continue;
+            }
+            if resident.iter().filter(|page| **page & 1 == 0).count() > HOLES_FILLED {
+                continue;
+            }
+            // SAFETY: advice on a whole huge-page-aligned span of this process's own private anonymous
+            // mapping; collapsing keeps every byte's content.
+            unsafe {
+                libc::madvise(at, HUGE, libc::MADV_HUGEPAGE);
+                libc::madvise(at, HUGE, libc::MADV_COLLAPSE);
+                libc::madvise(at, HUGE, libc::MADV_NOHUGEPAGE);
+            }
+        }
+    }
+}

@@ -77,12 +77,14 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         let filters = confine::session_filters().map_err(|e| e.to_string());
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
+        crate::memory::collapse_for_forks();
         let mut idle_preload_done = false;
         let mut forked_any = false;
         loop {
             if forked_any && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
                 let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
+                crate::memory::collapse_for_forks();
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
             let (Ok(Request::Spawn(options)), Some(socket)) = (Request::decode(&frame), fds.pop()) else { continue };
