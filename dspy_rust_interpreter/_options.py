@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from ._files import check_mounts, dspy_path_mounts
-from ._packages import package_mounts, resolve_packages
+from ._packages import package_mounts, resolve_packages, with_preload
 
 __all__ = ["DEFAULT_OPTIONS", "check_options"]
 
@@ -118,7 +118,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         merged["enable_read_paths"] or (), merged["enable_write_paths"] or (), merged["sync_files"], mounts
     )
     merged["enable_read_paths"] = merged["enable_write_paths"] = ()
-    merged["packages"] = resolve_packages(merged["packages"])
+    merged["packages"] = with_preload(resolve_packages(merged["packages"]), merged["preload"])
     check_mounts(tuple(merged["mounts"]) + tuple(package_mounts(merged["packages"])))
     return merged
 

@@ -13,6 +13,7 @@ host path.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -22,7 +23,10 @@ from pathlib import Path, PurePosixPath
 
 from ._errors import InvalidValueError
 
-__all__ = ["PACKAGES_ROOT", "PackageSet", "describe_packages", "import_names", "package_mounts", "resolve_packages"]
+__all__ = [
+    "PACKAGES_ROOT", "PackageSet", "describe_packages", "import_names", "package_mounts", "resolve_packages",
+    "with_preload",
+]
 
 PACKAGES_ROOT = "/packages"
 _EXTENSION = re.compile(r"\.(so|pyd|dylib)$|\.cpython-.*\.so$|\.abi3\.so$")
@@ -37,6 +41,9 @@ class PackageSet:
     entries: tuple[tuple[str, str], ...]
     distributions: tuple[str, ...]
     extension_modules: tuple[str, ...]
+    # The user's `preload` modules that are in these packages (`sympy.physics.units`): the set's zygote imports
+    # them too, so no session pays for them; a different list is a different set.
+    preloaded: tuple[str, ...] = ()
 
 
 def _normalized(name: str) -> str:
@@ -84,14 +91,24 @@ def _top_levels(distribution: metadata.Distribution) -> tuple[set[Path], list[st
 
 
 def import_names(packages: PackageSet) -> list[str]:
-    """The top-level modules and packages of a set, which its zygote imports before serving."""
+    """The top-level modules and packages of a set, then its preloaded modules: what its zygote imports before
+    serving."""
     names = []
     for path, _host in packages.entries:
         name = path.rsplit("/", 1)[1]
         name = name[:-3] if name.endswith(".py") else name
         if name.isidentifier() and not name.startswith("_"):
             names.append(name)
-    return names
+    return names + list(packages.preloaded)
+
+
+def with_preload(packages: PackageSet | None, preload: tuple[str, ...]) -> PackageSet | None:
+    """``packages`` with those of the ``preload`` modules that are in them, for its zygote to import."""
+    if packages is None:
+        return None
+    tops = set(import_names(dataclasses.replace(packages, preloaded=())))
+    inside = tuple(name for name in preload if name.split(".")[0] in tops)
+    return dataclasses.replace(packages, preloaded=inside) if inside else packages
 
 
 def package_mounts(packages: PackageSet | None) -> list:

@@ -2,6 +2,8 @@
 //! and code models write leans on them: one file per builtin, `patched` for standard-library functions that
 //! take an argument differently, and `wording` for CPython's error messages.
 
+mod build_class;
+mod compress;
 mod patched;
 mod round;
 mod sum;
@@ -13,6 +15,8 @@ use rustpython_vm::{PyResult, VirtualMachine};
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     vm.builtins.set_attr("sum", vm.new_function("sum", sum::sum), vm)?;
     vm.builtins.set_attr("round", vm.new_function("round", round::round), vm)?;
+    build_class::install(vm)?;
+    compress::install(vm)?;
     patched::install(vm)?;
     wording::install(vm)
 }

@@ -38,7 +38,7 @@ _STRERROR = {
     _errno.ENOMEM: "Cannot allocate memory",
 }
 
-S_IFDIR, S_IFREG = 0o040000, 0o100000
+S_IFDIR, S_IFREG, S_IFCHR = 0o040000, 0o100000, 0o020000
 MAX_PATH_BYTES = 4096
 MAX_NAME_BYTES = 255
 MAX_OPEN_FILES = 1024
@@ -164,6 +164,31 @@ class Dir:
 
     def touch(self):
         self.mtime = self.ctime = _now()
+
+
+class NullDevice:
+    """``/dev/null`` (``os.devnull``): reads find the end at once, writes are accepted and dropped. Code opens
+    it to silence output (logging handlers, ``subprocess``-style redirections, pytest's own set-up)."""
+
+    __slots__ = ("ino",)
+
+    def __init__(self):
+        self.ino = _new_ino()
+
+    def stat(self):
+        return (S_IFCHR | 0o666, self.ino, 0, 0, 0, 0, 1)
+
+    def size(self):
+        return 0
+
+    def read_at(self, pos, n):
+        return b""
+
+    def write_at(self, pos, data):
+        return len(data)
+
+    def truncate(self, size):
+        pass
 
 
 WHITEOUT = object()
@@ -619,6 +644,8 @@ def configure(mounts, max_bytes, max_files, request, current_run):
 
 
 ROOT.entries["tmp"] = Dir(0o1777)
+ROOT.entries["dev"] = Dir(0o755)
+ROOT.entries["dev"].entries["null"] = NullDevice()
 
 
 # --- the host API (interp.files) -----------------------------------------------------------------------------

@@ -251,15 +251,24 @@ def fdopen(fd, mode="r", buffering=-1, encoding=None, *args, **kwargs):
     return open(fd, mode, buffering, encoding, *args, **kwargs)
 
 
+def open_code(path):
+    """``io.open_code``: what importlib's file loaders read source and bytecode with."""
+    if not isinstance(path, str):
+        raise TypeError(f"open_code() argument 'path' must be str, not {type(path).__name__}")
+    return open(path, "rb")
+
+
 def install():
-    """Make ``open``, ``io.open`` and ``io.FileIO`` these."""
+    """Make ``open``, ``io.open``, ``io.open_code`` and ``io.FileIO`` these."""
     import builtins
     import sys
 
     builtins.open = open
     _io.open = open
+    _io.open_code = open_code
     _io.FileIO = FileIO
     io = sys.modules.get("io")
     if io is not None:
         io.open = open
+        io.open_code = open_code
         io.FileIO = FileIO

@@ -56,3 +56,23 @@ def test_a_mounted_folder_of_modules_imports(make_interp, tmp_path):
     (package / "stats.py").write_text("def mean(values):\n    return sum(values) / len(values)\n")
     interp = make_interp(mounts=[Mount("/project", str(tmp_path / "project"))])
     assert interp.execute("import sys\nsys.path.insert(0, '/project')\nimport analysis\nanalysis.mean([1, 2, 3])") == 2.0
+
+
+def test_code_that_drives_importlib_finds_what_cpython_would(interp):
+    # pytest's assertion hook asks CPython's PathFinder directly; pkgutil asks the path hooks;
+    # spec_from_file_location reads through io.open_code.
+    interp.execute(
+        WRITE
+        + "write('/proj/pkg/__init__.py', 'A = 1\\n')\nwrite('/proj/mod.py', 'B = 2\\n')\n"
+        + "write('/proj/ns/leaf.py', 'C = 3\\n')\nimport sys\nsys.path.insert(0, '/proj')"
+    )
+    assert interp.execute(
+        "import importlib.machinery\nspec = importlib.machinery.PathFinder.find_spec('mod')\nspec.name, spec.origin"
+    ) == ("mod", "/proj/mod.py")
+    assert interp.execute("import pkgutil\nsorted(m.name for m in pkgutil.iter_modules(['/proj']))") == ["mod", "pkg"]
+    assert interp.execute(
+        "import importlib.util\nspec = importlib.util.spec_from_file_location('loose', '/proj/mod.py')\n"
+        "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\nm.B"
+    ) == 2
+    assert interp.execute("import io\nio.open_code('/proj/mod.py').read()") == b"B = 2\n"
+    assert interp.execute("import ns.leaf\nns.leaf.C, list(ns.__path__)") == (3, ["/proj/ns"])

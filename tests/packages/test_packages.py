@@ -102,9 +102,42 @@ def test_a_sessions_monkeypatching_stays_its_own(make_interp):
 
 
 def test_a_compiled_extension_module_does_not_load(with_packages):
-    # PyYAML ships libyaml bindings as a compiled module: not shown, so yaml works without them.
-    with pytest.raises(CodeExecutionError, match="ModuleNotFoundError|ImportError"):
+    # PyYAML ships libyaml bindings as a compiled module: they do not load, so yaml works without them.
+    with pytest.raises(CodeExecutionError, match=r"No module named 'yaml._yaml': _yaml\..*so is a compiled extension module"):
         with_packages.execute("import yaml._yaml")
+
+
+def test_a_package_that_needs_a_compiled_module_says_which(make_interp):
+    # jsonschema needs rpds-py (Rust, compiled): the import fails naming the module and why, as the model
+    # must read it to choose another way.
+    interp = make_interp(packages=["jsonschema"])
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute("import jsonschema")
+    assert raised.value.error_type == "ModuleNotFoundError"
+    assert "No module named 'rpds.rpds': rpds." in str(raised.value)
+    assert "is a compiled extension module, and the sandbox loads no native code" in str(raised.value)
+
+
+SUITE_COUNTER = """
+import pytest
+outcomes = {}
+class Count:
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call" or not report.passed:
+            outcomes[report.outcome] = outcomes.get(report.outcome, 0) + 1
+code = pytest.main(["--pyargs", "networkx.algorithms.tests.test_dag", "-q", "-p", "no:cacheprovider",
+                    "-p", "no:faulthandler", "--capture=sys"], plugins=[Count()])
+"""
+
+
+def test_a_packages_own_test_suite_runs_under_pytest_in_the_sandbox(make_interp):
+    # pytest itself is a pure-Python package: collecting with --pyargs drives importlib's PathFinder, logging
+    # opens os.devnull, networkx's graphs rely on a __set__-only descriptor (tools/package_tests.py runs more).
+    interp = make_interp(packages=["networkx", "pytest"], timeout=300)
+    interp.execute(SUITE_COUNTER)
+    outcomes = interp.execute("outcomes")
+    assert interp.execute("int(code)") == 0, interp.execute("outcomes")
+    assert outcomes.get("passed", 0) >= 60 and outcomes.get("failed", 0) == 0
 
 
 def test_the_option_is_checked_on_the_host():
@@ -153,3 +186,14 @@ def test_a_session_of_a_set_rolls_back_to_a_session_of_the_same_set(make_interp)
     with pytest.raises(CodeExecutionError):
         interp.execute("import re\nre.match('(a+)+$', 'a' * 40 + 'b')")
     assert interp.execute("import sys\n('tabulate' in sys.modules, marker)") == (True, 1)
+
+
+def test_preload_modules_of_the_packages_are_imported_by_the_sets_zygote(make_interp):
+    # dateutil imports its submodules lazily: preloading one makes the set's zygote import it, once.
+    from dspy_rust_interpreter import _zygote
+
+    interp = make_interp(packages=["python-dateutil"], preload=["dateutil.tz", "json"])
+    assert interp.execute("import sys\n'dateutil.tz' in sys.modules") is True
+    assert any(key is not None and key.preloaded == ("dateutil.tz",) for key in _zygote._zygotes)
+    with pytest.raises(Exception, match="preload: module \"tabulate\" cannot be imported in the sandbox"):
+        make_interp(packages=["python-dateutil"], preload=["tabulate"]).execute("1")
