@@ -12,10 +12,14 @@ host-controlled text (docstrings, default values, annotations) can inject code i
 
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import keyword
 import math
+import secrets
+import threading
+import types
 import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -217,52 +221,17 @@ def _helper_names(used: set[str]) -> dict[str, str]:
     while any(u.startswith(prefix) for u in used):
         n += 1
         prefix = f"_tool{n}_"
-    return {key: prefix + key for key in ("call", "mark", "key", "Default", "Stream", "r", "kw")}
+    return {key: prefix + key for key in ("call", "mark", "Default", "Stream", "r", "kw")}
 
 
 def _prelude(h: dict[str, str], marker: str) -> list[str]:
+    # `__invoke`, `__Default` and `__Stream` are made once in the sandbox (src/tools.rs): a stand-in's source is
+    # its def and these names.
     return [
         f"{h['call']} = __invoke",
         f"{h['mark']} = {marker!r}",
-        f"{h['key']} = {STREAM_KEY!r}",
-        f"class {h['Default']}:",
-        "    'A default the host applies itself (it is not a plain literal): the argument is left out.'",
-        "    __slots__ = ('text',)",
-        "    def __init__(self, text):",
-        "        self.text = text",
-        "    def __repr__(self):",
-        "        return self.text",
-        f"class {h['Stream']}:",
-        "    'Items a host tool streams, pulled one by one; closed when abandoned or at the end of the run.'",
-        "    __slots__ = ('_tool', '_token', '_done')",
-        "    def __init__(self, tool, token):",
-        "        self._tool, self._token, self._done = tool, token, False",
-        "    def __iter__(self):",
-        "        return self",
-        "    def __next__(self):",
-        "        if self._done:",
-        "            raise StopIteration",
-        f"        more, item = {h['call']}(self._tool, (), {{{h['key']}: ('next', self._token)}})",
-        "        if not more:",
-        "            self._done = True",
-        "            raise StopIteration",
-        "        return item",
-        "    def close(self):",
-        "        'Stop the stream: the host closes its generator.'",
-        "        if not self._done:",
-        "            self._done = True",
-        f"            {h['call']}(self._tool, (), {{{h['key']}: ('close', self._token)}})",
-        "    def __enter__(self):",
-        "        return self",
-        "    def __exit__(self, *exc_info):",
-        "        self.close()",
-        "    def __del__(self):",
-        "        try:",
-        "            self.close()",
-        "        except BaseException:",
-        "            pass",
-        "    def __repr__(self):",
-        "        return f'<stream of items from tool {self._tool!r}>'",
+        f"{h['Default']} = __Default",
+        f"{h['Stream']} = __Stream",
     ]
 
 
@@ -394,10 +363,61 @@ def build_tool_specs(tools: Mapping[str, Callable[..., Any]], runtime: ToolRunti
         check_global_name(name, "tool")
         if not callable(func):
             raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
-        signature = tool_signature(func)
-        call = ToolCall(name, func, argument_checks(name, func, signature), runtime)
+        checks, positional, source = _shape(name, func)
+        call = ToolCall(name, func, checks, runtime)
         calls[name] = call
-        positional = None if signature is None else _positional_names(signature)
-        specs.append((name, call, positional, stand_in_source(name, func, signature, runtime.marker)))
+        specs.append((name, call, positional, source.replace(_MARKER_SLOT_TEXT, repr(runtime.marker))))
     runtime.calls = calls
     return specs
+
+
+# What a tool's signature makes of it (its checks, positional names, stand-in source with the stream marker
+# left as a slot), kept for plain functions by everything that decides it. RLM passes new closures of the same
+# functions (`llm_query`) to every interpreter it makes: resolving their annotations and writing their
+# stand-ins again cost each new session ~0.2 ms per tool.
+_MARKER_SLOT = "\x00marker-slot:" + secrets.token_hex(8)
+_MARKER_SLOT_TEXT = repr(_MARKER_SLOT)
+_SHAPES: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
+_SHAPES_KEPT = 256
+_shapes_lock = threading.Lock()
+
+
+def _shape(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, tuple[str, ...] | None, str]:
+    key = _shape_key(name, func)
+    if key is not None:
+        with _shapes_lock:
+            shape = _SHAPES.get(key)
+            if shape is not None:
+                _SHAPES.move_to_end(key)
+                return shape
+    signature = tool_signature(func)
+    checks = argument_checks(name, func, signature)
+    positional = None if signature is None else _positional_names(signature)
+    shape = (checks, positional, stand_in_source(name, func, signature, _MARKER_SLOT))
+    if key is not None:
+        with _shapes_lock:
+            _SHAPES[key] = shape
+            while len(_SHAPES) > _SHAPES_KEPT:
+                _SHAPES.popitem(last=False)
+    return shape
+
+
+def _shape_key(name: str, func: Callable[..., Any]) -> tuple | None:
+    """Everything a plain function's shape depends on (not its closure), or None: not cached."""
+    if type(func) is not types.FunctionType or "__signature__" in vars(func) or "__wrapped__" in vars(func):
+        return None
+    try:
+        key = (
+            name,
+            func.__code__,
+            func.__defaults__,
+            tuple(sorted((func.__kwdefaults__ or {}).items())),
+            tuple(func.__annotations__.items()),
+            id(func.__globals__),
+            func.__doc__,
+            func.__name__,
+        )
+        hash(key)
+    except TypeError:  # an unhashable default or annotation
+        return None
+    return key

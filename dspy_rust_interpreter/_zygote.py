@@ -4,7 +4,9 @@ started again if it dies; it ends with the host, taking every session process wi
 
 Sessions with packages (the ``packages`` option) are forked from a zygote of their package set instead, which
 read the packages' files and imported them before serving (``src/sandbox/bundle.rs``): one per distinct set,
-at most ``MAX_PACKAGE_SETS`` per host process."""
+at most ``MAX_PACKAGE_SETS`` per host process. A set's zygote is kept while any process of its group lives
+(its sessions, their checkpoints and forks); past the bound, the least recently used set whose group is idle
+is retired to make room, and only when none is idle is a new set refused."""
 
 from __future__ import annotations
 
@@ -108,17 +110,41 @@ _zygotes: dict[PackageSet | None, _Zygote] = {}
 
 def _zygote(packages: PackageSet | None = None) -> _Zygote:
     with _lock:
-        current = _zygotes.get(packages)
+        current = _zygotes.pop(packages, None)
         if current is None or current.process.poll() is not None:
             if current is not None:
                 current.stop()
             elif packages is not None and sum(key is not None for key in _zygotes) >= MAX_PACKAGE_SETS:
-                raise CodeInterpreterError(
-                    f"this process already has sessions of {MAX_PACKAGE_SETS} different package sets; use fewer "
-                    "distinct `packages` lists (each set keeps a prepared process with its packages imported)"
-                )
-            current = _zygotes[packages] = _Zygote(packages)
+                _retire_an_idle_set()
+            current = _Zygote(packages)
+        _zygotes[packages] = current  # last: the most recently used
         return current
+
+
+def _retire_an_idle_set() -> None:
+    """Stop the least recently used package set's zygote that serves no process, or refuse a new set."""
+    for key, zygote in list(_zygotes.items()):
+        if key is not None and not _group_has_others(zygote.process.pid):
+            del _zygotes[key]
+            zygote.stop()
+            return
+    raise CodeInterpreterError(
+        f"this process has live sessions of {MAX_PACKAGE_SETS} different package sets; use fewer distinct "
+        "`packages` lists at once (each set keeps a prepared process with its packages imported)"
+    )
+
+
+def _group_has_others(zygote_pid: int) -> bool:
+    """Whether a process other than the zygote is in its process group: a session, a checkpoint or a fork (all
+    forked from it, and ended with it)."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != zygote_pid:
+            try:
+                if os.getpgid(int(entry)) == zygote_pid:
+                    return True
+            except OSError:
+                continue
+    return False
 
 
 def _discard(zygote: _Zygote) -> None:

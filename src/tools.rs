@@ -20,21 +20,74 @@ use crate::state::{with_state, ToolEntry};
 use crate::worker::convert;
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
-/// found by identity among the globals (dspy's facade looks tools up that way).
+/// found by identity among the globals (dspy's facade looks tools up that way). Made once, in the zygote,
+/// with the two classes every stand-in uses (`Default` for a default the host applies, `Stream` for a tool
+/// that streams): a stand-in's source is then only its `def`, and a session with RLM's three tools no longer
+/// compiles and builds six classes before its first run.
 const STAND_IN_FACTORY: &str = "\
-def make_tool(name, invoke, source=None):
-    if source is None:
-        def tool(*args, **kwargs):
-            return invoke(name, args, kwargs)
-        tool.__name__ = tool.__qualname__ = name
-        tool.__doc__ = f'Host tool {name!r}.'
-    else:
-        namespace = {'__invoke': invoke, '__name__': 'tools'}
-        exec(compile(source, '<tools>', 'exec'), namespace)
-        tool = namespace[name]
-    tool.__module__ = 'tools'
-    return tool
+def new_factory(invoke, stream_key):
+    class Default:
+        'A default the host applies itself (it is not a plain literal): the argument is left out.'
+        __slots__ = ('text',)
+        def __init__(self, text):
+            self.text = text
+        def __repr__(self):
+            return self.text
+
+    class Stream:
+        'Items a host tool streams, pulled one by one; closed when abandoned or at the end of the run.'
+        __slots__ = ('_tool', '_token', '_done')
+        def __init__(self, tool, token):
+            self._tool, self._token, self._done = tool, token, False
+        def __iter__(self):
+            return self
+        def __next__(self):
+            if self._done:
+                raise StopIteration
+            more, item = invoke(self._tool, (), {stream_key: ('next', self._token)})
+            if not more:
+                self._done = True
+                raise StopIteration
+            return item
+        def close(self):
+            'Stop the stream: the host closes its generator.'
+            if not self._done:
+                self._done = True
+                invoke(self._tool, (), {stream_key: ('close', self._token)})
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc_info):
+            self.close()
+        def __del__(self):
+            try:
+                self.close()
+            except BaseException:
+                pass
+        def __repr__(self):
+            return f'<stream of items from tool {self._tool!r}>'
+
+    for cls in (Default, Stream):
+        cls.__module__ = 'tools'
+        cls.__qualname__ = cls.__name__
+
+    def make_tool(name, source=None):
+        if source is None:
+            def tool(*args, **kwargs):
+                return invoke(name, args, kwargs)
+            tool.__name__ = tool.__qualname__ = name
+            tool.__doc__ = f'Host tool {name!r}.'
+        else:
+            namespace = {'__invoke': invoke, '__Default': Default, '__Stream': Stream, '__name__': 'tools'}
+            exec(compile(source, '<tools>', 'exec'), namespace)
+            tool = namespace[name]
+        tool.__module__ = 'tools'
+        return tool
+
+    return make_tool
 ";
+
+/// The key a stand-in's keyword arguments carry a stream's `next`/`close` under (the host's `STREAM_KEY`).
+const STREAM_KEY: &str = "\0stream";
 
 pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let scope = vm.new_scope_with_builtins();
@@ -42,7 +95,8 @@ pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
         .compile(STAND_IN_FACTORY, rustpython_vm::compiler::Mode::Exec, "<tools>")
         .map_err(|e| vm.new_runtime_error(format!("tool factory does not compile: {e}")))?;
     vm.run_code_obj(code, scope.clone())?;
-    scope.globals.get_item("make_tool", vm)
+    let invoke = vm.new_function("invoke", invoke_from_stand_in);
+    scope.globals.get_item("new_factory", vm)?.call((invoke, vm.ctx.new_str(STREAM_KEY)), vm)
 }
 
 pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<()> {
@@ -72,7 +126,6 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, decls: Vec<ToolDe
             }
         }
     }
-    let invoke = vm.new_function("invoke", invoke_from_stand_in);
     for name in new_names {
         let source = with_state(|s| s.tools.get(&name).and_then(|entry| entry.source.clone()));
         let unchanged = old.get(&name).is_some_and(|entry| entry.source == source);
@@ -82,8 +135,8 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, decls: Vec<ToolDe
         }
         let tool_name = vm.ctx.new_str(name.as_str());
         let stand_in = match source {
-            Some(source) => factory.call((tool_name, invoke.clone(), vm.ctx.new_str(source)), vm)?,
-            None => factory.call((tool_name, invoke.clone()), vm)?,
+            Some(source) => factory.call((tool_name, vm.ctx.new_str(source)), vm)?,
+            None => factory.call((tool_name,), vm)?,
         };
         globals.set_item(name.as_str(), stand_in, vm)?;
     }

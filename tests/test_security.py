@@ -193,14 +193,15 @@ GROUPS["files"] = {
     "_io_open": ("import _io\n_io.open('/etc/passwd').read()", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "_io_FileIO": ("import _io\n_io.FileIO('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "io_FileIO": ("import io\nio.FileIO('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    # /dev/null is the sandbox's own null device (os.devnull), not the host's.
     "host_folders_are_absent": (
-        "import os\nsorted(os.listdir('/')), [os.path.exists(p) for p in ('/etc', '/proc/self/environ', '/dev/null', '/root', '/home')]",
-        value("(['tmp'], [False, False, False, False, False])"),
+        "import os\nsorted(os.listdir('/')), sorted(os.listdir('/dev')), [os.path.exists(p) for p in ('/etc', '/proc/self/environ', '/dev/zero', '/root', '/home')]",
+        value("(['dev', 'tmp'], ['null'], [False, False, False, False, False])"),
     ),
-    "io_open_code": ("import io\nio.open_code('/etc/passwd')", error("UnsupportedOperation", NO_FILEIO)),
+    "io_open_code": ("import io\nio.open_code('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "loader_get_data": (
         "import importlib.machinery\nimportlib.machinery.SourceFileLoader('x', '/etc/passwd').get_data('/etc/passwd')",
-        error("UnsupportedOperation", NO_FILEIO),
+        error("FileNotFoundError", HOST_FILE_NOT_FOUND),  # io.open_code reads the sandbox's files only
     ),
     "loader_get_source_bootstrapped": (
         "import _frozen_importlib_external as ext, _frozen_importlib as boot\next._set_bootstrap_module(boot)\next.SourceFileLoader('pw', '/etc/passwd').get_source('pw')",
@@ -284,7 +285,7 @@ GROUPS["imports"] = {
     "import_module": ("import importlib\nimportlib.import_module('_posixsubprocess')", refused("_posixsubprocess", "starts processes")),
     "spec_from_file_location": (
         "import _frozen_importlib_external as ext, _frozen_importlib as boot\next._set_bootstrap_module(boot)\nimport importlib.util\nspec = importlib.util.spec_from_file_location('subprocess', '/usr/local/lib/python3.11/subprocess.py')\nspec.loader.exec_module(type(importlib)('subprocess'))",
-        error("UnsupportedOperation", NO_FILEIO),
+        error("FileNotFoundError", "No such file or directory: '/usr/local/lib/python3.11/subprocess.py'"),
     ),
     "meta_path_with_path_finder_and_sys_path": (
         "import sys, _frozen_importlib_external as ext, _frozen_importlib as boot\next._install(boot)\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty",
@@ -391,7 +392,7 @@ GROUPS["frames"] = {
     "f_builtins_open": ("import sys\nsys._getframe().f_builtins['open']('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "tool_error_traceback_frames": (
         "try:\n    fail()\nexcept KeyError as e:\n    tb = e.__traceback__\nframes = []\nwhile tb:\n    f = tb.tb_frame\n    tool = f.f_code.co_filename == '<tools>'\n    frames.append((f.f_code.co_filename, sorted(f.f_globals) if tool else None, sorted(type(v).__name__ for v in f.f_locals.values()) if tool else None))\n    tb = tb.tb_next\nframes",
-        value("[('<cell 1>', None, None), ('<tools>', ['__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_key', '_tool_mark', 'fail'], [])]"),
+        value("[('<cell 1>', None, None), ('<tools>', ['__Default', '__Stream', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_mark', 'fail'], [])]"),
         {"tools": True},
     ),
     "tool_closure_contents": (
@@ -401,7 +402,7 @@ GROUPS["frames"] = {
     ),
     "tool_globals": (
         "sorted(echo.__globals__)",
-        value("['__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_key', '_tool_mark', 'echo']"),
+        value("['__Default', '__Stream', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_mark', 'echo']"),
         {"tools": True},
     ),
     "tool_has_no_wrapped_host_callable": (
@@ -604,7 +605,7 @@ GROUPS["tools"] = {
     ),
     "self_referencing_result": ("selfref()", error("TypeError", "is nested more than 256 levels deep, or contains itself"), T),
     # A host generator never enters the sandbox: it streams plain items through a sandbox-side iterator.
-    "generator_result": ("g = gen()\n(type(g).__name__, g.__slots__, list(g))", value("('_tool_Stream', ('_tool', '_token', '_done'), [1])"), T),
+    "generator_result": ("g = gen()\n(type(g).__name__, g.__slots__, list(g))", value("('Stream', ('_tool', '_token', '_done'), [1])"), T),
     # A host object of no known kind crosses as its str() (as in dspy's interpreter): text, never the object.
     "host_module_result": ("m = leak_module()\n(type(m).__name__, m.startswith('<module'))", value("('str', True)"), T),
     "reentrant_execute": ("reenter()", error("RuntimeError", "cannot re-enter the sandbox that is calling it"), T),

@@ -144,7 +144,7 @@ def test_docstring_and_defaults_cannot_inject_code():
         """\"\"\"\nraise SystemExit\n'''"""
 
     source = stand_in_source("evil", evil, tool_signature(evil), "m")
-    namespace = {"__invoke": lambda *a: a}
+    namespace = {"__invoke": lambda *a: a, "__Default": object, "__Stream": object}
     exec(compile(source, "<test>", "exec"), namespace)
     assert namespace["evil"].__doc__ == evil.__doc__
     assert namespace["evil"].__defaults__ == ("'''\nimport os\n",)

@@ -90,7 +90,7 @@ def test_forged_token_reaches_no_other_stream_or_session(make_interp):
     other = make_interp(tools={"rows": lambda: iter(["mine"])})
     token = next(iter(secret._runtime.streams), "any")
     code = (
-        f"mark = rows.__globals__['_tool_mark']\nkey = rows.__globals__['_tool_key']\n"
+        f"mark = rows.__globals__['_tool_mark']\n"
         f"s = rows.__globals__['_tool_Stream']('rows', {token!r})\nnext(s)"
     )
     with pytest.raises(CodeExecutionError, match="this stream is closed"):

@@ -4,6 +4,7 @@
 
 mod build_class;
 mod compress;
+mod count_elements;
 mod patched;
 mod round;
 mod sum;
@@ -17,6 +18,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     vm.builtins.set_attr("round", vm.new_function("round", round::round), vm)?;
     build_class::install(vm)?;
     compress::install(vm)?;
+    count_elements::install(vm)?;
     patched::install(vm)?;
     wording::install(vm)
 }

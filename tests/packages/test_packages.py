@@ -197,3 +197,37 @@ def test_preload_modules_of_the_packages_are_imported_by_the_sets_zygote(make_in
     assert any(key is not None and key.preloaded == ("dateutil.tz",) for key in _zygote._zygotes)
     with pytest.raises(Exception, match="preload: module \"tabulate\" cannot be imported in the sandbox"):
         make_interp(packages=["python-dateutil"], preload=["tabulate"]).execute("1")
+
+
+RETIRE_SCRIPT = """
+import sys, time
+from dspy_rust_interpreter import RustInterpreter, CodeInterpreterError, _zygote
+_zygote.MAX_PACKAGE_SETS = 2
+folders = sys.argv[1:]
+first, second = RustInterpreter(packages=[folders[0]]), RustInterpreter(packages=[folders[1]])
+print(first.execute("import mod0\\nmod0.N"), second.execute("import mod1\\nmod1.N"))
+try:
+    RustInterpreter(packages=[folders[2]]).execute("1")
+except CodeInterpreterError as error:
+    print("refused:", "live sessions of 2 different package sets" in str(error))
+first.shutdown()
+time.sleep(0.2)  # the killed session's processes leave the group
+third = RustInterpreter(packages=[folders[2]])
+print(third.execute("import mod2\\nmod2.N"), second.execute("mod1.N + 10"))
+print(sorted(key.entries[0][0] for key in _zygote._zygotes if key is not None))
+"""
+
+
+def test_an_idle_package_sets_zygote_is_retired_to_make_room(tmp_path):
+    # Sets are bounded per host process; one whose sessions are all gone makes room, one in use never does.
+    import subprocess
+
+    folders = []
+    for index in range(3):
+        folder = tmp_path / f"set{index}"
+        folder.mkdir()
+        (folder / f"mod{index}.py").write_text(f"N = {index}\n")
+        folders.append(str(folder))
+    done = subprocess.run([sys.executable, "-c", RETIRE_SCRIPT, *folders], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["0 1", "refused: True", "2 11", "['/packages/mod1.py', '/packages/mod2.py']"]

@@ -1,0 +1,67 @@
+//! `collections._count_elements(mapping, iterable)`, the loop `Counter(...)` and `Counter.update` run, in
+//! native code as CPython's `_collections` has it. RustPython has no `_collections._count_elements`, so
+//! `collections` fell back to its Python loop: `Counter(text.split())` ran at a third of CPython's speed (issue 30).
+//! Same semantics: for each element, `mapping[elem] = mapping.get(elem, 0) + 1`; a dict (or subclass, such as
+//! `Counter`) that keeps dict's `get` and `__setitem__` is updated directly, any other mapping through its
+//! own methods.
+
+use rustpython_vm::builtins::PyDict;
+use rustpython_vm::protocol::PyIterReturn;
+use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+/// How many elements between checks for a stop (the time limit, an interrupt).
+const CHECK_EVERY: usize = 4096;
+
+fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    let iterator = iterable.get_iter(vm)?;
+    let one: PyObjectRef = vm.ctx.new_int(1).into();
+    let zero: PyObjectRef = vm.ctx.new_int(0).into();
+    let plain_dict = mapping.downcast_ref::<PyDict>().filter(|_| keeps_dict_methods(&mapping, vm));
+    let getter = if plain_dict.is_none() { Some(mapping.get_attr("get", vm)?) } else { None };
+    let mut seen = 0usize;
+    loop {
+        let element = match iterator.next(vm)? {
+            PyIterReturn::Return(element) => element,
+            PyIterReturn::StopIteration(_) => return Ok(()),
+        };
+        seen += 1;
+        if seen % CHECK_EVERY == 0 {
+            vm.check_signals()?;
+        }
+        match (plain_dict, &getter) {
+            (Some(dict), _) => {
+                let count = match dict.get_item_opt(&*element, vm)? {
+                    Some(old) => vm._add(&old, &one)?,
+                    None => one.clone(),
+                };
+                dict.set_item(&*element, count, vm)?;
+            }
+            (None, Some(get)) => {
+                let old = get.call((element.clone(), zero.clone()), vm)?;
+                let count = vm._add(&old, &one)?;
+                mapping.set_item(&*element, count, vm)?;
+            }
+            (None, None) => unreachable!("a getter is taken for every mapping that is not a plain dict"),
+        }
+    }
+}
+
+/// Whether `mapping`'s class uses dict's own `get` and `__setitem__` (CPython's fast-path test).
+fn keeps_dict_methods(mapping: &PyObjectRef, vm: &VirtualMachine) -> bool {
+    let class = mapping.class();
+    let dict_type = vm.ctx.types.dict_type;
+    ["get", "__setitem__"].iter().all(|name| {
+        let name = vm.ctx.intern_str(*name);
+        match (class.get_attr(name), dict_type.get_attr(name)) {
+            (Some(own), Some(dicts)) => own.is(&dicts),
+            _ => false,
+        }
+    })
+}
+
+/// Put it where `Counter` looks for it (the zygote does it once; `collections` is imported here).
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let function = vm.new_function("_count_elements", count_elements);
+    vm.import("_collections", 0)?.set_attr("_count_elements", function.clone(), vm)?;
+    vm.import("collections", 0)?.set_attr("_count_elements", function, vm)
+}
