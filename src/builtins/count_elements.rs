@@ -30,11 +30,13 @@ fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachi
         }
         match (plain_dict, &getter) {
             (Some(dict), _) => {
-                let count = match dict.get_item_opt(&*element, vm)? {
+                // The entries themselves, as CPython's fast path does: a subclass's `__missing__` (Counter's)
+                // is not how `get` answers, and dict's own methods are what the class uses.
+                let count = match dict.inner_getitem_opt(&*element, vm)? {
                     Some(old) => vm._add(&old, &one)?,
                     None => one.clone(),
                 };
-                dict.set_item(&*element, count, vm)?;
+                dict.inner_setitem(&*element, count, vm)?;
             }
             (None, Some(get)) => {
                 let old = get.call((element.clone(), zero.clone()), vm)?;

@@ -696,6 +696,8 @@ def host_list(path="/"):
     start_mount, _ = mount_of(split(_absolute(path))[0])
     files = []
     for top, dirs, names in fos.walk(path):
-        files.extend(top.rstrip("/") + "/" + name for name in names)
+        paths = (top.rstrip("/") + "/" + name for name in names)
+        # The session's files: not its devices (/dev/null).
+        files.extend(p for p in paths if not isinstance(lookup(p, missing_ok=True).node, NullDevice))
         dirs[:] = [d for d in dirs if mount_of(split(top.rstrip("/") + "/" + d)[0])[0] is start_mount]
     return sorted(files)
