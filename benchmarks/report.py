@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import textwrap
 from typing import Any
@@ -84,6 +85,7 @@ def format_table(results: dict[str, Any]) -> str:
     if notes:
         lines.append("")
         lines += [f"[{number}] {text}" for number, text in enumerate(notes, 1)]
+    lines += geometric_means(results)
     machine = results["machine"]
     lines.append(
         f"\n{results['mode']} run, {machine['date']}: {machine['cpu_model']}, {machine['cores']} cores, "
@@ -91,6 +93,37 @@ def format_table(results: dict[str, Any]) -> str:
         f"{machine.get('load_average_at_end', [0])[0]:.2f} at end; {results.get('duration_s')} s"
     )
     return "\n".join(lines)
+
+
+# Groups whose speed is summed up as one figure per peer (issue 30's targets are stated that way).
+SUMMED_GROUPS = ("cpu", "text")
+
+
+def geometric_means(results: dict[str, Any]) -> list[str]:
+    """Per summed group and peer: the geometric mean of "peer time / RustInterpreter time" (above 1: faster
+    than the peer) over the workloads both measured, and the lowest."""
+    impls = results["implementations"]
+    reference = impls.get(REFERENCE)
+    if reference is None or reference["skipped"]:
+        return []
+    lines = []
+    for group in SUMMED_GROUPS:
+        keys = [w["key"] for w in results["workloads"] if w["group"] == group and w["unit"] == "ms"]
+        for name, entry in impls.items():
+            if name == REFERENCE or entry["skipped"]:
+                continue
+            ratios = {}
+            for key in keys:
+                ours, theirs = reference["workloads"].get(key, {}), entry["workloads"].get(key, {})
+                if ours.get("value") and theirs.get("value"):
+                    ratios[key] = theirs["value"] / ours["value"]
+            if ratios:
+                mean = math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios))
+                lowest = min(ratios, key=ratios.get)
+                lines.append(f"{group} group, {entry['label']} / {reference['label']}: geometric mean "
+                             f"{format_ratio(mean)} over {len(ratios)} workloads (lowest {format_ratio(ratios[lowest])}, "
+                             f"{lowest})")
+    return [""] + lines if lines else []
 
 
 # Units of the workloads the chart shows: costs (time, memory), where lower is better and CPython exec's own

@@ -35,11 +35,11 @@ QUICK_IMPLS = ["rust", "exec"]
 # Parallel scaling is about RustInterpreter releasing the GIL (exec is the GIL-bound reference); the leak cycle
 # is RustInterpreter's own question. Peers get the groups every implementation can be asked.
 GROUPS_FOR = {
-    "rust": ["startup", "main", "cpu", "memory", "scaling", "leak"],
-    "exec": ["startup", "main", "cpu", "memory", "scaling"],
+    "rust": ["startup", "main", "cpu", "memory", "scaling", "text", "leak"],
+    "exec": ["startup", "main", "cpu", "memory", "scaling", "text"],
 }
-DEFAULT_GROUPS = ["startup", "main", "cpu", "memory"]
-CHILD_TIMEOUT_S = {"startup": 300, "main": 900, "cpu": 600, "memory": 300, "scaling": 300, "leak": 900}
+DEFAULT_GROUPS = ["startup", "main", "cpu", "memory", "text"]
+CHILD_TIMEOUT_S = {"startup": 300, "main": 900, "cpu": 600, "memory": 300, "scaling": 300, "text": 2400, "leak": 900}
 
 
 def run_child(impl: str, group: str, quick: bool) -> dict[str, Any]:

@@ -34,6 +34,41 @@ class Workload:
     unit: str
 
 
+# RLM's text work over a long `context` (issue 30): what its models write most. Each is (label, setup, code);
+# `context` (a generated service log) and `records_json` are in the namespace before anything is timed, and
+# `lines` is made by the setup where the code needs it.
+TEXT_CODE: dict[str, tuple[str, str, str]] = {
+    "counter_top": ("Counter(context.split()).most_common(5)", "from collections import Counter",
+                    "top = Counter(context.split()).most_common(5)"),
+    "sort_by_key": ("sort lines by a key (the user field)", "lines = context.splitlines()",
+                    "ordered = sorted(lines, key=lambda line: line.split(' ', 4)[3])"),
+    "finditer_named": ("finditer with named groups, re.M", "import re",
+                       "found = [m.group('id') for m in re.finditer(r'^(?P<ts>\\S+) (?P<level>[A-Z]+) (?P<id>INC-\\d{5})', context, re.M)]"),
+    "error_lines": ("lines containing ' ERROR '", "", "errors = [line for line in context.splitlines() if ' ERROR ' in line]"),
+    "fstring_report": ("a report built with f-strings", "lines = context.splitlines()",
+                       "report = '\\n'.join(f'{i:>6} | {line[:24]} | {len(line)}' for i, line in enumerate(lines))"),
+    "word_count_dict": ("word count in a dict", "",
+                        "counts = {}\nfor word in context.split():\n    counts[word] = counts.get(word, 0) + 1"),
+    "chunks": ("chunking by slices of 4,000", "", "chunks = [context[i:i + 4000] for i in range(0, len(context), 4000)]"),
+    "split_fields": ("split fields per line", "", "fields = [line.split(' ') for line in context.splitlines()]"),
+    "findall_ids": ("re.findall(r'INC-\\d{5}')", "import re", "ids = re.findall(r'INC-\\d{5}', context)"),
+    "re_sub": ("re.sub of dates", "import re", "masked = re.sub(r'\\d{4}-\\d{2}-\\d{2}', 'DATE', context)"),
+    "json_round_trip": ("json round trip of the records", "import json\nrecords = json.loads(records_json)",
+                        "back = json.loads(json.dumps(records))"),
+    "find_loop": ("str.find loop over every ' ERROR '", "",
+                  "n = 0\nat = context.find(' ERROR ')\nwhile at != -1:\n    n += 1\n    at = context.find(' ERROR ', at + 1)"),
+    "re_split": ("re.split on blank runs", "import re", "parts = re.split(r'\\s+', context)"),
+    "re_search_lines": ("re.search per line", "import re\nlines = context.splitlines()",
+                        "users = [m.group(1) for line in lines if (m := re.search(r'user=(\\w+)', line))]"),
+    "str_count": ("str.count", "", "n = context.count('ERROR') + context.count('user=')"),
+    "splitlines": ("splitlines", "", "lines = context.splitlines()"),
+    "lower": ("lower", "", "low = context.lower()"),
+    "word_set": ("set of words", "", "vocabulary = set(context.split())"),
+    "nlargest": ("heapq.nlargest(10, lines, key=len)", "import heapq\nlines = context.splitlines()",
+                 "longest = heapq.nlargest(10, lines, key=len)"),
+    "json_loads": ("json.loads of a list of records", "import json", "records = json.loads(records_json)"),
+}
+
 # Every row of the table, in order. The group decides which child process measures it.
 WORKLOADS: list[Workload] = [
     Workload("import_ms", "startup", "import of the implementation (fresh process)", "ms"),
@@ -67,6 +102,8 @@ WORKLOADS: list[Workload] = [
     Workload("scaling_ratio", "scaling", "2-thread / 1-thread throughput", "x"),
     Workload("scaling_process_ratio", "scaling", "control: 2 processes / 1 process, one session each", "x"),
     Workload("scaling_threads_vs_processes", "scaling", "2 threads in one process / 2 processes", "x"),
+    *[Workload(f"text_{key}_{size}_ms", "text", f"{label}, {size.upper()} context", "ms")
+      for size in ("1mb", "10mb") for key, (label, _setup, _code) in TEXT_CODE.items()],
     Workload("leak_total_mb", "leak", "RSS growth over K create->import->shutdown cycles", "MB"),
     Workload("leak_kb_per_cycle", "leak", "RSS growth per create->import->shutdown cycle", "KB"),
 ]
@@ -93,6 +130,9 @@ class Settings:
     # session can run a workload 1.5x slower than the next, every run of it, with the same profile.
     compute_sessions: int = 3
     extra_interpreters: int = 10
+    # The text group's contexts and repeats (each figure is the best of its repeats: these are long runs).
+    text_sizes: tuple[tuple[str, int], ...] = (("1mb", 1_000_000), ("10mb", 10_000_000))
+    text_repeats: int = 5
 
 
 FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, compute_repeats=5, tool_calls=10_000,
@@ -100,7 +140,7 @@ FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, comp
                 leak_cycles=10_000, leak_warmup=20)
 QUICK = Settings(startup_sessions=2, warm_iterations=300, warm_warmup=30, compute_repeats=1, tool_calls=10_000,
                  tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_window_s=0.5, scaling_rounds=2,
-                 leak_cycles=200, leak_warmup=5, compute_sessions=1)
+                 leak_cycles=200, leak_warmup=5, compute_sessions=1, text_sizes=(("1mb", 1_000_000),), text_repeats=1)
 
 WORDS = "the quick brown fox jumps over a lazy dog while seven sandboxes count every word twice".split()
 
@@ -680,6 +720,57 @@ def group_cpu(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
         rec.record([key], pooled(settings.compute_sessions, measure))
 
 
+LEVELS = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"]
+USERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+
+
+def make_log(size: int) -> str:
+    """A deterministic service log of ``size`` characters, the kind of context RLM is given."""
+    import random
+
+    rng = random.Random(30)
+    lines, total, n = [], 0, 0
+    while total < size:
+        day = 1 + n % 28
+        line = (f"2026-11-{day:02d}T{n % 24:02d}:{n % 60:02d}:{(n * 7) % 60:02d} {rng.choice(LEVELS)} "
+                f"INC-{rng.randrange(100000):05d} user={rng.choice(USERS)} "
+                + " ".join(rng.choice(WORDS) for _ in range(rng.randrange(4, 14))))
+        lines.append(line)
+        total += len(line) + 1
+        n += 1
+    return "\n".join(lines)[:size]
+
+
+def text_inputs(size: int) -> dict[str, Any]:
+    import json
+
+    context = make_log(size)
+    records = [{"line": i, "level": line.split(" ", 2)[1], "text": line[-40:]}
+               for i, line in enumerate(context.splitlines()[: size // 200])]
+    return {"context": context, "records_json": json.dumps(records)}
+
+
+def group_text(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
+    for size_name, size in settings.text_sizes:
+        inputs = text_inputs(size)
+        repeats = settings.text_repeats if size <= 1 << 21 else max(1, settings.text_repeats // 2)
+        for key, (_label, setup, code) in TEXT_CODE.items():
+            name = f"text_{key}_{size_name}_ms"
+
+            def measure(setup: str = setup, code: str = code, name: str = name) -> dict[str, float]:
+                session = adapter.create(None)
+                try:
+                    adapter.execute(session, "n = 0", variables=inputs)  # the context, untimed
+                    if setup:
+                        adapter.execute(session, setup)
+                    adapter.execute(session, code)  # warm-up
+                    return {name: min(timed_ns(lambda: adapter.execute(session, code)) for _ in range(repeats)) / 1e6}
+                finally:
+                    adapter.shutdown(session)
+
+            rec.record([name], measure)
+
+
 def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
     settings = QUICK if quick else FULL
     adapter = ADAPTERS[impl]()
@@ -705,6 +796,8 @@ def run_group(impl: str, group: str, quick: bool) -> dict[str, Any]:
         group_scaling(adapter, settings, rec)
     elif group == "leak":
         group_leak(adapter, settings, rec)
+    elif group == "text":
+        group_text(adapter, settings, rec)
     else:
         raise SystemExit(f"unknown group {group!r}; the groups are {GROUPS}")
     return result

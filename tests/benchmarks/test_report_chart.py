@@ -43,3 +43,24 @@ def test_the_chart_is_one_figure(tmp_path):
     assert problem is None or problem.startswith("no chart: matplotlib is not installed")
     if problem is None:
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_group_is_summed_up_as_the_geometric_mean_of_peer_over_ours():
+    results = {
+        "workloads": [
+            {"key": "a_ms", "group": "text", "label": "a", "unit": "ms"},
+            {"key": "b_ms", "group": "text", "label": "b", "unit": "ms"},
+            {"key": "c_ms", "group": "text", "label": "c", "unit": "ms"},
+            {"key": "other_ms", "group": "main", "label": "other", "unit": "ms"},
+        ],
+        "implementations": {
+            "rust": {"label": "Rust", "skipped": None, "workloads": {"a_ms": {"value": 1.0}, "b_ms": {"value": 4.0},
+                                                                     "c_ms": {"error": "x"}, "other_ms": {"value": 9.0}}},
+            "exec": {"label": "CPython", "skipped": None, "workloads": {"a_ms": {"value": 2.0}, "b_ms": {"value": 2.0},
+                                                                        "c_ms": {"value": 1.0}, "other_ms": {"value": 1.0}}},
+        },
+    }
+    # 2/1 and 2/4: geometric mean 1; c has no figure of ours, `other` is not in a summed group.
+    assert report.geometric_means(results) == [
+        "", "text group, CPython / Rust: geometric mean 1.00× over 2 workloads (lowest 0.50×, b_ms)"
+    ]
