@@ -143,6 +143,44 @@ def _distribution(name: str) -> tuple[str, tuple[Path, ...], tuple[str, ...], tu
     return label, tuple(sorted(tops)), tuple(extensions), tuple(_required(distribution))
 
 
+WHEELS_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dspy-rust-interpreter" / "wheels"
+
+
+def _unpacked_wheel(wheel: Path) -> Path:
+    """The folder a wheel unpacks to (its top-level modules and ``.dist-info``, as pip would install them),
+    unpacked once per wheel content into the user's cache. A wheel brings itself only: its requirements are
+    not resolved (name them, or give their wheels too)."""
+    import hashlib
+    import shutil
+    import tempfile
+    import zipfile
+
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:20]
+    target = WHEELS_CACHE / f"{wheel.stem}-{digest}"
+    if target.is_dir():
+        return target
+    WHEELS_CACHE.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=WHEELS_CACHE))
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.infolist():
+                parts = PurePosixPath(member.filename).parts
+                if member.filename.startswith("/") or ".." in parts or not parts:
+                    raise InvalidValueError(f"packages: {wheel} holds a path outside itself ({member.filename!r})")
+            archive.extractall(staging)
+    except zipfile.BadZipFile as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise InvalidValueError(f"packages: {wheel} is not a wheel ({error})") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    try:
+        staging.rename(target)
+    except OSError:  # another process unpacked it first
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
 def resolve_packages(packages) -> PackageSet | None:
     """The ``packages`` option, checked and resolved; None when empty."""
     if packages is None or isinstance(packages, PackageSet):
@@ -163,8 +201,10 @@ def resolve_packages(packages) -> PackageSet | None:
     for item in requested:
         if isinstance(item, os.PathLike) or (isinstance(item, str) and ("/" in item or item.startswith("."))):
             folder = Path(item).expanduser().resolve()
-            if not folder.is_dir():
-                raise InvalidValueError(f"packages: {item!s} is not a folder")
+            if folder.is_file() and folder.suffix == ".whl":
+                folder = _unpacked_wheel(folder)
+            elif not folder.is_dir():
+                raise InvalidValueError(f"packages: {item!s} is not a folder or a .whl file")
             for child in sorted(folder.iterdir()):
                 if child.name.startswith(".") or child.name == "__pycache__" or _EXTENSION.search(child.name):
                     continue

@@ -7,6 +7,7 @@ mod compress;
 mod count_elements;
 mod patched;
 mod round;
+mod splitlines;
 mod sum;
 pub mod wording;
 
@@ -19,6 +20,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     build_class::install(vm)?;
     compress::install(vm)?;
     count_elements::install(vm)?;
+    splitlines::install(vm)?;
     patched::install(vm)?;
     wording::install(vm)
 }

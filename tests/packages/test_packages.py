@@ -231,3 +231,44 @@ def test_an_idle_package_sets_zygote_is_retired_to_make_room(tmp_path):
     done = subprocess.run([sys.executable, "-c", RETIRE_SCRIPT, *folders], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["0 1", "refused: True", "2 11", "['/packages/mod1.py', '/packages/mod2.py']"]
+
+
+def _wheel(path, name, version, module_source):
+    import zipfile
+
+    info = f"{name}-{version}.dist-info"
+    with zipfile.ZipFile(path, "w") as wheel:
+        wheel.writestr(f"{name}/__init__.py", module_source)
+        wheel.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+        wheel.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        wheel.writestr(f"{info}/RECORD", "")
+    return path
+
+
+def test_a_wheel_file_is_a_package_source(make_interp, tmp_path, monkeypatch):
+    from dspy_rust_interpreter import _packages
+
+    monkeypatch.setattr(_packages, "WHEELS_CACHE", tmp_path / "cache")
+    wheel = _wheel(tmp_path / "unit_helpers-1.2.0-py3-none-any.whl", "unit_helpers", "1.2.0", "def twice(x):\n    return 2 * x\n")
+    interp = make_interp(packages=[str(wheel)])
+    assert interp.execute(
+        "import unit_helpers, importlib.metadata\n(unit_helpers.twice(21), importlib.metadata.version('unit_helpers'))"
+    ) == (42, "1.2.0")
+
+
+def test_a_wheel_that_escapes_its_folder_is_refused(tmp_path, monkeypatch):
+    import zipfile
+
+    from dspy_rust_interpreter import _packages
+
+    monkeypatch.setattr(_packages, "WHEELS_CACHE", tmp_path / "cache")
+    evil = tmp_path / "evil-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(evil, "w") as wheel:
+        wheel.writestr("../../outside.py", "x = 1\n")
+    with pytest.raises(InvalidValueError, match="holds a path outside itself"):
+        RustInterpreter(packages=[str(evil)])
+    assert not (tmp_path / "outside.py").exists()
+    not_a_wheel = tmp_path / "broken-1.0-py3-none-any.whl"
+    not_a_wheel.write_bytes(b"not a zip")
+    with pytest.raises(InvalidValueError, match="is not a wheel"):
+        RustInterpreter(packages=[str(not_a_wheel)])
