@@ -725,7 +725,7 @@ USERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 
 
 def make_log(size: int) -> str:
-    """A deterministic service log of ``size`` characters, the kind of context RLM is given."""
+    """A deterministic service log of about ``size`` characters (whole lines), the kind of context RLM is given."""
     import random
 
     rng = random.Random(30)
@@ -738,7 +738,7 @@ def make_log(size: int) -> str:
         lines.append(line)
         total += len(line) + 1
         n += 1
-    return "\n".join(lines)[:size]
+    return "\n".join(lines)
 
 
 def text_inputs(size: int) -> dict[str, Any]:
