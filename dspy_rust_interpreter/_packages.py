@@ -123,7 +123,13 @@ def describe_packages(packages: PackageSet | None) -> str:
     if not packages:
         return ""
     names = ", ".join(packages.distributions)
-    return f"Third-party packages installed for you (import them as usual): {names}."
+    text = f"Third-party packages installed for you (import them as usual): {names}."
+    if packages.extension_modules:
+        # Told up front, so the model does not plan around a module that cannot load (a package with a
+        # pure-Python fallback, as PyYAML has, still works without it).
+        compiled = ", ".join(packages.extension_modules)
+        text += f" These compiled modules of theirs do not import here (the sandbox runs pure Python only): {compiled}."
+    return text
 
 
 @functools.lru_cache(maxsize=512)

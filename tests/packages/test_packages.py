@@ -71,6 +71,8 @@ def test_the_model_is_told_which_packages_it_has(with_packages):
     assert "Third-party packages installed for you" in told
     for name in ("sympy", "mpmath", "networkx", "beautifulsoup4", "soupsieve", "PyYAML", "attrs"):
         assert f"{name} " in told, name
+    # PyYAML's libyaml binding is compiled: named up front (yaml itself works without it).
+    assert "compiled modules of theirs do not import here" in told and "yaml._yaml" in told
 
 
 def test_package_files_are_read_only_and_show_no_host_path(with_packages):
