@@ -2,6 +2,7 @@
 //! and code models write leans on them: one file per builtin, `patched` for standard-library functions that
 //! take an argument differently, and `wording` for CPython's error messages.
 
+mod ascii_case;
 mod build_class;
 mod compress;
 mod count_elements;
@@ -21,6 +22,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     compress::install(vm)?;
     count_elements::install(vm)?;
     splitlines::install(vm)?;
+    ascii_case::install(vm)?;
     patched::install(vm)?;
     wording::install(vm)
 }
