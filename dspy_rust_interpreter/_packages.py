@@ -149,7 +149,9 @@ def _distribution(name: str) -> tuple[str, tuple[Path, ...], tuple[str, ...], tu
     return label, tuple(sorted(tops)), tuple(extensions), tuple(_required(distribution))
 
 
-WHEELS_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dspy-rust-interpreter" / "wheels"
+# This project's folder in the user's cache (the Makefile keeps its cargo target there too).
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dspy-rust-interpreter"
+WHEELS_CACHE = USER_CACHE / "wheels"
 
 
 def _unpacked_wheel(wheel: Path) -> Path:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tarfile
@@ -27,6 +26,7 @@ import time
 from pathlib import Path
 
 from dspy_rust_interpreter import CodeExecutionError, Mount, RustInterpreter
+from dspy_rust_interpreter._packages import USER_CACHE
 
 # The slices: test modules that exercise what models use each package for (graphs and their algorithms;
 # symbols, arithmetic, simplification, solving; iterator recipes).
@@ -55,7 +55,7 @@ SLICES: dict[str, list[str]] = {
 SUITE_OPTIONS = {"sympy": ["--noconftest"]}
 # Packages whose tests are not installed: their sdist's tests/ folder is mounted here.
 SDIST_TESTS = {"more-itertools": "/suite"}
-CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dspy-rust-interpreter" / "package-tests"
+CACHE = USER_CACHE / "package-tests"
 MODULE_TIMEOUT = 900.0
 
 COUNTER = '''

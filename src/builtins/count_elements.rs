@@ -12,12 +12,23 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 /// How many elements between checks for a stop (the time limit, an interrupt).
 const CHECK_EVERY: usize = 4096;
 
+/// How one element is counted into the mapping.
+enum Counting<'a> {
+    /// A dict (or subclass) that keeps dict's `get` and `__setitem__`: its entries themselves, as CPython's
+    /// fast path does (a subclass's `__missing__`, Counter's, is not how `get` answers).
+    Entries(&'a PyDict),
+    /// Any other mapping: its own `get` (kept) and `__setitem__`.
+    Methods(PyObjectRef),
+}
+
 fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
     let iterator = iterable.get_iter(vm)?;
     let one: PyObjectRef = vm.ctx.new_int(1).into();
     let zero: PyObjectRef = vm.ctx.new_int(0).into();
-    let plain_dict = mapping.downcast_ref::<PyDict>().filter(|_| keeps_dict_methods(&mapping, vm));
-    let getter = if plain_dict.is_none() { Some(mapping.get_attr("get", vm)?) } else { None };
+    let counting = match mapping.downcast_ref::<PyDict>().filter(|_| keeps_dict_methods(&mapping, vm)) {
+        Some(dict) => Counting::Entries(dict),
+        None => Counting::Methods(mapping.get_attr("get", vm)?),
+    };
     let mut seen = 0usize;
     loop {
         let element = match iterator.next(vm)? {
@@ -28,22 +39,19 @@ fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachi
         if seen % CHECK_EVERY == 0 {
             vm.check_signals()?;
         }
-        match (plain_dict, &getter) {
-            (Some(dict), _) => {
-                // The entries themselves, as CPython's fast path does: a subclass's `__missing__` (Counter's)
-                // is not how `get` answers, and dict's own methods are what the class uses.
+        match &counting {
+            Counting::Entries(dict) => {
                 let count = match dict.inner_getitem_opt(&*element, vm)? {
                     Some(old) => vm._add(&old, &one)?,
                     None => one.clone(),
                 };
                 dict.inner_setitem(&*element, count, vm)?;
             }
-            (None, Some(get)) => {
+            Counting::Methods(get) => {
                 let old = get.call((element.clone(), zero.clone()), vm)?;
                 let count = vm._add(&old, &one)?;
                 mapping.set_item(&*element, count, vm)?;
             }
-            (None, None) => unreachable!("a getter is taken for every mapping that is not a plain dict"),
         }
     }
 }

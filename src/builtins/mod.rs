@@ -2,13 +2,12 @@
 //! and code models write leans on them: one file per builtin, `patched` for standard-library functions that
 //! take an argument differently, and `wording` for CPython's error messages.
 
-mod ascii_case;
 mod build_class;
 mod compress;
 mod count_elements;
 mod patched;
 mod round;
-mod splitlines;
+mod str_ascii;
 mod sum;
 pub mod wording;
 
@@ -21,8 +20,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     build_class::install(vm)?;
     compress::install(vm)?;
     count_elements::install(vm)?;
-    splitlines::install(vm)?;
-    ascii_case::install(vm)?;
+    str_ascii::install(vm)?;
     patched::install(vm)?;
     wording::install(vm)
 }

@@ -697,7 +697,7 @@ def host_list(path="/"):
     files = []
     for top, dirs, names in fos.walk(path):
         paths = (top.rstrip("/") + "/" + name for name in names)
-        # The session's files: not its devices (/dev/null).
-        files.extend(p for p in paths if not isinstance(lookup(p, missing_ok=True).node, NullDevice))
+        # The session's files, not its devices (/dev/null): only a path in /dev is looked up again.
+        files.extend(p for p in paths if not (p.startswith("/dev/") and isinstance(lookup(p, missing_ok=True).node, NullDevice)))
         dirs[:] = [d for d in dirs if mount_of(split(top.rstrip("/") + "/" + d)[0])[0] is start_mount]
     return sorted(files)

@@ -73,11 +73,17 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
     let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
     let interpreter = sandbox::new_interpreter(receiver);
     interpreter.enter(|vm| {
+        // Huge pages before forking (`memory::collapse_for_forks`) cost the plain zygote ~7 ms, its first
+        // session's latency: it waits for the first idle second, as the idle preload does. A package set's
+        // zygote has just spent seconds importing, and its sessions fork a far larger heap: it collapses now.
+        let collapse_now = bundle.is_some();
         let prepared = prepare(vm, tzdata, bundle);
         let filters = confine::session_filters().map_err(|e| e.to_string());
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
-        crate::memory::collapse_for_forks();
+        if collapse_now {
+            crate::memory::collapse_for_forks();
+        }
         let mut idle_preload_done = false;
         let mut forked_any = false;
         loop {
