@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
 
 # The key of the keyword argument a stream's sandbox iterator sends to pull or close (not an identifier, so
-# no ordinary call spells it); see _tool_calls.ToolCall.
+# no ordinary call spells it); see _tool_calls.ToolCall. The sandbox's stream class (src/tools.rs, made in the
+# zygote before any message from here) spells it too: `STREAM_KEY` there.
 STREAM_KEY = "\x00stream"
 
 # Defaults longer than this (as source text) are shown in the stand-in by a short description instead.
