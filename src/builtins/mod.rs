@@ -6,6 +6,7 @@ mod build_class;
 mod compress;
 mod count_elements;
 mod patched;
+pub mod regex;
 mod round;
 mod str_ascii;
 mod sum;
@@ -22,5 +23,6 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     count_elements::install(vm)?;
     str_ascii::install(vm)?;
     patched::install(vm)?;
+    regex::install(vm)?;
     wording::install(vm)
 }

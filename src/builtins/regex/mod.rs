@@ -1,0 +1,516 @@
+//! Regular expressions with a linear-time search (issue 30). `_sre`, RustPython's port of CPython's
+//! backtracking engine, tries a match at every position of the subject: a 10 MB context scanned for a rare
+//! pattern costs ten million tries, and a pattern like `(a+)+$` on a long run of `a`s never finishes. Here a
+//! finite automaton (`regex-automata`, with its literal and SIMD prefilters) reads the subject once and names
+//! each place a match can start; `_sre` tries only there, so every result (spans, groups, `lastindex`, empty
+//! matches) is still the engine's own.
+//!
+//! - `translate` reads the compiled `_sre` program back into an automaton whose matches are a superset of
+//!   the program's; a program it cannot read (backreferences, conditionals, `re.LOCALE`, bytes) keeps
+//!   RustPython's own search, unchanged.
+//! - `classes` makes the automaton's character classes from the same predicates and tables `_sre` uses.
+//! - `scan` runs the search: automaton, then engine, positions converted through the string's index table.
+//! - This file hooks it in: `_sre.compile` keeps each pattern's program beside it, and the `Pattern`
+//!   methods that search (`search`, `findall`, `finditer`, `sub`, `subn`, `split`; `match` and `fullmatch`
+//!   ask the automaton first) take the fast path when the subject is a `str` the automaton can read, and call
+//!   RustPython's own method otherwise, so argument errors keep its words.
+//!
+//! `Match` objects are only made by RustPython's `match` at the position found (its type is private to the
+//! VM); results made of strings (`findall`, `split`, `sub` with a string) are built here.
+
+mod classes;
+mod scan;
+mod translate;
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use regex_automata::{meta, MatchKind};
+use rustpython_sre_engine::State;
+use rustpython_vm::builtins::{PyCallableIterator, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
+use rustpython_vm::function::{ArgCallable, FuncArgs};
+use rustpython_vm::convert::ToPyObject;
+use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
+
+use scan::{Search, Text};
+use translate::Subject;
+
+/// Bounds on one pattern's automaton (bytes). The automaton lives in the session process, whose memory limit
+/// covers it; past these a pattern keeps `_sre`'s own search rather than build a huge one (`(\w{1,99}){1,99}`).
+const NFA_LIMIT: usize = 4 << 20;
+const DFA_LIMIT: usize = 4 << 20;
+const LAZY_DFA_CACHE: usize = 2 << 20;
+
+/// A pattern's program, and its automata, built the first time a subject of each kind needs one.
+struct Compiled {
+    code: Vec<u32>,
+    groups: usize,
+    ascii: OnceCell<Option<meta::Regex>>,
+    unicode: OnceCell<Option<meta::Regex>>,
+    /// The last replacement template `sub` read, and its pieces (a loop calls `sub` with the same one).
+    template: RefCell<Option<(PyStrRef, Rc<Vec<Piece>>)>>,
+}
+
+impl Compiled {
+    fn automaton(&self, text: &Text) -> Option<&meta::Regex> {
+        let (cell, subject) =
+            if text.is_ascii() { (&self.ascii, Subject::Ascii) } else { (&self.unicode, Subject::Unicode) };
+        cell.get_or_init(|| build(&self.code, subject)).as_ref()
+    }
+}
+
+fn build(code: &[u32], subject: Subject) -> Option<meta::Regex> {
+    let hir = translate::translate(code, subject)?;
+    let config = meta::Config::new()
+        .match_kind(MatchKind::LeftmostFirst)
+        .nfa_size_limit(Some(NFA_LIMIT))
+        .onepass_size_limit(Some(NFA_LIMIT))
+        .dfa_size_limit(Some(DFA_LIMIT))
+        .hybrid_cache_capacity(LAZY_DFA_CACHE);
+    meta::Builder::new().configure(config).build_from_hir(&hir).ok()
+}
+
+/// A pattern object and its program. The pattern's address is the key; the weak reference tells a live
+/// pattern from a dead one whose address was reused.
+struct Registered {
+    pattern: PyRef<PyWeak>,
+    compiled: Rc<Compiled>,
+}
+
+thread_local! {
+    static PATTERNS: RefCell<HashMap<usize, Registered>> = RefCell::new(HashMap::new());
+    /// The table's size after the last sweep of dead patterns: the next sweep waits until it has doubled.
+    static SWEPT_AT: Cell<usize> = const { Cell::new(64) };
+}
+
+fn key(pattern: &PyObject) -> usize {
+    pattern as *const PyObject as usize
+}
+
+fn register(pattern: &PyObject, compiled: Compiled, vm: &VirtualMachine) -> PyResult<()> {
+    let weak = pattern.downgrade(None, vm)?;
+    PATTERNS.with_borrow_mut(|patterns| {
+        patterns.insert(key(pattern), Registered { pattern: weak, compiled: Rc::new(compiled) });
+        if patterns.len() > 2 * SWEPT_AT.get() {
+            patterns.retain(|_, registered| registered.pattern.upgrade().is_some());
+            SWEPT_AT.set(patterns.len().max(64));
+        }
+    });
+    Ok(())
+}
+
+fn compiled(pattern: &PyObject) -> Option<Rc<Compiled>> {
+    PATTERNS.with_borrow(|patterns| {
+        let registered = patterns.get(&key(pattern))?;
+        let alive = registered.pattern.upgrade()?;
+        alive.is(pattern).then(|| registered.compiled.clone())
+    })
+}
+
+/// Build the tables the automata's classes come from (the zygote calls this before it forks).
+pub fn warm() {
+    classes::warm();
+}
+
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let sre = vm.import("_sre", 0)?;
+    let original_compile = sre.get_attr("compile", vm)?;
+    let compile = vm.new_function("compile", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        // `re._compiler` calls `_sre.compile(pattern, flags, code, groups, groupindex, indexgroup)`.
+        let program = match (args.args.as_slice(), args.kwargs.is_empty()) {
+            ([pattern, _, code, groups, ..], true) if pattern.downcastable::<PyStr>() => {
+                let code: Option<Vec<u32>> = code.try_to_value(vm).ok();
+                let groups: Option<usize> = groups.try_to_value(vm).ok();
+                code.zip(groups)
+            }
+            _ => None,
+        };
+        let pattern = original_compile.call(args, vm)?;
+        if let Some((code, groups)) = program {
+            let compiled = Compiled {
+                code,
+                groups,
+                ascii: OnceCell::new(),
+                unicode: OnceCell::new(),
+                template: RefCell::new(None),
+            };
+            register(&pattern, compiled, vm)?;
+        }
+        Ok(pattern)
+    });
+    sre.set_attr("compile", compile, vm)?;
+
+    let pattern_type: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Pattern", vm)?)?;
+    let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
+    let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
+    let originals = Rc::new(Originals { matcher: original("match")?, scanner: original("scanner")? });
+    let methods: [(&'static str, Method); 8] = [
+        ("search", search),
+        ("match", match_),
+        ("fullmatch", match_),
+        ("findall", findall),
+        ("finditer", finditer),
+        ("split", split),
+        ("sub", sub),
+        ("subn", subn),
+    ];
+    for (name, method) in methods {
+        let own = original(name)?;
+        let originals = originals.clone();
+        let bound = vm.new_method(name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let fast = match args.args.first().and_then(|zelf| compiled(zelf)) {
+                Some(compiled) => method(&compiled, &args, &originals, vm),
+                None => None,
+            };
+            match fast {
+                Some(result) => result,
+                None => own.call(args, vm),
+            }
+        });
+        pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
+    }
+    Ok(())
+}
+
+/// A fast path: `None` hands the call to RustPython's own method (arguments it does not expect, a subject the
+/// automaton cannot read, a program it cannot translate).
+type Method = fn(&Rc<Compiled>, &FuncArgs, &Originals, &VirtualMachine) -> Option<PyResult>;
+
+/// RustPython's own `Pattern.match` and `Pattern.scanner`, which make `Match` objects.
+struct Originals {
+    matcher: PyObjectRef,
+    scanner: PyObjectRef,
+}
+
+impl Originals {
+    /// The `Match` `_sre`'s search finds at `start` (`must_advance`: after an empty match there).
+    fn match_at(
+        &self,
+        pattern: &PyObjectRef,
+        string: &PyObjectRef,
+        start: usize,
+        end: usize,
+        must_advance: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let (start_obj, end_obj) = (vm.ctx.new_int(start), vm.ctx.new_int(end));
+        if !must_advance {
+            return self.matcher.call((pattern.clone(), string.clone(), start_obj, end_obj), vm);
+        }
+        // Only a scanner carries "not empty here" into the engine: its first match is the one `match` would
+        // give; if that is empty, its second is the one the search after an empty match finds.
+        let scanner = self.scanner.call((pattern.clone(), string.clone(), start_obj, end_obj), vm)?;
+        let first = vm.call_method(&scanner, "match", ())?;
+        let empty = !vm.is_none(&first) && {
+            let start: usize = vm.call_method(&first, "start", ())?.try_into_value(vm)?;
+            let end: usize = vm.call_method(&first, "end", ())?.try_into_value(vm)?;
+            start == end
+        };
+        if empty {
+            vm.call_method(&scanner, "match", ())
+        } else {
+            Ok(first)
+        }
+    }
+}
+
+/// The arguments after `self`, by position or keyword, in the order of `names`; `None` when they do not fit.
+fn bind<'a>(args: &'a FuncArgs, names: &[&str], required: usize) -> Option<Vec<Option<&'a PyObjectRef>>> {
+    let positional = args.args.get(1..)?;
+    if positional.len() > names.len() {
+        return None;
+    }
+    let mut bound: Vec<Option<&PyObjectRef>> = vec![None; names.len()];
+    for (slot, value) in bound.iter_mut().zip(positional) {
+        *slot = Some(value);
+    }
+    for (name, value) in args.kwargs.iter() {
+        let at = names.iter().position(|n| n.as_bytes() == name.as_bytes())?;
+        if bound[at].replace(value).is_some() {
+            return None;
+        }
+    }
+    bound[..required].iter().all(Option::is_some).then_some(bound)
+}
+
+/// An `int` argument (`pos`, `endpos`, `count`, `maxsplit`) as CPython reads it; `None` for anything else.
+fn int_arg(value: Option<&PyObjectRef>, default: isize) -> Option<isize> {
+    match value {
+        None => Some(default),
+        Some(value) => value.downcast_ref::<PyInt>()?.as_bigint().try_into().ok(),
+    }
+}
+
+/// `pos`/`endpos` clamped into the subject as CPython's `_sre` does (negative is 0, past the end is the end).
+fn clamp(value: isize, len: usize) -> usize {
+    value.clamp(0, len as isize) as usize
+}
+
+/// The subject, `pos` and `endpos` of a search method, and its automaton.
+struct Call<'a> {
+    string: &'a PyObjectRef,
+    text: Text<'a>,
+    pos: usize,
+    end: usize,
+}
+
+fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
+    let bound = bind(args, &["string", "pos", "endpos"], 1)?;
+    let string = bound[0]?;
+    let text = Text::new(string.downcast_ref::<PyStr>()?)?;
+    let len = text.len();
+    let pos = clamp(int_arg(bound[1], 0)?, len);
+    let end = clamp(int_arg(bound[2], isize::MAX)?, len);
+    Some(Call { string, text, pos, end })
+}
+
+fn search(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    let call = subject_call(args)?;
+    let automaton = compiled.automaton(&call.text)?;
+    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
+    let mut state = State::default();
+    if !search.next(call.pos, false, &mut state) {
+        return Some(Ok(vm.ctx.none()));
+    }
+    Some(originals.match_at(&args.args[0], call.string, state.start, call.end, false, vm))
+}
+
+/// `match` and `fullmatch`: where the automaton cannot match at `pos`, neither can the engine, and a pattern
+/// that would backtrack for ever there answers at once; otherwise RustPython's own method.
+fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    let call = subject_call(args)?;
+    let automaton = compiled.automaton(&call.text)?;
+    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
+    if call.pos > call.end || search.can_match_at(call.pos) {
+        return None;
+    }
+    Some(Ok(vm.ctx.none()))
+}
+
+/// Group `group` of the match in `state` as a `str`, or `default` when the group took no part.
+fn group_str(text: &Text, state: &State, group: usize, default: &PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+    match scan::span(state, group) {
+        Some((start, end)) => vm.ctx.new_str(text.slice(start, end)).into(),
+        None => default.clone(),
+    }
+}
+
+/// Every match, from `from` on, as `_sre`'s iteration steps over them: after an empty match the next may not
+/// be empty at the same place.
+fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResult<bool>) -> PyResult<()> {
+    let mut state = State::default();
+    let (mut at, mut must_advance) = (from, false);
+    while at <= search.end && search.next(at, must_advance, &mut state) {
+        if !f(&state)? {
+            break;
+        }
+        must_advance = state.cursor.position == state.start;
+        at = state.cursor.position;
+    }
+    Ok(())
+}
+
+fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    let call = subject_call(args)?;
+    let automaton = compiled.automaton(&call.text)?;
+    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
+    let empty: PyObjectRef = vm.ctx.empty_str.to_owned().into();
+    let mut found = Vec::new();
+    let text = &call.text;
+    let result = each_match(&search, call.pos, |state| {
+        found.push(match compiled.groups {
+            0 => group_str(text, state, 0, &empty, vm),
+            1 => group_str(text, state, 1, &empty, vm),
+            groups => {
+                let items = (1..=groups).map(|g| group_str(text, state, g, &empty, vm)).collect();
+                PyTuple::new_ref(items, &vm.ctx).into()
+            }
+        });
+        Ok(true)
+    });
+    Some(result.map(|()| PyList::from(found).into_ref(&vm.ctx).into()))
+}
+
+fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    let call = subject_call(args)?;
+    compiled.automaton(&call.text)?;
+    let pattern = args.args[0].clone();
+    let (string, end, compiled) = (call.string.clone(), call.end, compiled.clone());
+    let originals = Originals { matcher: originals.matcher.clone(), scanner: originals.scanner.clone() };
+    let cursor = Cell::new(Some((call.pos, false)));
+    let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
+        let Some((at, must_advance)) = cursor.take() else { return Ok(vm.ctx.none()) };
+        let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
+        let automaton = compiled.automaton(&text).expect("built when the iterator was made");
+        let search = Search::new(&text, &compiled.code, automaton, end);
+        let mut state = State::default();
+        if at > search.end || !search.next(at, must_advance, &mut state) {
+            return Ok(vm.ctx.none());
+        }
+        let (start, stop) = (state.start, state.cursor.position);
+        let found = originals.match_at(&pattern, &string, start, end, must_advance && start == at, vm)?;
+        cursor.set(Some((stop, stop == start)));
+        Ok(found)
+    });
+    let next = ArgCallable::try_from_object(vm, next.into()).ok()?;
+    Some(Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into()))
+}
+
+fn split(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    let bound = bind(args, &["string", "maxsplit"], 1)?;
+    let text = Text::new(bound[0]?.downcast_ref::<PyStr>()?)?;
+    let maxsplit = int_arg(bound[1], 0)?;
+    let automaton = compiled.automaton(&text)?;
+    let search = Search::new(&text, &compiled.code, automaton, text.len());
+    let none = vm.ctx.none();
+    let (mut parts, mut last, mut splits) = (Vec::new(), 0, 0isize);
+    let result = each_match(&search, 0, |state| {
+        if maxsplit != 0 && splits >= maxsplit {
+            return Ok(false);
+        }
+        parts.push(vm.ctx.new_str(text.slice(last, state.start)).into());
+        for group in 1..=compiled.groups {
+            parts.push(group_str(&text, state, group, &none, vm));
+        }
+        last = state.cursor.position;
+        splits += 1;
+        Ok(true)
+    });
+    Some(result.map(|()| {
+        parts.push(vm.ctx.new_str(text.slice(last, text.len())).into());
+        PyList::from(parts).into_ref(&vm.ctx).into()
+    }))
+}
+
+/// A piece of a replacement template: text, or a group's match.
+enum Piece {
+    Text(String),
+    Group(usize),
+}
+
+/// What `sub` puts in place of each match.
+enum Replacement {
+    Text(String),
+    Template(Rc<Vec<Piece>>),
+    Callable(PyObjectRef),
+}
+
+/// `repl` read as CPython's `sub` reads it: a callable is called with each match; a string with a backslash
+/// is a template (`re._parser.parse_template`, which also raises its errors); another is used as it is.
+fn replacement(compiled: &Compiled, pattern: &PyObjectRef, repl: &PyObjectRef, vm: &VirtualMachine) -> Option<PyResult<Replacement>> {
+    let Some(text) = repl.downcast_ref::<PyStr>() else {
+        return repl.is_callable().then(|| Ok(Replacement::Callable(repl.clone())));
+    };
+    let plain = text.to_str()?;
+    if !plain.contains('\\') {
+        return Some(Ok(Replacement::Text(plain.to_owned())));
+    }
+    if let Some((cached, pieces)) = &*compiled.template.borrow() {
+        if cached.as_wtf8() == text.as_wtf8() {
+            return Some(Ok(Replacement::Template(pieces.clone())));
+        }
+    }
+    let parsed = (|| -> PyResult<Option<Vec<Piece>>> {
+        let parser = vm.import("re._parser", 0)?;
+        let parser = parser.get_attr("_parser", vm).unwrap_or(parser);
+        let parse = parser.get_attr("parse_template", vm)?;
+        let items: Vec<PyObjectRef> = parse.call((repl.clone(), pattern.clone()), vm)?.try_to_value(vm)?;
+        let mut pieces = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            if i % 2 == 0 {
+                let Some(literal) = item.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else { return Ok(None) };
+                pieces.push(Piece::Text(literal.to_owned()));
+            } else {
+                pieces.push(Piece::Group(item.try_to_value(vm)?));
+            }
+        }
+        Ok(Some(pieces))
+    })();
+    Some(match parsed {
+        Err(error) => Err(error),
+        Ok(None) => return None,
+        Ok(Some(pieces)) => {
+            let pieces = Rc::new(pieces);
+            let owned: PyStrRef = PyStrRef::try_from_object(vm, repl.clone()).ok()?;
+            *compiled.template.borrow_mut() = Some((owned, pieces.clone()));
+            Ok(Replacement::Template(pieces))
+        }
+    })
+}
+
+fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine, with_count: bool) -> Option<PyResult> {
+    let bound = bind(args, &["repl", "string", "count"], 2)?;
+    let (repl, string) = (bound[0]?, bound[1]?);
+    let text = Text::new(string.downcast_ref::<PyStr>()?)?;
+    let count = int_arg(bound[2], 0)?;
+    if count < 0 {
+        return None;
+    }
+    let automaton = compiled.automaton(&text)?;
+    let pattern = &args.args[0];
+    let replacement = match replacement(compiled, pattern, repl, vm)? {
+        Ok(replacement) => replacement,
+        Err(error) => return Some(Err(error)),
+    };
+    let search = Search::new(&text, &compiled.code, automaton, text.len());
+    let mut out = String::with_capacity(text.slice(0, text.len()).len());
+    // A callable's results are only known to be strings when joined: they are kept as objects.
+    let mut objects: Vec<PyObjectRef> = Vec::new();
+    let (mut last, mut done, mut previous_empty_at) = (0, 0usize, None);
+    let result = each_match(&search, 0, |state| {
+        if count != 0 && done >= count as usize {
+            return Ok(false);
+        }
+        let (start, end) = (state.start, state.cursor.position);
+        out.push_str(text.slice(last, start));
+        match &replacement {
+            Replacement::Text(with) => out.push_str(with),
+            Replacement::Template(pieces) => {
+                for piece in pieces.iter() {
+                    match piece {
+                        Piece::Text(literal) => out.push_str(literal),
+                        Piece::Group(group) => {
+                            if let Some((a, b)) = scan::span(state, *group) {
+                                out.push_str(text.slice(a, b));
+                            }
+                        }
+                    }
+                }
+            }
+            Replacement::Callable(callable) => {
+                objects.push(vm.ctx.new_str(std::mem::take(&mut out)).into());
+                let must_advance = previous_empty_at == Some(start);
+                let found = originals.match_at(pattern, string, start, text.len(), must_advance, vm)?;
+                let item = callable.call((found,), vm)?;
+                // CPython leaves out a `None` result (an empty replacement).
+                if !vm.is_none(&item) {
+                    objects.push(item);
+                }
+            }
+        }
+        previous_empty_at = (start == end).then_some(end);
+        last = end;
+        done += 1;
+        Ok(true)
+    });
+    Some(result.and_then(|()| {
+        out.push_str(text.slice(last, text.len()));
+        let joined: PyObjectRef = if let Replacement::Callable(_) = replacement {
+            objects.push(vm.ctx.new_str(out).into());
+            let list: PyObjectRef = PyList::from(objects).into_ref(&vm.ctx).into();
+            vm.call_method(vm.ctx.empty_str.as_object(), "join", (list,))?
+        } else {
+            vm.ctx.new_str(out).into()
+        };
+        Ok(if with_count { (joined, done).to_pyobject(vm) } else { joined })
+    }))
+}
+
+fn sub(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    substitute(compiled, args, originals, vm, false)
+}
+
+fn subn(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    substitute(compiled, args, originals, vm, true)
+}

@@ -1,0 +1,199 @@
+//! The search itself: the automaton names the next place a match can start, the VM's `_sre` engine
+//! (`rustpython_sre_engine`, the same program `re` compiled) tries there, and only there. Positions are the
+//! engine's (characters); the automaton reads the string's UTF-8 bytes, and the string's own index table
+//! converts between the two.
+
+use regex_automata::{meta, Anchored, Input};
+use rustpython_sre_engine::{Request, State, StrDrive, StringCursor};
+use rustpython_vm::builtins::PyStr;
+use rustpython_vm::Py;
+use rustpython_vm::common::wtf8::Wtf8;
+
+/// A `str` subject the automaton can read: ASCII, or UTF-8 without lone surrogates.
+pub struct Text<'a> {
+    string: &'a Py<PyStr>,
+    bytes: &'a [u8],
+    ascii: bool,
+}
+
+impl<'a> Text<'a> {
+    pub fn new(string: &'a Py<PyStr>) -> Option<Self> {
+        // `to_str` is `None` for a string holding a lone surrogate, which UTF-8 cannot spell.
+        let bytes = string.to_str()?.as_bytes();
+        Some(Self { string, bytes, ascii: string.char_len() == bytes.len() })
+    }
+
+    pub fn is_ascii(&self) -> bool {
+        self.ascii
+    }
+
+    /// The length in characters.
+    pub fn len(&self) -> usize {
+        if self.ascii {
+            self.bytes.len()
+        } else {
+            self.string.char_len()
+        }
+    }
+
+    pub fn byte(&self, char_index: usize) -> usize {
+        if self.ascii {
+            char_index.min(self.bytes.len())
+        } else {
+            self.string.char_index_to_byte(char_index)
+        }
+    }
+
+    pub fn char(&self, byte_index: usize) -> usize {
+        if self.ascii {
+            byte_index
+        } else {
+            self.string.byte_to_char_index(byte_index)
+        }
+    }
+
+    /// Characters `start..end` as UTF-8.
+    pub fn slice(&self, start: usize, end: usize) -> &'a str {
+        let (start, end) = (self.byte(start), self.byte(end));
+        // SAFETY: `new` checked the bytes are UTF-8, and `byte` answers character boundaries.
+        unsafe { std::str::from_utf8_unchecked(&self.bytes[start.min(end)..end]) }
+    }
+
+}
+
+/// The engine's view of an ASCII subject: one byte a character.
+#[derive(Clone, Copy)]
+struct AsciiDrive<'a>(&'a [u8]);
+
+/// The engine's view of another subject: code points, through the string's character-index table (a
+/// cursor at any index is O(1), where `&Wtf8`'s own drive walks from the start).
+#[derive(Clone, Copy)]
+struct Utf8Drive<'a>(&'a Py<PyStr>);
+
+impl StrDrive for AsciiDrive<'_> {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+    fn create_cursor(&self, n: usize) -> StringCursor {
+        <&[u8] as StrDrive>::create_cursor(&self.0, n)
+    }
+    fn adjust_cursor(&self, cursor: &mut StringCursor, n: usize) {
+        <&[u8] as StrDrive>::adjust_cursor(&self.0, cursor, n)
+    }
+    fn advance(cursor: &mut StringCursor) -> u32 {
+        <&[u8] as StrDrive>::advance(cursor)
+    }
+    fn peek(cursor: &StringCursor) -> u32 {
+        <&[u8] as StrDrive>::peek(cursor)
+    }
+    fn skip(cursor: &mut StringCursor, n: usize) {
+        <&[u8] as StrDrive>::skip(cursor, n)
+    }
+    fn back_advance(cursor: &mut StringCursor) -> u32 {
+        <&[u8] as StrDrive>::back_advance(cursor)
+    }
+    fn back_peek(cursor: &StringCursor) -> u32 {
+        <&[u8] as StrDrive>::back_peek(cursor)
+    }
+    fn back_skip(cursor: &mut StringCursor, n: usize) {
+        <&[u8] as StrDrive>::back_skip(cursor, n)
+    }
+}
+
+impl StrDrive for Utf8Drive<'_> {
+    fn count(&self) -> usize {
+        self.0.char_len()
+    }
+    fn create_cursor(&self, n: usize) -> StringCursor {
+        // `StringCursor`'s pointer is the engine's own: take a cursor at the start of the suffix beginning
+        // at `n` (a reslice), then say which character that is.
+        let suffix = &self.0.as_wtf8()[self.0.char_index_to_byte(n)..];
+        let mut cursor = <&Wtf8 as StrDrive>::create_cursor(&suffix, 0);
+        cursor.position = n;
+        cursor
+    }
+    fn adjust_cursor(&self, cursor: &mut StringCursor, n: usize) {
+        *cursor = self.create_cursor(n);
+    }
+    fn advance(cursor: &mut StringCursor) -> u32 {
+        <&Wtf8 as StrDrive>::advance(cursor)
+    }
+    fn peek(cursor: &StringCursor) -> u32 {
+        <&Wtf8 as StrDrive>::peek(cursor)
+    }
+    fn skip(cursor: &mut StringCursor, n: usize) {
+        <&Wtf8 as StrDrive>::skip(cursor, n)
+    }
+    fn back_advance(cursor: &mut StringCursor) -> u32 {
+        <&Wtf8 as StrDrive>::back_advance(cursor)
+    }
+    fn back_peek(cursor: &StringCursor) -> u32 {
+        <&Wtf8 as StrDrive>::back_peek(cursor)
+    }
+    fn back_skip(cursor: &mut StringCursor, n: usize) {
+        <&Wtf8 as StrDrive>::back_skip(cursor, n)
+    }
+}
+
+/// One search over `text[..end]` (`end` in characters, the `endpos` of `re`).
+pub struct Search<'a> {
+    pub text: &'a Text<'a>,
+    pub code: &'a [u32],
+    pub automaton: &'a meta::Regex,
+    pub end: usize,
+    hay: &'a [u8],
+}
+
+impl<'a> Search<'a> {
+    pub fn new(text: &'a Text<'a>, code: &'a [u32], automaton: &'a meta::Regex, end: usize) -> Self {
+        let end = end.min(text.len());
+        Self { text, code, automaton, end, hay: &text.bytes[..text.byte(end)] }
+    }
+
+    /// Whether the automaton can match starting exactly at `at`: when it cannot, neither can `_sre`.
+    pub fn can_match_at(&self, at: usize) -> bool {
+        if at > self.end {
+            return false;
+        }
+        let input = Input::new(self.hay).range(self.text.byte(at)..).anchored(Anchored::Yes);
+        self.automaton.is_match(input)
+    }
+
+    /// The first match at or after `from`, as `_sre`'s search would find it (`must_advance`: not an empty
+    /// match at `from`, the rule after an empty match). On `true`, `state` holds the match: `state.start`,
+    /// `state.cursor.position` and the group marks.
+    pub fn next(&self, from: usize, must_advance: bool, state: &mut State) -> bool {
+        if self.text.ascii {
+            self.next_by(AsciiDrive(self.text.bytes), from, must_advance, state)
+        } else {
+            self.next_by(Utf8Drive(self.text.string), from, must_advance, state)
+        }
+    }
+
+    fn next_by<D: StrDrive>(&self, drive: D, from: usize, must_advance: bool, state: &mut State) -> bool {
+        let mut at = from;
+        while at <= self.end {
+            let input = Input::new(self.hay).range(self.text.byte(at)..);
+            let Some(found) = self.automaton.search(&input) else { return false };
+            let start = self.text.char(found.start());
+            let mut request = Request::new(drive, start, self.end, self.code, false);
+            request.must_advance = must_advance && start == from;
+            state.reset(&request, start);
+            if state.py_match(&request) {
+                return true;
+            }
+            at = start + 1;
+        }
+        false
+    }
+}
+
+/// Group `group`'s span in `state` (0 is the whole match), `None` when it took no part.
+pub fn span(state: &State, group: usize) -> Option<(usize, usize)> {
+    if group == 0 {
+        return Some((state.start, state.cursor.position));
+    }
+    let marks = state.marks.raw();
+    let (start, end) = (marks.get(2 * group - 2)?, marks.get(2 * group - 1)?);
+    (start.is_some() && end.is_some()).then(|| (start.unpack(), end.unpack()))
+}
