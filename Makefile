@@ -24,9 +24,12 @@ test-python: install
 	$(PYTHON) -m pytest tests conformance
 
 # A bounded fuzz run; FUZZ_SECONDS=3600 make fuzz for a longer campaign (FUZZ_SEED picks another stream).
+# Then the regular expressions against CPython's re (fuzz/fuzz_regex.py; FUZZ_REGEX_SECONDS=3600 for a campaign).
 FUZZ_SECONDS ?= 120
+FUZZ_REGEX_SECONDS ?= 60
 fuzz: install
 	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
+	$(PYTHON) fuzz/fuzz_regex.py --seconds $(FUZZ_REGEX_SECONDS)
 
 # The dspy-facing tests again in a venv per supported dspy (newest 3.3.x, newest release): tools/test_dspy_versions.py.
 test-dspy-versions: install

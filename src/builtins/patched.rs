@@ -2,14 +2,12 @@
 //! the argument reaches them as CPython would pass it:
 //! - `_bisect`'s functions: `hi=-1` means "to the end", as in CPython's C implementation (RustPython searched
 //!   an empty range);
-//! - `re.Pattern`'s `search`, `match`, `fullmatch`, `findall`, `finditer` and `scanner`: a negative `pos` or
-//!   `endpos` counts as 0, as in CPython (RustPython raised "can't convert negative number to unsigned");
 //! - `list.index` and `list.remove`: a value that is not there is named as CPython names it (`3 is not in
 //!   list`, `list.remove(x): x not in list`; RustPython quoted the value's str: `'3' is not in list`).
 //! - `math.cbrt`: the C library's `cbrt`, which CPython calls (RustPython's own rounds differently:
 //!   `cbrt(27)` was `3.0` where CPython gives `3.0000000000000004`).
 
-use rustpython_vm::builtins::{PyInt, PyType};
+use rustpython_vm::builtins::PyInt;
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
@@ -29,19 +27,6 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             original.call(hi_to_the_end(args, vm), vm)
         });
         bisect.set_attr(name, wrapped, vm)?;
-    }
-    let pattern = vm.import("re", 0)?.get_attr("Pattern", vm)?.downcast::<PyType>().map_err(|_| {
-        vm.new_system_error("re.Pattern is not a type")
-    })?;
-    // A method descriptor names its class for the VM's life; the type lives that long anyway.
-    let pattern: &'static rustpython_vm::Py<PyType> = Box::leak(Box::new(pattern));
-    for name in ["search", "match", "fullmatch", "findall", "finditer", "scanner"] {
-        let name = vm.ctx.intern_str(name);
-        let original = pattern.as_object().get_attr(name, vm)?;
-        let wrapped = vm.new_method(name.as_str(), pattern, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            original.call(negative_positions_to_zero(args, vm), vm)
-        });
-        pattern.set_attr(name, wrapped.into());
     }
     let list = vm.ctx.types.list_type;
     for name in ["index", "remove"] {
@@ -103,18 +88,3 @@ fn hi_to_the_end(mut args: FuncArgs, vm: &VirtualMachine) -> FuncArgs {
     args
 }
 
-/// `(self, string, pos, endpos)`: a negative position becomes 0.
-fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncArgs {
-    let negative = |value: &PyObjectRef| value.downcast_ref::<PyInt>().is_some_and(|int| int.as_bigint().sign() == malachite_bigint::Sign::Minus);
-    for index in [2, 3] {
-        if let Some(position) = args.args.get_mut(index).filter(|position| negative(position)) {
-            *position = vm.ctx.new_int(0).into();
-        }
-    }
-    for (name, position) in args.kwargs.iter_mut() {
-        if (**name == *"pos" || **name == *"endpos") && negative(position) {
-            *position = vm.ctx.new_int(0).into();
-        }
-    }
-    args
-}

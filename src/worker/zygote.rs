@@ -82,6 +82,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
         if collapse_now {
+            crate::builtins::regex::warm();
             crate::memory::collapse_for_forks();
         }
         let mut idle_preload_done = false;
@@ -90,6 +91,8 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
             if forked_any && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
                 let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
+                // The Unicode tables of the regex automata (~30 ms): a session forked later finds them built.
+                crate::builtins::regex::warm();
                 crate::memory::collapse_for_forks();
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };

@@ -186,7 +186,7 @@ def test_a_session_of_a_set_rolls_back_to_a_session_of_the_same_set(make_interp)
     interp.execute("import tabulate\nmarker = 1")
     # A native loop the stop cannot reach: the session is abandoned and restored from the set's zygote.
     with pytest.raises(CodeExecutionError):
-        interp.execute("import re\nre.match('(a+)+$', 'a' * 40 + 'b')")
+        interp.execute("import re\nre.match(rb'(a+)+$', b'a' * 40 + b'b')")
     assert interp.execute("import sys\n('tabulate' in sys.modules, marker)") == (True, 1)
 
 

@@ -4,8 +4,8 @@
 //! engine that checks the match afterwards.
 //!
 //! The Unicode tables (the characters `\w`, `\d`, `\s` take, and the characters whose simple case mapping
-//! changes them) are read once per process, by walking every code point (~10 ms in all); the zygote walks them
-//! before it forks ([`warm`]), so a session finds them built.
+//! changes them) are read once per process, by walking every code point (~30 ms in all); the zygote walks them
+//! in its first idle second ([`warm`]), so a session forked after it finds them built.
 
 use std::sync::OnceLock;
 

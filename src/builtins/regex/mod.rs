@@ -13,12 +13,15 @@
 //! - This file hooks it in: `_sre.compile` keeps each pattern's program beside it, and the `Pattern`
 //!   methods that search (`search`, `findall`, `finditer`, `sub`, `subn`, `split`; `match` and `fullmatch`
 //!   ask the automaton first) take the fast path when the subject is a `str` the automaton can read, and call
-//!   RustPython's own method otherwise, so argument errors keep its words.
+//!   RustPython's own method otherwise, so argument errors keep its words; a negative `pos` or `endpos`
+//!   counts as 0 on both paths, as in CPython (RustPython's raised "can't convert negative number to
+//!   unsigned").
 //!
 //! `Match` objects are only made by RustPython's `match` at the position found (its type is private to the
 //! VM); results made of strings (`findall`, `split`, `sub` with a string) are built here.
 
 mod classes;
+mod module;
 mod scan;
 mod translate;
 
@@ -48,6 +51,9 @@ struct Compiled {
     groups: usize,
     ascii: OnceCell<Option<meta::Regex>>,
     unicode: OnceCell<Option<meta::Regex>>,
+    /// The same, ending at the end of the subject (`fullmatch` asks these).
+    whole_ascii: OnceCell<Option<meta::Regex>>,
+    whole_unicode: OnceCell<Option<meta::Regex>>,
     /// The last replacement template `sub` read, and its pieces (a loop calls `sub` with the same one).
     template: RefCell<Option<(PyStrRef, Rc<Vec<Piece>>)>>,
 }
@@ -56,12 +62,25 @@ impl Compiled {
     fn automaton(&self, text: &Text) -> Option<&meta::Regex> {
         let (cell, subject) =
             if text.is_ascii() { (&self.ascii, Subject::Ascii) } else { (&self.unicode, Subject::Unicode) };
-        cell.get_or_init(|| build(&self.code, subject)).as_ref()
+        cell.get_or_init(|| build(&self.code, subject, false)).as_ref()
+    }
+
+    fn whole_automaton(&self, text: &Text) -> Option<&meta::Regex> {
+        let (cell, subject) = if text.is_ascii() {
+            (&self.whole_ascii, Subject::Ascii)
+        } else {
+            (&self.whole_unicode, Subject::Unicode)
+        };
+        cell.get_or_init(|| build(&self.code, subject, true)).as_ref()
     }
 }
 
-fn build(code: &[u32], subject: Subject) -> Option<meta::Regex> {
-    let hir = translate::translate(code, subject)?;
+/// The automaton of `code`; `whole`: of its matches that end where the subject does.
+fn build(code: &[u32], subject: Subject, whole: bool) -> Option<meta::Regex> {
+    let mut hir = translate::translate(code, subject)?;
+    if whole {
+        hir = regex_syntax::hir::Hir::concat(vec![hir, regex_syntax::hir::Hir::look(regex_syntax::hir::Look::End)]);
+    }
     let config = meta::Config::new()
         .match_kind(MatchKind::LeftmostFirst)
         .nfa_size_limit(Some(NFA_LIMIT))
@@ -133,6 +152,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                 groups,
                 ascii: OnceCell::new(),
                 unicode: OnceCell::new(),
+                whole_ascii: OnceCell::new(),
+                whole_unicode: OnceCell::new(),
                 template: RefCell::new(None),
             };
             register(&pattern, compiled, vm)?;
@@ -145,18 +166,20 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
     let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
     let originals = Rc::new(Originals { matcher: original("match")?, scanner: original("scanner")? });
-    let methods: [(&'static str, Method); 8] = [
+    let methods: [(&'static str, Method); 9] = [
         ("search", search),
         ("match", match_),
-        ("fullmatch", match_),
+        ("fullmatch", fullmatch),
         ("findall", findall),
         ("finditer", finditer),
         ("split", split),
         ("sub", sub),
         ("subn", subn),
+        ("scanner", |_, _, _, _| None),
     ];
     for (name, method) in methods {
         let own = original(name)?;
+        let takes_positions = !matches!(name, "split" | "sub" | "subn");
         let originals = originals.clone();
         let bound = vm.new_method(name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
             let fast = match args.args.first().and_then(|zelf| compiled(zelf)) {
@@ -165,12 +188,29 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             };
             match fast {
                 Some(result) => result,
+                None if takes_positions => own.call(negative_positions_to_zero(args, vm), vm),
                 None => own.call(args, vm),
             }
         });
         pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
     }
-    Ok(())
+    module::install(vm)
+}
+
+/// `(self, string, pos, endpos)`: a negative position becomes 0.
+fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncArgs {
+    let negative = |value: &PyObjectRef| int_arg(Some(value), 0).is_some_and(|value| value < 0);
+    for index in [2, 3] {
+        if let Some(position) = args.args.get_mut(index).filter(|position| negative(position)) {
+            *position = vm.ctx.new_int(0).into();
+        }
+    }
+    for (name, position) in args.kwargs.iter_mut() {
+        if (name.as_bytes() == b"pos" || name.as_bytes() == b"endpos") && negative(position) {
+            *position = vm.ctx.new_int(0).into();
+        }
+    }
+    args
 }
 
 /// A fast path: `None` hands the call to RustPython's own method (arguments it does not expect, a subject the
@@ -269,20 +309,50 @@ fn search(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text)?;
     let search = Search::new(&call.text, &compiled.code, automaton, call.end);
-    let mut state = State::default();
-    if !search.next(call.pos, false, &mut state) {
-        return Some(Ok(vm.ctx.none()));
-    }
-    Some(originals.match_at(&args.args[0], call.string, state.start, call.end, false, vm))
+    Some(first_match(&search, &args.args[0], call.string, call.pos, originals, vm))
 }
 
-/// `match` and `fullmatch`: where the automaton cannot match at `pos`, neither can the engine, and a pattern
-/// that would backtrack for ever there answers at once; otherwise RustPython's own method.
+/// The `Match` of the first match at or after `from` (`None` if there is none): RustPython's `match` tried
+/// where the automaton can start one, the first that matches being the one `_sre`'s search would find.
+fn first_match(
+    search: &Search,
+    pattern: &PyObjectRef,
+    string: &PyObjectRef,
+    from: usize,
+    originals: &Originals,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let mut at = from;
+    while let Some(start) = search.candidate(at) {
+        let found = originals.match_at(pattern, string, start, search.end, false, vm)?;
+        if !vm.is_none(&found) {
+            return Ok(found);
+        }
+        at = start + 1;
+    }
+    Ok(vm.ctx.none())
+}
+
+/// `match`: where the automaton cannot match at `pos`, neither can the engine, and a pattern that would
+/// backtrack for ever there answers at once; otherwise RustPython's own method.
 fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text)?;
-    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
-    if call.pos > call.end || search.can_match_at(call.pos) {
+    anchored_miss(&Search::new(&call.text, &compiled.code, automaton, call.end), call.pos, vm)
+}
+
+/// `fullmatch`: the same, asking an automaton whose matches end at `endpos` (RustPython's engine can take
+/// exponential time and memory proving there is none: a lazy repeat of a group that can match empty).
+fn fullmatch(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+    let call = subject_call(args)?;
+    let automaton = compiled.whole_automaton(&call.text)?;
+    anchored_miss(&Search::new(&call.text, &compiled.code, automaton, call.end), call.pos, vm)
+}
+
+/// `None` (the Python value) when no match can start at `pos`; `None` (go to RustPython's method) otherwise,
+/// and when `pos` is past `endpos` (RustPython's own answer there is kept: docs/fidelity.md).
+fn anchored_miss(search: &Search, pos: usize, vm: &VirtualMachine) -> Option<PyResult> {
+    if pos > search.end || search.can_match_at(pos) {
         return None;
     }
     Some(Ok(vm.ctx.none()))
@@ -344,12 +414,21 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm:
         let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
         let automaton = compiled.automaton(&text).expect("built when the iterator was made");
         let search = Search::new(&text, &compiled.code, automaton, end);
-        let mut state = State::default();
-        if at > search.end || !search.next(at, must_advance, &mut state) {
-            return Ok(vm.ctx.none());
+        let found = if must_advance {
+            // After an empty match: the engine says where the next one is, a scanner makes it.
+            let mut state = State::default();
+            if !search.next(at, true, &mut state) {
+                return Ok(vm.ctx.none());
+            }
+            originals.match_at(&pattern, &string, state.start, end, state.start == at, vm)?
+        } else {
+            first_match(&search, &pattern, &string, at, &originals, vm)?
+        };
+        if vm.is_none(&found) {
+            return Ok(found);
         }
-        let (start, stop) = (state.start, state.cursor.position);
-        let found = originals.match_at(&pattern, &string, start, end, must_advance && start == at, vm)?;
+        let start: usize = vm.call_method(&found, "start", ())?.try_into_value(vm)?;
+        let stop: usize = vm.call_method(&found, "end", ())?.try_into_value(vm)?;
         cursor.set(Some((stop, stop == start)));
         Ok(found)
     });

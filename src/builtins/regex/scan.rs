@@ -159,6 +159,16 @@ impl<'a> Search<'a> {
         self.automaton.is_match(input)
     }
 
+    /// The first place at or after `from` where the automaton can start a match (`_sre` can start one
+    /// nowhere before it).
+    pub fn candidate(&self, from: usize) -> Option<usize> {
+        if from > self.end {
+            return None;
+        }
+        let input = Input::new(self.hay).range(self.text.byte(from)..);
+        self.automaton.search(&input).map(|found| self.text.char(found.start()))
+    }
+
     /// The first match at or after `from`, as `_sre`'s search would find it (`must_advance`: not an empty
     /// match at `from`, the rule after an empty match). On `true`, `state` holds the match: `state.start`,
     /// `state.cursor.position` and the group marks.
@@ -172,10 +182,7 @@ impl<'a> Search<'a> {
 
     fn next_by<D: StrDrive>(&self, drive: D, from: usize, must_advance: bool, state: &mut State) -> bool {
         let mut at = from;
-        while at <= self.end {
-            let input = Input::new(self.hay).range(self.text.byte(at)..);
-            let Some(found) = self.automaton.search(&input) else { return false };
-            let start = self.text.char(found.start());
+        while let Some(start) = self.candidate(at) {
             let mut request = Request::new(drive, start, self.end, self.code, false);
             request.must_advance = must_advance && start == from;
             state.reset(&request, start);

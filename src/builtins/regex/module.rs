@@ -1,0 +1,130 @@
+//! `re.search(pattern, string)` and the other module functions without `re._compile` in Python: a model's
+//! per-line loop (`for line in lines: re.search(r'user=(\w+)', line)`) spent as much in `_compile`'s type
+//! checks and cache lookups as in the search. Here a `str` pattern and an `int` flag find their compiled
+//! pattern in a table of our own (filled from `re._compile`, so compiling, its errors and its cache are
+//! still `re`'s), and the call goes straight to the pattern's method. Any other shape of call (a compiled
+//! pattern, bytes, `count` given by position, which 3.13+ warns about) is `re`'s own function's.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+
+use rustpython_vm::builtins::{PyInt, PyStr};
+use rustpython_vm::function::{FuncArgs, KwArgs};
+use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+/// As many patterns as `re` keeps (`re._MAXCACHE`); the oldest goes first.
+const KEPT: usize = 512;
+
+#[derive(Default)]
+struct Patterns {
+    by_source: HashMap<(Vec<u8>, i64), PyObjectRef>,
+    order: VecDeque<(Vec<u8>, i64)>,
+}
+
+thread_local! {
+    static PATTERNS: RefCell<Patterns> = RefCell::new(Patterns::default());
+}
+
+/// A module function: which keyword arguments it takes besides `flags`, and how many positional ones its
+/// pattern method takes (`string`, or `repl, string`).
+#[derive(Clone, Copy)]
+struct Shape {
+    name: &'static str,
+    positional: usize,
+    keywords: &'static [&'static str],
+}
+
+const SHAPES: [Shape; 8] = [
+    Shape { name: "search", positional: 1, keywords: &[] },
+    Shape { name: "match", positional: 1, keywords: &[] },
+    Shape { name: "fullmatch", positional: 1, keywords: &[] },
+    Shape { name: "findall", positional: 1, keywords: &[] },
+    Shape { name: "finditer", positional: 1, keywords: &[] },
+    Shape { name: "split", positional: 1, keywords: &["maxsplit"] },
+    Shape { name: "sub", positional: 2, keywords: &["count"] },
+    Shape { name: "subn", positional: 2, keywords: &["count"] },
+];
+
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let re = vm.import("re", 0)?;
+    let compile = re.get_attr("_compile", vm)?;
+    for shape in SHAPES {
+        let original = re.get_attr(shape.name, vm)?;
+        let compile = compile.clone();
+        let function = vm.new_function(shape.name, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            match split_call(&shape, &args, vm) {
+                Some((source, flags, method_args)) => {
+                    let pattern = pattern_for(source, flags, &args.args[0], &compile, vm)?;
+                    vm.call_method(&pattern, shape.name, method_args)
+                }
+                None => original.call(args, vm),
+            }
+        });
+        re.set_attr(shape.name, function, vm)?;
+    }
+    // `re.purge()` empties `re`'s caches; ours with them.
+    let purge = re.get_attr("purge", vm)?;
+    let function = vm.new_function("purge", move |vm: &VirtualMachine| -> PyResult {
+        PATTERNS.with_borrow_mut(|patterns| *patterns = Patterns::default());
+        purge.call((), vm)
+    });
+    re.set_attr("purge", function, vm)
+}
+
+/// The pattern's source and flags, and the arguments for its method, when the call has the plain shape.
+fn split_call<'a>(shape: &Shape, args: &'a FuncArgs, vm: &VirtualMachine) -> Option<(&'a [u8], i64, FuncArgs)> {
+    let (pattern, mut rest) = args.args.split_first()?;
+    if !pattern.class().is(vm.ctx.types.str_type) {
+        return None;
+    }
+    let mut flags = 0i64;
+    // `search(pattern, string, flags)`: flags may come by position where nothing else follows `string`.
+    if shape.keywords.is_empty() && rest.len() == shape.positional + 1 {
+        flags = int(&rest[shape.positional])?;
+        rest = &rest[..shape.positional];
+    }
+    if rest.len() != shape.positional {
+        return None;
+    }
+    let mut kwargs = KwArgs::default();
+    for (name, value) in args.kwargs.iter() {
+        if name.as_bytes() == b"flags" {
+            flags = int(value)?;
+        } else if shape.keywords.iter().any(|k| k.as_bytes() == name.as_bytes()) {
+            kwargs.insert(name.clone(), value.clone());
+        } else {
+            return None;
+        }
+    }
+    let source = pattern.downcast_ref::<PyStr>()?.as_wtf8().as_bytes();
+    Some((source, flags, FuncArgs::new(rest.to_vec(), kwargs)))
+}
+
+/// An `int` (or `re.RegexFlag`) flag value.
+fn int(value: &PyObjectRef) -> Option<i64> {
+    value.downcast_ref::<PyInt>()?.as_bigint().try_into().ok()
+}
+
+fn pattern_for(
+    source: &[u8],
+    flags: i64,
+    pattern: &PyObjectRef,
+    compile: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let key = (source.to_vec(), flags);
+    if let Some(found) = PATTERNS.with_borrow(|patterns| patterns.by_source.get(&key).cloned()) {
+        return Ok(found);
+    }
+    let compiled = compile.call((pattern.clone(), vm.ctx.new_int(flags)), vm)?;
+    PATTERNS.with_borrow_mut(|patterns| {
+        if patterns.order.len() >= KEPT {
+            if let Some(oldest) = patterns.order.pop_front() {
+                patterns.by_source.remove(&oldest);
+            }
+        }
+        patterns.order.push_back(key.clone());
+        patterns.by_source.insert(key, compiled.clone());
+    });
+    Ok(compiled)
+}
