@@ -255,13 +255,14 @@ impl Originals {
     }
 }
 
-/// The arguments after `self`, by position or keyword, in the order of `names`; `None` when they do not fit.
-fn bind<'a>(args: &'a FuncArgs, names: &[&str], required: usize) -> Option<Vec<Option<&'a PyObjectRef>>> {
+/// The arguments after `self` (at most three), by position or keyword, in the order of `names`; `None` when
+/// they do not fit.
+fn bind<'a>(args: &'a FuncArgs, names: &[&str], required: usize) -> Option<[Option<&'a PyObjectRef>; 3]> {
     let positional = args.args.get(1..)?;
     if positional.len() > names.len() {
         return None;
     }
-    let mut bound: Vec<Option<&PyObjectRef>> = vec![None; names.len()];
+    let mut bound: [Option<&PyObjectRef>; 3] = [None; 3];
     for (slot, value) in bound.iter_mut().zip(positional) {
         *slot = Some(value);
     }

@@ -15,10 +15,11 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 /// As many patterns as `re` keeps (`re._MAXCACHE`); the oldest goes first.
 const KEPT: usize = 512;
 
+/// Compiled patterns by flags, then by source (two levels, so a lookup borrows the source: no allocation).
 #[derive(Default)]
 struct Patterns {
-    by_source: HashMap<(Vec<u8>, i64), PyObjectRef>,
-    order: VecDeque<(Vec<u8>, i64)>,
+    by_flags: HashMap<i64, HashMap<Vec<u8>, PyObjectRef>>,
+    order: VecDeque<(i64, Vec<u8>)>,
 }
 
 thread_local! {
@@ -112,19 +113,19 @@ fn pattern_for(
     compile: &PyObjectRef,
     vm: &VirtualMachine,
 ) -> PyResult {
-    let key = (source.to_vec(), flags);
-    if let Some(found) = PATTERNS.with_borrow(|patterns| patterns.by_source.get(&key).cloned()) {
+    let found = PATTERNS.with_borrow(|patterns| patterns.by_flags.get(&flags)?.get(source).cloned());
+    if let Some(found) = found {
         return Ok(found);
     }
     let compiled = compile.call((pattern.clone(), vm.ctx.new_int(flags)), vm)?;
     PATTERNS.with_borrow_mut(|patterns| {
         if patterns.order.len() >= KEPT {
-            if let Some(oldest) = patterns.order.pop_front() {
-                patterns.by_source.remove(&oldest);
+            if let Some((old_flags, old_source)) = patterns.order.pop_front() {
+                patterns.by_flags.get_mut(&old_flags).map(|by_source| by_source.remove(&old_source));
             }
         }
-        patterns.order.push_back(key.clone());
-        patterns.by_source.insert(key, compiled.clone());
+        patterns.order.push_back((flags, source.to_vec()));
+        patterns.by_flags.entry(flags).or_default().insert(source.to_vec(), compiled.clone());
     });
     Ok(compiled)
 }
