@@ -177,6 +177,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         ("subn", subn),
         ("scanner", |_, _, _, _| None),
     ];
+    let mut methods_by_name = HashMap::new();
     for (name, method) in methods {
         let own = original(name)?;
         let takes_positions = !matches!(name, "split" | "sub" | "subn");
@@ -192,9 +193,10 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                 None => own.call(args, vm),
             }
         });
-        pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
+        pattern_type.set_attr(vm.ctx.intern_str(name), bound.clone().into());
+        methods_by_name.insert(name, bound.into());
     }
-    module::install(vm)
+    module::install(&methods_by_name, vm)
 }
 
 /// `(self, string, pos, endpos)`: a negative position becomes 0.
@@ -428,8 +430,8 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm:
         if vm.is_none(&found) {
             return Ok(found);
         }
-        let start: usize = vm.call_method(&found, "start", ())?.try_into_value(vm)?;
-        let stop: usize = vm.call_method(&found, "end", ())?.try_into_value(vm)?;
+        let span: Vec<usize> = vm.call_method(&found, "span", ())?.try_to_value(vm)?;
+        let (start, stop) = (span[0], span[1]);
         cursor.set(Some((stop, stop == start)));
         Ok(found)
     });

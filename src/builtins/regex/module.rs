@@ -46,17 +46,20 @@ const SHAPES: [Shape; 8] = [
     Shape { name: "subn", positional: 2, keywords: &["count"] },
 ];
 
-pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+/// `methods`: the `Pattern` methods of `super`, called as functions (no attribute lookup on the pattern).
+pub fn install(methods: &HashMap<&'static str, PyObjectRef>, vm: &VirtualMachine) -> PyResult<()> {
     let re = vm.import("re", 0)?;
     let compile = re.get_attr("_compile", vm)?;
     for shape in SHAPES {
         let original = re.get_attr(shape.name, vm)?;
         let compile = compile.clone();
+        let method = methods[shape.name].clone();
         let function = vm.new_function(shape.name, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
             match split_call(&shape, &args, vm) {
-                Some((source, flags, method_args)) => {
+                Some((source, flags, mut method_args)) => {
                     let pattern = pattern_for(source, flags, &args.args[0], &compile, vm)?;
-                    vm.call_method(&pattern, shape.name, method_args)
+                    method_args.args.insert(0, pattern);
+                    method.call(method_args, vm)
                 }
                 None => original.call(args, vm),
             }
