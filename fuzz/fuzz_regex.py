@@ -318,18 +318,21 @@ def known(c: dict, ours, theirs) -> str | None:
 
 
 def judge(c: dict, fast, engine, reference) -> str:
-    """`"ours"` when the automaton's results differ from RustPython's engine's alone (a finding), `"engine"` when
-    they agree and the engine differs from CPython, `"same"`, or `"skipped"` when CPython ran out of time."""
+    """`"same"` when the sandbox gives CPython's results; otherwise `"ours"` when they also differ from RustPython's
+    engine's alone (the automaton's doing: a finding), `"engine"` when the engine alone gives the same (its
+    own difference), or `"skipped"` when CPython ran out of time."""
     if reference == "cpython timed out":
         return "skipped"
+    if fast == reference or known(c, fast, reference):
+        # CPython's answer (where RustPython's engine alone may not give it: its scanner finds nothing when
+        # `pos` is past `endpos`, for one).
+        return "same"
     if isinstance(fast, dict) and isinstance(engine, dict):
         fast_but_fullmatch = {k: v for k, v in fast.items() if k != "fullmatch"}
         if fast_but_fullmatch != engine and not known(c, fast_but_fullmatch, engine):
             return "ours"
     elif fast != engine and not known(c, fast, engine):
         return "ours"
-    if fast == reference or known(c, fast, reference):
-        return "same"
     if isinstance(fast, dict) and isinstance(reference, dict):
         # `fullmatch` has no engine-alone form: the automaton only ever answers "no full match", so a
         # missing full match that CPython finds is counted against the automaton.
