@@ -118,16 +118,23 @@ def attempt(f):
     except Exception as e:
         return ["error", type(e).__name__]
 
-def run(c):
+def prepare(c):
+    """The case's pattern compiled and the (string, pos[, endpos]) to search; or no pattern and the error."""
     flags = 0
     for name in c["flags"]:
         flags |= getattr(re, name)
     try:
         p = re.compile(c["pattern"], flags)
     except Exception as e:
-        return ["compile error", type(e).__name__]
+        return None, ["compile error", type(e).__name__]
     t, pos, endpos = c["text"], c["pos"], c["endpos"]
-    args = (t, max(pos, 0)) if endpos is None else (t, max(pos, 0), max(endpos, 0))
+    return p, ((t, max(pos, 0)) if endpos is None else (t, max(pos, 0), max(endpos, 0)))
+
+def run(c):
+    p, args = prepare(c)
+    if p is None:
+        return args
+    t = c["text"]
     out = {}
     out["search"] = attempt(lambda: describe(p.search(*args)))
     out["match"] = attempt(lambda: describe(p.match(*args)))
@@ -147,15 +154,10 @@ def engine_run(c):
     """The same results from RustPython's own engine alone: a scanner is the one `Pattern` method the
     automaton does not serve, and `sub`, `split`, `findall` are built from its matches as `_sre` builds them.
     `fullmatch` has no scanner form and is left out here."""
-    flags = 0
-    for name in c["flags"]:
-        flags |= getattr(re, name)
-    try:
-        p = re.compile(c["pattern"], flags)
-    except Exception as e:
-        return ["compile error", type(e).__name__]
-    t, pos, endpos = c["text"], c["pos"], c["endpos"]
-    args = (t, max(pos, 0)) if endpos is None else (t, max(pos, 0), max(endpos, 0))
+    p, args = prepare(c)
+    if p is None:
+        return args
+    t = c["text"]
 
     def matches(*scan):
         scanner, found = p.scanner(*scan), []
