@@ -30,6 +30,33 @@ def test_a_pattern_that_backtracks_for_ever_is_answered(make_interp, code, expec
     assert interp.execute(f"import re\n{code}") == expected
 
 
+# An automaton looser than the engine (a lookbehind; `\b` on a subject that is not ASCII) names starts the
+# engine refuses; in a long run each one was found by scanning the run again (quadratic: 30,000 letters took
+# 2.6 s, 100,000 the time limit). The engine's own search takes over after a few refusals.
+LOOSENED = [
+    ("re.search(r'(?<=\d)[a-z]+', 'a' * 200_000)", None),
+    ("re.findall(r'\b[a-z]{2,}', 'é' + 'x' * 200_000)", []),
+    ("len(re.sub(r'(?<![\w/+])[\w/+]{20,}', '-', 'a' * 100_000 + ' ' + 'b' * 30))", 3),
+    ("re.split(r'(?<=\d)[a-z]+', 'a' * 200_000) == ['a' * 200_000]", True),
+]
+
+
+@pytest.mark.parametrize("code, expected", LOOSENED, ids=[code for code, _ in LOOSENED])
+def test_a_loosened_automaton_stays_linear(make_interp, code, expected):
+    interp = make_interp(timeout=20, abandon_after=1)
+    assert interp.execute(f"import re\n{code}") == expected
+
+
+def test_automata_are_bounded_per_pattern_and_per_session(make_interp):
+    # 400 distinct patterns with big Unicode repeats (each kept alive by `re`'s cache): the automata stop being
+    # built past the session's budget instead of filling the memory limit; and a pattern whose reading alone
+    # would be huge keeps the engine's search.
+    interp = make_interp(timeout=60, memory_limit=512 << 20)
+    code = "import re\n[re.search(r'\\w{0,80}x%d' % i, 'é' * 2000) for i in range(400)].count(None)"
+    assert interp.execute(code) == 400
+    assert interp.execute("re.compile(r'\\w' * 90_000).search('a' * 10) is None") is True
+
+
 def test_a_match_found_after_a_long_run_is_the_engines_own(make_interp):
     interp = make_interp(timeout=20)
     code = "m = re.search(r'(?P<run>(?:ab)+)c', 'ab' * 50_000 + 'c')\n(m.span(), len(m.group('run')), m.lastgroup)"
@@ -70,3 +97,9 @@ def test_argument_errors_keep_their_words(make_interp):
             interp.execute(code)
         if words:
             assert words in str(raised.value), (code, str(raised.value))
+
+
+def test_a_debug_pattern_is_compiled_and_shown_each_time(make_interp):
+    # `re._compile` never caches a `re.DEBUG` pattern; neither does the module functions' table.
+    output = make_interp().execute("import re\nre.search('ab', 'xab', re.DEBUG)\nre.search('ab', 'xab', re.DEBUG)\n")
+    assert output.count("LITERAL 97") == 2, output

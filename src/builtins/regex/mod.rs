@@ -41,31 +41,48 @@ use translate::Subject;
 
 /// Bounds on one pattern's automaton (bytes). The automaton lives in the session process, whose memory limit
 /// covers it; past these a pattern keeps `_sre`'s own search rather than build a huge one (`(\w{1,99}){1,99}`).
-const NFA_LIMIT: usize = 4 << 20;
-const DFA_LIMIT: usize = 4 << 20;
-const LAZY_DFA_CACHE: usize = 2 << 20;
+const NFA_LIMIT: usize = 1 << 20;
+const DFA_LIMIT: usize = 1 << 20;
+const LAZY_DFA_CACHE: usize = 512 << 10;
+/// All the automata of a session's live patterns together (`meta::Regex::memory_usage`: a literal-led pattern
+/// takes tens of KiB, a big Unicode repeat a few MiB): past it a new pattern keeps `_sre`'s own search (`re`'s
+/// cache alone keeps 512 patterns alive). The lazy DFAs' caches, at most `LAZY_DFA_CACHE` each, grow with use
+/// and are the session's memory like any other.
+const AUTOMATA_BUDGET: usize = 64 << 20;
+
+/// An automaton, and what it counts against `AUTOMATA_BUDGET`.
+struct Automaton {
+    regex: meta::Regex,
+    accounted: usize,
+}
+
+impl Drop for Automaton {
+    fn drop(&mut self) {
+        BUILT.set(BUILT.get().saturating_sub(self.accounted));
+    }
+}
 
 /// A pattern's program, and its automata, built the first time a subject of each kind needs one.
 struct Compiled {
     code: Vec<u32>,
     groups: usize,
-    ascii: OnceCell<Option<meta::Regex>>,
-    unicode: OnceCell<Option<meta::Regex>>,
+    ascii: OnceCell<Option<Automaton>>,
+    unicode: OnceCell<Option<Automaton>>,
     /// The same, ending at the end of the subject (`fullmatch` asks these).
-    whole_ascii: OnceCell<Option<meta::Regex>>,
-    whole_unicode: OnceCell<Option<meta::Regex>>,
+    whole_ascii: OnceCell<Option<Automaton>>,
+    whole_unicode: OnceCell<Option<Automaton>>,
     /// The last replacement template `sub` read, and its pieces (a loop calls `sub` with the same one).
     template: RefCell<Option<(PyStrRef, Rc<Vec<Piece>>)>>,
 }
 
 impl Compiled {
-    fn automaton(&self, text: &Text) -> Option<&meta::Regex> {
+    fn automaton(&self, text: &Text) -> Option<&Automaton> {
         let (cell, subject) =
             if text.is_ascii() { (&self.ascii, Subject::Ascii) } else { (&self.unicode, Subject::Unicode) };
         cell.get_or_init(|| build(&self.code, subject, false)).as_ref()
     }
 
-    fn whole_automaton(&self, text: &Text) -> Option<&meta::Regex> {
+    fn whole_automaton(&self, text: &Text) -> Option<&Automaton> {
         let (cell, subject) = if text.is_ascii() {
             (&self.whole_ascii, Subject::Ascii)
         } else {
@@ -76,7 +93,10 @@ impl Compiled {
 }
 
 /// The automaton of `code`; `whole`: of its matches that end where the subject does.
-fn build(code: &[u32], subject: Subject, whole: bool) -> Option<meta::Regex> {
+fn build(code: &[u32], subject: Subject, whole: bool) -> Option<Automaton> {
+    if BUILT.get() >= AUTOMATA_BUDGET {
+        return None;
+    }
     let mut hir = translate::translate(code, subject)?;
     if whole {
         hir = regex_syntax::hir::Hir::concat(vec![hir, regex_syntax::hir::Hir::look(regex_syntax::hir::Look::End)]);
@@ -87,7 +107,13 @@ fn build(code: &[u32], subject: Subject, whole: bool) -> Option<meta::Regex> {
         .onepass_size_limit(Some(NFA_LIMIT))
         .dfa_size_limit(Some(DFA_LIMIT))
         .hybrid_cache_capacity(LAZY_DFA_CACHE);
-    meta::Builder::new().configure(config).build_from_hir(&hir).ok()
+    let regex = meta::Builder::new().configure(config).build_from_hir(&hir).ok()?;
+    let accounted = regex.memory_usage();
+    if BUILT.get() + accounted > AUTOMATA_BUDGET {
+        return None;
+    }
+    BUILT.set(BUILT.get() + accounted);
+    Some(Automaton { regex, accounted })
 }
 
 /// A pattern object and its program. The pattern's address is the key; the weak reference tells a live
@@ -98,6 +124,8 @@ struct Registered {
 }
 
 thread_local! {
+    /// Bytes of automata built and alive, against `AUTOMATA_BUDGET`.
+    static BUILT: Cell<usize> = const { Cell::new(0) };
     static PATTERNS: RefCell<HashMap<usize, Registered>> = RefCell::new(HashMap::new());
     /// The table's size after the last sweep of dead patterns: the next sweep waits until it has doubled.
     static SWEPT_AT: Cell<usize> = const { Cell::new(64) };
@@ -165,7 +193,11 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let pattern_type: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Pattern", vm)?)?;
     let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
     let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
-    let originals = Rc::new(Originals { matcher: original("match")?, scanner: original("scanner")? });
+    let originals = Rc::new(Originals {
+        matcher: original("match")?,
+        scanner: original("scanner")?,
+        searcher: original("search")?,
+    });
     let methods: [(&'static str, Method); 9] = [
         ("search", search),
         ("match", match_),
@@ -219,10 +251,12 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
 /// automaton cannot read, a program it cannot translate).
 type Method = fn(&Rc<Compiled>, &FuncArgs, &Originals, &VirtualMachine) -> Option<PyResult>;
 
-/// RustPython's own `Pattern.match` and `Pattern.scanner`, which make `Match` objects.
+/// RustPython's own `Pattern.match`, `scanner` and `search`, which make `Match` objects.
+#[derive(Clone)]
 struct Originals {
     matcher: PyObjectRef,
     scanner: PyObjectRef,
+    searcher: PyObjectRef,
 }
 
 impl Originals {
@@ -311,7 +345,7 @@ fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
 fn search(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text)?;
-    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
+    let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
     Some(first_match(&search, &args.args[0], call.string, call.pos, originals, vm))
 }
 
@@ -326,12 +360,20 @@ fn first_match(
     vm: &VirtualMachine,
 ) -> PyResult {
     let mut at = from;
+    let mut rejected = 0;
     while let Some(start) = search.candidate(at) {
         let found = originals.match_at(pattern, string, start, search.end, false, vm)?;
         if !vm.is_none(&found) {
             return Ok(found);
         }
         at = start + 1;
+        rejected += 1;
+        if rejected == scan::REJECTIONS_BEFORE_ENGINE {
+            // A loosened automaton keeps naming starts the engine refuses (`(?<=\d)[a-z]+` in a long run of
+            // letters), each found by scanning the run again: the engine's own search goes on from here.
+            let (at, end) = (vm.ctx.new_int(at), vm.ctx.new_int(search.end));
+            return originals.searcher.call((pattern.clone(), string.clone(), at, end), vm);
+        }
     }
     Ok(vm.ctx.none())
 }
@@ -341,7 +383,7 @@ fn first_match(
 fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text)?;
-    anchored_miss(&Search::new(&call.text, &compiled.code, automaton, call.end), call.pos, vm)
+    anchored_miss(&Search::new(&call.text, &compiled.code, &automaton.regex, call.end), call.pos, vm)
 }
 
 /// `fullmatch`: the same, asking an automaton whose matches end at `endpos` (RustPython's engine can take
@@ -349,7 +391,7 @@ fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualM
 fn fullmatch(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.whole_automaton(&call.text)?;
-    anchored_miss(&Search::new(&call.text, &compiled.code, automaton, call.end), call.pos, vm)
+    anchored_miss(&Search::new(&call.text, &compiled.code, &automaton.regex, call.end), call.pos, vm)
 }
 
 /// `None` (the Python value) when no match can start at `pos`; `None` (go to RustPython's method) otherwise,
@@ -387,7 +429,7 @@ fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResul
 fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text)?;
-    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
+    let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
     let empty: PyObjectRef = vm.ctx.empty_str.to_owned().into();
     let mut found = Vec::new();
     let text = &call.text;
@@ -410,13 +452,13 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm:
     compiled.automaton(&call.text)?;
     let pattern = args.args[0].clone();
     let (string, end, compiled) = (call.string.clone(), call.end, compiled.clone());
-    let originals = Originals { matcher: originals.matcher.clone(), scanner: originals.scanner.clone() };
+    let originals = originals.clone();
     let cursor = Cell::new(Some((call.pos, false)));
     let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
         let Some((at, must_advance)) = cursor.take() else { return Ok(vm.ctx.none()) };
         let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
         let automaton = compiled.automaton(&text).expect("built when the iterator was made");
-        let search = Search::new(&text, &compiled.code, automaton, end);
+        let search = Search::new(&text, &compiled.code, &automaton.regex, end);
         let found = if must_advance {
             // After an empty match: the engine says where the next one is, a scanner makes it.
             let mut state = State::default();
@@ -444,7 +486,7 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMa
     let text = Text::new(bound[0]?.downcast_ref::<PyStr>()?)?;
     let maxsplit = int_arg(bound[1], 0)?;
     let automaton = compiled.automaton(&text)?;
-    let search = Search::new(&text, &compiled.code, automaton, text.len());
+    let search = Search::new(&text, &compiled.code, &automaton.regex, text.len());
     let none = vm.ctx.none();
     let (mut parts, mut last, mut splits) = (Vec::new(), 0, 0isize);
     let result = each_match(&search, 0, |state| {
@@ -481,9 +523,11 @@ enum Replacement {
 /// `repl` read as CPython's `sub` reads it: a callable is called with each match; a string with a backslash
 /// is a template (`re._parser.parse_template`, which also raises its errors); another is used as it is.
 fn replacement(compiled: &Compiled, pattern: &PyObjectRef, repl: &PyObjectRef, vm: &VirtualMachine) -> Option<PyResult<Replacement>> {
-    let Some(text) = repl.downcast_ref::<PyStr>() else {
-        return repl.is_callable().then(|| Ok(Replacement::Callable(repl.clone())));
-    };
+    // CPython asks "callable?" first: a callable `str` subclass is called.
+    if repl.is_callable() {
+        return Some(Ok(Replacement::Callable(repl.clone())));
+    }
+    let text = repl.downcast_ref::<PyStr>()?;
     let plain = text.to_str()?;
     if !plain.contains('\\') {
         return Some(Ok(Replacement::Text(plain.to_owned())));
@@ -535,7 +579,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
         Ok(replacement) => replacement,
         Err(error) => return Some(Err(error)),
     };
-    let search = Search::new(&text, &compiled.code, automaton, text.len());
+    let search = Search::new(&text, &compiled.code, &automaton.regex, text.len());
     let mut out = String::with_capacity(text.slice(0, text.len()).len());
     // A callable's results are only known to be strings when joined: they are kept as objects.
     let mut objects: Vec<PyObjectRef> = Vec::new();
@@ -561,7 +605,10 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
                 }
             }
             Replacement::Callable(callable) => {
-                objects.push(vm.ctx.new_str(std::mem::take(&mut out)).into());
+                // Only a text that is not empty, as CPython (a callable's bad result is named by its index).
+                if !out.is_empty() {
+                    objects.push(vm.ctx.new_str(std::mem::take(&mut out)).into());
+                }
                 let must_advance = previous_empty_at == Some(start);
                 let found = originals.match_at(pattern, string, start, text.len(), must_advance, vm)?;
                 let item = callable.call((found,), vm)?;
@@ -579,7 +626,9 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
     Some(result.and_then(|()| {
         out.push_str(text.slice(last, text.len()));
         let joined: PyObjectRef = if let Replacement::Callable(_) = replacement {
-            objects.push(vm.ctx.new_str(out).into());
+            if !out.is_empty() {
+                objects.push(vm.ctx.new_str(out).into());
+            }
             let list: PyObjectRef = PyList::from(objects).into_ref(&vm.ctx).into();
             vm.call_method(vm.ctx.empty_str.as_object(), "join", (list,))?
         } else {

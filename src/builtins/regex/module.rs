@@ -14,6 +14,8 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 /// As many patterns as `re` keeps (`re._MAXCACHE`); the oldest goes first.
 const KEPT: usize = 512;
+/// `re.DEBUG`.
+const DEBUG: i64 = 128;
 
 /// Compiled patterns by flags, then by source (two levels, so a lookup borrows the source: no allocation).
 #[derive(Default)]
@@ -99,6 +101,10 @@ fn split_call<'a>(shape: &Shape, args: &'a FuncArgs, vm: &VirtualMachine) -> Opt
         } else {
             return None;
         }
+    }
+    // `re._compile` never caches a `re.DEBUG` pattern (it prints its program each time it is compiled).
+    if flags & DEBUG != 0 {
+        return None;
     }
     let source = pattern.downcast_ref::<PyStr>()?.as_wtf8().as_bytes();
     Some((source, flags, FuncArgs::new(rest.to_vec(), kwargs)))

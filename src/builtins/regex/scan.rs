@@ -135,6 +135,12 @@ impl StrDrive for Utf8Drive<'_> {
     }
 }
 
+/// Candidate starts the engine may refuse in a row before one search hands over to the engine's own search:
+/// each refused candidate costs the automaton a scan that can run to the end of the subject, so a loosened
+/// automaton (a lookbehind, `\b` on a non-ASCII subject) that keeps naming starts in a long run would be
+/// quadratic.
+pub const REJECTIONS_BEFORE_ENGINE: usize = 32;
+
 /// One search over `text[..end]` (`end` in characters, the `endpos` of `re`).
 pub struct Search<'a> {
     pub text: &'a Text<'a>,
@@ -182,6 +188,7 @@ impl<'a> Search<'a> {
 
     fn next_by<D: StrDrive>(&self, drive: D, from: usize, must_advance: bool, state: &mut State) -> bool {
         let mut at = from;
+        let mut rejected = 0;
         while let Some(start) = self.candidate(at) {
             let mut request = Request::new(drive, start, self.end, self.code, false);
             request.must_advance = must_advance && start == from;
@@ -190,6 +197,17 @@ impl<'a> Search<'a> {
                 return true;
             }
             at = start + 1;
+            rejected += 1;
+            if rejected == REJECTIONS_BEFORE_ENGINE {
+                // The engine's own search from here (`REJECTIONS_BEFORE_ENGINE`).
+                if at > self.end {
+                    return false;
+                }
+                let mut request = Request::new(drive, at, self.end, self.code, false);
+                request.must_advance = must_advance && at == from;
+                state.reset(&request, at);
+                return state.search(request);
+            }
         }
         false
     }

@@ -14,6 +14,8 @@
 //! A `Hir` is built directly, never printed and parsed again, so no character of the pattern can be read
 //! with another meaning.
 
+use std::cell::Cell;
+
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
 use rustpython_sre_engine::{SreAtCode, SreCatCode, SreOpcode};
 
@@ -29,17 +31,23 @@ pub enum Subject {
 /// `_sre`'s "no upper bound" (`MAXREPEAT` as a code word).
 const UNBOUNDED: u32 = u32::MAX;
 
+/// At most this many class ranges in one pattern's automaton: a pattern past it (`\w` written 90,000 times)
+/// keeps `_sre`'s search rather than have its reading take more memory than the automaton's own limits allow.
+const RANGE_BUDGET: usize = 100_000;
+
 pub fn translate(code: &[u32], subject: Subject) -> Option<Hir> {
     let (&last, body) = code.split_last()?;
-    if last != SreOpcode::SUCCESS as u32 {
+    if last != SreOpcode::SUCCESS as u32 || code.len() > RANGE_BUDGET {
         return None;
     }
-    Reader { code, subject }.sequence(0, body.len())
+    Reader { code, subject, budget: Cell::new(RANGE_BUDGET) }.sequence(0, body.len())
 }
 
 struct Reader<'a> {
     code: &'a [u32],
     subject: Subject,
+    /// Class ranges still allowed (`RANGE_BUDGET`).
+    budget: Cell<usize>,
 }
 
 impl Reader<'_> {
@@ -74,21 +82,21 @@ impl Reader<'_> {
         Some(match self.opcode(at)? {
             Op::INFO => (Hir::empty(), skip_end()?),
             Op::MARK => (Hir::empty(), at + 2),
-            Op::LITERAL => (self.class(classes::single(arg(1)?)), at + 2),
-            Op::NOT_LITERAL => (self.class(classes::complement(classes::single(arg(1)?))), at + 2),
-            Op::LITERAL_IGNORE => (self.class(classes::ascii_ignore(&classes::single(arg(1)?))), at + 2),
+            Op::LITERAL => (self.class(classes::single(arg(1)?))?, at + 2),
+            Op::NOT_LITERAL => (self.class(classes::complement(classes::single(arg(1)?)))?, at + 2),
+            Op::LITERAL_IGNORE => (self.class(classes::ascii_ignore(&classes::single(arg(1)?)))?, at + 2),
             Op::NOT_LITERAL_IGNORE => {
                 let class = classes::ascii_ignore(&classes::single(arg(1)?));
-                (self.class(classes::complement(class)), at + 2)
+                (self.class(classes::complement(class))?, at + 2)
             }
-            Op::LITERAL_UNI_IGNORE => (self.class(classes::unicode_ignore(&classes::single(arg(1)?))), at + 2),
+            Op::LITERAL_UNI_IGNORE => (self.class(classes::unicode_ignore(&classes::single(arg(1)?)))?, at + 2),
             Op::NOT_LITERAL_UNI_IGNORE => {
                 let class = classes::unicode_ignore(&classes::single(arg(1)?));
-                (self.class(classes::complement(class)), at + 2)
+                (self.class(classes::complement(class))?, at + 2)
             }
-            Op::ANY => (self.class(classes::complement(classes::single('\n' as u32))), at + 1),
-            Op::ANY_ALL => (self.class(classes::everything()), at + 1),
-            Op::CATEGORY => (self.class(classes::category(SreCatCode::try_from(arg(1)?).ok()?)?), at + 2),
+            Op::ANY => (self.class(classes::complement(classes::single('\n' as u32)))?, at + 1),
+            Op::ANY_ALL => (self.class(classes::everything())?, at + 1),
+            Op::CATEGORY => (self.class(classes::category(SreCatCode::try_from(arg(1)?).ok()?)?)?, at + 2),
             Op::IN | Op::IN_IGNORE | Op::IN_UNI_IGNORE => {
                 let end = skip_end()?;
                 let set = self.set(at + 2, end)?;
@@ -97,7 +105,7 @@ impl Reader<'_> {
                     Op::IN_IGNORE => classes::ascii_ignore(&set),
                     _ => classes::unicode_ignore(&set),
                 };
-                (self.class(class), end)
+                (self.class(class)?, end)
             }
             Op::AT => (self.at(SreAtCode::try_from(arg(1)?).ok()?)?, at + 2),
             Op::BRANCH => {
@@ -212,13 +220,15 @@ impl Reader<'_> {
         Some(if negate { classes::complement(class) } else { class })
     }
 
-    fn class(&self, class: ClassUnicode) -> Hir {
+    fn class(&self, class: ClassUnicode) -> Option<Hir> {
         let mut class = class;
         if self.subject == Subject::Ascii {
             class.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7f')]));
         }
-        Hir::class(Class::Unicode(class))
+        self.budget.set(self.budget.get().checked_sub(class.ranges().len().max(1))?);
+        Some(Hir::class(Class::Unicode(class)))
     }
+
 
     fn at(&self, code: SreAtCode) -> Option<Hir> {
         use SreAtCode as At;
@@ -227,8 +237,9 @@ impl Reader<'_> {
             At::BEGINNING | At::BEGINNING_STRING => Hir::look(Look::Start),
             At::END_STRING => Hir::look(Look::End),
             At::BEGINNING_LINE => Hir::look(Look::StartLF),
+            At::END_LINE => Hir::look(Look::EndLF),
             // `$` is the end or before a final newline; "before any newline or at the end" holds it.
-            At::END | At::END_LINE => Hir::look(Look::EndLF),
+            At::END => Hir::look(Look::EndLF),
             At::BOUNDARY | At::UNI_BOUNDARY if ascii => Hir::look(Look::WordAscii),
             At::NON_BOUNDARY | At::UNI_NON_BOUNDARY if ascii => Hir::look(Look::WordAsciiNegate),
             At::BOUNDARY | At::UNI_BOUNDARY | At::NON_BOUNDARY | At::UNI_NON_BOUNDARY => Hir::empty(),

@@ -34,3 +34,15 @@ print(re.findall(r"b", Text("abcb")), re.search(r"b", Text("ab")).span(), re.fin
 print(re.search(r"a", "ba", re.I).span(), re.search("A", "ba", flags=re.I).span(), re.findall("a", "A", re.IGNORECASE))
 re.purge()
 print(re.findall(r"\d", "a1"), re.split(r",", "a,b", maxsplit=1), re.sub(r"a", "b", "aa", count=1))
+class Callable(str):
+    def __call__(self, match):
+        return "X"
+print(re.sub("a", Callable("b"), "aaa"))
+try:
+    re.sub("a", lambda m: 1, "a")
+except TypeError as e:
+    print(e)
+try:
+    re.sub("a", lambda m: 1, "ba")
+except TypeError as e:
+    print(e)
