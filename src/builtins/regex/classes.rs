@@ -4,7 +4,7 @@
 //! engine that checks the match afterwards.
 //!
 //! The Unicode tables (the characters `\w`, `\d`, `\s` take, and the characters whose simple case mapping
-//! changes them) are read once per process, by walking every code point (~30 ms in all); the zygote walks them
+//! changes them) are read once per process, in one walk over every code point (~30 ms); the zygote walks them
 //! in its first idle second ([`warm`]), so a session forked after it finds them built.
 
 use std::sync::OnceLock;
@@ -12,35 +12,31 @@ use std::sync::OnceLock;
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 use rustpython_sre_engine::SreCatCode;
 
-/// The characters (as code points) `f` answers true for, as a class. Surrogates are left out: the automaton
-/// reads UTF-8, and a `str` holding a lone surrogate never reaches it (`super::scan`).
-fn class_where(from: u32, f: impl Fn(char) -> bool) -> ClassUnicode {
-    let mut ranges = Vec::new();
-    let mut open: Option<(char, char)> = None;
-    for code in from..=0x10FFFF {
-        let Some(c) = char::from_u32(code) else { continue };
-        if f(c) {
-            open = Some(match open {
-                Some((start, end)) if end as u32 + 1 == code => (start, c),
-                Some((start, end)) => {
-                    ranges.push(ClassUnicodeRange::new(start, end));
-                    (c, c)
-                }
-                None => (c, c),
-            });
-        }
-    }
-    if let Some((start, end)) = open {
-        ranges.push(ClassUnicodeRange::new(start, end));
-    }
-    ClassUnicode::new(ranges)
+/// A class built from characters given in increasing order, each run of neighbours one range.
+#[derive(Default)]
+struct Runs {
+    ranges: Vec<ClassUnicodeRange>,
+    open: Option<(char, char)>,
 }
 
-/// Characters at and above U+0080 that `f` takes, with the ASCII ones given by `ascii`.
-fn unicode_table(ascii: impl Fn(u8) -> bool, f: impl Fn(char) -> bool) -> ClassUnicode {
-    let mut class = class_where(0x80, f);
-    class.union(&class_where_ascii(ascii));
-    class
+impl Runs {
+    fn push(&mut self, c: char) {
+        self.open = Some(match self.open {
+            Some((start, end)) if end as u32 + 1 == c as u32 => (start, c),
+            Some((start, end)) => {
+                self.ranges.push(ClassUnicodeRange::new(start, end));
+                (c, c)
+            }
+            None => (c, c),
+        });
+    }
+
+    fn class(mut self) -> ClassUnicode {
+        if let Some((start, end)) = self.open.take() {
+            self.ranges.push(ClassUnicodeRange::new(start, end));
+        }
+        ClassUnicode::new(self.ranges)
+    }
 }
 
 fn class_where_ascii(f: impl Fn(u8) -> bool) -> ClassUnicode {
@@ -66,13 +62,25 @@ fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         use rustpython_unicode::{case, classify};
-        // The engine's `is_uni_word`, `is_uni_digit`, `is_uni_space`, with their ASCII fast paths.
-        let uni_word = unicode_table(|b| b == b'_' || b.is_ascii_alphanumeric(), classify::is_alnum);
-        let uni_digit = unicode_table(|b| b.is_ascii_digit(), classify::is_decimal);
-        let uni_space = unicode_table(|b| matches!(b, 0x09..=0x0D | 0x1C..=0x20), classify::is_space);
+        let (mut word, mut digit, mut space) = (Runs::default(), Runs::default(), Runs::default());
         let (mut lowered, mut uppered) = (Vec::new(), Vec::new());
-        for code in 0..=0x10FFFF {
-            let Some(c) = char::from_u32(code) else { continue };
+        // One walk over every code point (surrogates left out: the automaton reads UTF-8, and a `str` holding a
+        // lone surrogate never reaches it, `super::scan`). The engine's `is_uni_word`, `is_uni_digit`,
+        // `is_uni_space`, with their ASCII fast paths, and its `lower_unicode`/`upper_unicode`.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let (is_word, is_digit, is_space) = match u8::try_from(c).ok().filter(u8::is_ascii) {
+                Some(b) => (b == b'_' || b.is_ascii_alphanumeric(), b.is_ascii_digit(), matches!(b, 0x09..=0x0D | 0x1C..=0x20)),
+                None => (classify::is_alnum(c), classify::is_decimal(c), classify::is_space(c)),
+            };
+            if is_word {
+                word.push(c);
+            }
+            if is_digit {
+                digit.push(c);
+            }
+            if is_space {
+                space.push(c);
+            }
             let lower = case::simple_lowercase(c);
             if lower != c {
                 lowered.push((c, lower));
@@ -82,7 +90,7 @@ fn tables() -> &'static Tables {
                 uppered.push((c, upper));
             }
         }
-        Tables { uni_word, uni_digit, uni_space, lowered, uppered }
+        Tables { uni_word: word.class(), uni_digit: digit.class(), uni_space: space.class(), lowered, uppered }
     })
 }
 
@@ -122,9 +130,7 @@ pub fn range(lo: u32, hi: u32) -> ClassUnicode {
 }
 
 pub fn everything() -> ClassUnicode {
-    let mut class = ClassUnicode::empty();
-    class.negate();
-    class
+    complement(ClassUnicode::empty())
 }
 
 pub fn complement(mut class: ClassUnicode) -> ClassUnicode {

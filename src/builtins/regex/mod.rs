@@ -76,19 +76,16 @@ struct Compiled {
 }
 
 impl Compiled {
-    fn automaton(&self, text: &Text) -> Option<&Automaton> {
-        let (cell, subject) =
-            if text.is_ascii() { (&self.ascii, Subject::Ascii) } else { (&self.unicode, Subject::Unicode) };
-        cell.get_or_init(|| build(&self.code, subject, false)).as_ref()
-    }
-
-    fn whole_automaton(&self, text: &Text) -> Option<&Automaton> {
-        let (cell, subject) = if text.is_ascii() {
-            (&self.whole_ascii, Subject::Ascii)
-        } else {
-            (&self.whole_unicode, Subject::Unicode)
+    /// The automaton for `text`'s kind of subject; `whole`: the one whose matches end where the subject does.
+    fn automaton(&self, text: &Text, whole: bool) -> Option<&Automaton> {
+        let subject = if text.is_ascii() { Subject::Ascii } else { Subject::Unicode };
+        let cell = match (subject, whole) {
+            (Subject::Ascii, false) => &self.ascii,
+            (Subject::Unicode, false) => &self.unicode,
+            (Subject::Ascii, true) => &self.whole_ascii,
+            (Subject::Unicode, true) => &self.whole_unicode,
         };
-        cell.get_or_init(|| build(&self.code, subject, true)).as_ref()
+        cell.get_or_init(|| build(&self.code, subject, whole)).as_ref()
     }
 }
 
@@ -279,8 +276,7 @@ impl Originals {
         let scanner = self.scanner.call((pattern.clone(), string.clone(), start_obj, end_obj), vm)?;
         let first = vm.call_method(&scanner, "match", ())?;
         let empty = !vm.is_none(&first) && {
-            let start: usize = vm.call_method(&first, "start", ())?.try_into_value(vm)?;
-            let end: usize = vm.call_method(&first, "end", ())?.try_into_value(vm)?;
+            let (start, end) = span_of(&first, vm)?;
             start == end
         };
         if empty {
@@ -289,6 +285,12 @@ impl Originals {
             Ok(first)
         }
     }
+}
+
+/// A `Match` object's span.
+fn span_of(found: &PyObjectRef, vm: &VirtualMachine) -> PyResult<(usize, usize)> {
+    let span: Vec<usize> = vm.call_method(found, "span", ())?.try_to_value(vm)?;
+    Ok((span[0], span[1]))
 }
 
 /// The arguments after `self` (at most three), by position or keyword, in the order of `names`; `None` when
@@ -311,12 +313,14 @@ fn bind<'a>(args: &'a FuncArgs, names: &[&str], required: usize) -> Option<[Opti
     bound[..required].iter().all(Option::is_some).then_some(bound)
 }
 
+/// An `int` (or a subclass: `re.RegexFlag`) that fits a machine word; `None` for anything else.
+fn int(value: &PyObject) -> Option<isize> {
+    value.downcast_ref::<PyInt>()?.as_bigint().try_into().ok()
+}
+
 /// An `int` argument (`pos`, `endpos`, `count`, `maxsplit`) as CPython reads it; `None` for anything else.
 fn int_arg(value: Option<&PyObjectRef>, default: isize) -> Option<isize> {
-    match value {
-        None => Some(default),
-        Some(value) => value.downcast_ref::<PyInt>()?.as_bigint().try_into().ok(),
-    }
+    value.map_or(Some(default), |value| int(value))
 }
 
 /// `pos`/`endpos` clamped into the subject as CPython's `_sre` does (negative is 0, past the end is the end).
@@ -344,7 +348,7 @@ fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
 
 fn search(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
-    let automaton = compiled.automaton(&call.text)?;
+    let automaton = compiled.automaton(&call.text, false)?;
     let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
     Some(first_match(&search, &args.args[0], call.string, call.pos, originals, vm))
 }
@@ -382,7 +386,7 @@ fn first_match(
 /// backtrack for ever there answers at once; otherwise RustPython's own method.
 fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
-    let automaton = compiled.automaton(&call.text)?;
+    let automaton = compiled.automaton(&call.text, false)?;
     anchored_miss(&Search::new(&call.text, &compiled.code, &automaton.regex, call.end), call.pos, vm)
 }
 
@@ -390,7 +394,7 @@ fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualM
 /// exponential time and memory proving there is none: a lazy repeat of a group that can match empty).
 fn fullmatch(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
-    let automaton = compiled.whole_automaton(&call.text)?;
+    let automaton = compiled.automaton(&call.text, true)?;
     anchored_miss(&Search::new(&call.text, &compiled.code, &automaton.regex, call.end), call.pos, vm)
 }
 
@@ -412,12 +416,13 @@ fn group_str(text: &Text, state: &State, group: usize, default: &PyObjectRef, vm
 }
 
 /// Every match, from `from` on, as `_sre`'s iteration steps over them: after an empty match the next may not
-/// be empty at the same place.
-fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResult<bool>) -> PyResult<()> {
+/// be empty at the same place. `f` also learns whether the match starts where an empty one ended (the engine
+/// was told "not empty here").
+fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State, bool) -> PyResult<bool>) -> PyResult<()> {
     let mut state = State::default();
     let (mut at, mut must_advance) = (from, false);
     while at <= search.end && search.next(at, must_advance, &mut state) {
-        if !f(&state)? {
+        if !f(&state, must_advance && state.start == at)? {
             break;
         }
         must_advance = state.cursor.position == state.start;
@@ -428,12 +433,12 @@ fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResul
 
 fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
-    let automaton = compiled.automaton(&call.text)?;
+    let automaton = compiled.automaton(&call.text, false)?;
     let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
     let empty: PyObjectRef = vm.ctx.empty_str.to_owned().into();
     let mut found = Vec::new();
     let text = &call.text;
-    let result = each_match(&search, call.pos, |state| {
+    let result = each_match(&search, call.pos, |state, _| {
         found.push(match compiled.groups {
             0 => group_str(text, state, 0, &empty, vm),
             1 => group_str(text, state, 1, &empty, vm),
@@ -449,7 +454,7 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &Virtual
 
 fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
-    compiled.automaton(&call.text)?;
+    compiled.automaton(&call.text, false)?;
     let pattern = args.args[0].clone();
     let (string, end, compiled) = (call.string.clone(), call.end, compiled.clone());
     let originals = originals.clone();
@@ -457,7 +462,7 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm:
     let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
         let Some((at, must_advance)) = cursor.take() else { return Ok(vm.ctx.none()) };
         let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
-        let automaton = compiled.automaton(&text).expect("built when the iterator was made");
+        let automaton = compiled.automaton(&text, false).expect("built when the iterator was made");
         let search = Search::new(&text, &compiled.code, &automaton.regex, end);
         let found = if must_advance {
             // After an empty match: the engine says where the next one is, a scanner makes it.
@@ -472,8 +477,7 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm:
         if vm.is_none(&found) {
             return Ok(found);
         }
-        let span: Vec<usize> = vm.call_method(&found, "span", ())?.try_to_value(vm)?;
-        let (start, stop) = (span[0], span[1]);
+        let (start, stop) = span_of(&found, vm)?;
         cursor.set(Some((stop, stop == start)));
         Ok(found)
     });
@@ -485,11 +489,11 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMa
     let bound = bind(args, &["string", "maxsplit"], 1)?;
     let text = Text::new(bound[0]?.downcast_ref::<PyStr>()?)?;
     let maxsplit = int_arg(bound[1], 0)?;
-    let automaton = compiled.automaton(&text)?;
+    let automaton = compiled.automaton(&text, false)?;
     let search = Search::new(&text, &compiled.code, &automaton.regex, text.len());
     let none = vm.ctx.none();
     let (mut parts, mut last, mut splits) = (Vec::new(), 0, 0isize);
-    let result = each_match(&search, 0, |state| {
+    let result = each_match(&search, 0, |state, _| {
         if maxsplit != 0 && splits >= maxsplit {
             return Ok(false);
         }
@@ -573,7 +577,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
     if count < 0 {
         return None;
     }
-    let automaton = compiled.automaton(&text)?;
+    let automaton = compiled.automaton(&text, false)?;
     let pattern = &args.args[0];
     let replacement = match replacement(compiled, pattern, repl, vm)? {
         Ok(replacement) => replacement,
@@ -583,8 +587,8 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
     let mut out = String::with_capacity(text.slice(0, text.len()).len());
     // A callable's results are only known to be strings when joined: they are kept as objects.
     let mut objects: Vec<PyObjectRef> = Vec::new();
-    let (mut last, mut done, mut previous_empty_at) = (0, 0usize, None);
-    let result = each_match(&search, 0, |state| {
+    let (mut last, mut done) = (0, 0usize);
+    let result = each_match(&search, 0, |state, after_empty| {
         if count != 0 && done >= count as usize {
             return Ok(false);
         }
@@ -609,8 +613,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
                 if !out.is_empty() {
                     objects.push(vm.ctx.new_str(std::mem::take(&mut out)).into());
                 }
-                let must_advance = previous_empty_at == Some(start);
-                let found = originals.match_at(pattern, string, start, text.len(), must_advance, vm)?;
+                let found = originals.match_at(pattern, string, start, text.len(), after_empty, vm)?;
                 let item = callable.call((found,), vm)?;
                 // CPython leaves out a `None` result (an empty replacement).
                 if !vm.is_none(&item) {
@@ -618,7 +621,6 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
                 }
             }
         }
-        previous_empty_at = (start == end).then_some(end);
         last = end;
         done += 1;
         Ok(true)

@@ -8,20 +8,22 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 
-use rustpython_vm::builtins::{PyInt, PyStr};
+use rustpython_vm::builtins::PyStr;
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+use super::int;
 
 /// As many patterns as `re` keeps (`re._MAXCACHE`); the oldest goes first.
 const KEPT: usize = 512;
 /// `re.DEBUG`.
-const DEBUG: i64 = 128;
+const DEBUG: isize = 128;
 
 /// Compiled patterns by flags, then by source (two levels, so a lookup borrows the source: no allocation).
 #[derive(Default)]
 struct Patterns {
-    by_flags: HashMap<i64, HashMap<Vec<u8>, PyObjectRef>>,
-    order: VecDeque<(i64, Vec<u8>)>,
+    by_flags: HashMap<isize, HashMap<Vec<u8>, PyObjectRef>>,
+    order: VecDeque<(isize, Vec<u8>)>,
 }
 
 thread_local! {
@@ -78,12 +80,12 @@ pub fn install(methods: &HashMap<&'static str, PyObjectRef>, vm: &VirtualMachine
 }
 
 /// The pattern's source and flags, and the arguments for its method, when the call has the plain shape.
-fn split_call<'a>(shape: &Shape, args: &'a FuncArgs, vm: &VirtualMachine) -> Option<(&'a [u8], i64, FuncArgs)> {
+fn split_call<'a>(shape: &Shape, args: &'a FuncArgs, vm: &VirtualMachine) -> Option<(&'a [u8], isize, FuncArgs)> {
     let (pattern, mut rest) = args.args.split_first()?;
     if !pattern.class().is(vm.ctx.types.str_type) {
         return None;
     }
-    let mut flags = 0i64;
+    let mut flags = 0isize;
     // `search(pattern, string, flags)`: flags may come by position where nothing else follows `string`.
     if shape.keywords.is_empty() && rest.len() == shape.positional + 1 {
         flags = int(&rest[shape.positional])?;
@@ -110,14 +112,9 @@ fn split_call<'a>(shape: &Shape, args: &'a FuncArgs, vm: &VirtualMachine) -> Opt
     Some((source, flags, FuncArgs::new(rest.to_vec(), kwargs)))
 }
 
-/// An `int` (or `re.RegexFlag`) flag value.
-fn int(value: &PyObjectRef) -> Option<i64> {
-    value.downcast_ref::<PyInt>()?.as_bigint().try_into().ok()
-}
-
 fn pattern_for(
     source: &[u8],
-    flags: i64,
+    flags: isize,
     pattern: &PyObjectRef,
     compile: &PyObjectRef,
     vm: &VirtualMachine,

@@ -58,47 +58,13 @@ impl<'a> Text<'a> {
         // SAFETY: `new` checked the bytes are UTF-8, and `byte` answers character boundaries.
         unsafe { std::str::from_utf8_unchecked(&self.bytes[start.min(end)..end]) }
     }
-
 }
 
-/// The engine's view of an ASCII subject: one byte a character.
-#[derive(Clone, Copy)]
-struct AsciiDrive<'a>(&'a [u8]);
-
-/// The engine's view of another subject: code points, through the string's character-index table (a
-/// cursor at any index is O(1), where `&Wtf8`'s own drive walks from the start).
+/// The engine's view of a subject that is not ASCII: code points, through the string's character-index table (a
+/// cursor at any index is O(1), where `&Wtf8`'s own drive walks from the start). An ASCII subject is driven by
+/// its bytes (`&[u8]`'s own drive).
 #[derive(Clone, Copy)]
 struct Utf8Drive<'a>(&'a Py<PyStr>);
-
-impl StrDrive for AsciiDrive<'_> {
-    fn count(&self) -> usize {
-        self.0.len()
-    }
-    fn create_cursor(&self, n: usize) -> StringCursor {
-        <&[u8] as StrDrive>::create_cursor(&self.0, n)
-    }
-    fn adjust_cursor(&self, cursor: &mut StringCursor, n: usize) {
-        <&[u8] as StrDrive>::adjust_cursor(&self.0, cursor, n)
-    }
-    fn advance(cursor: &mut StringCursor) -> u32 {
-        <&[u8] as StrDrive>::advance(cursor)
-    }
-    fn peek(cursor: &StringCursor) -> u32 {
-        <&[u8] as StrDrive>::peek(cursor)
-    }
-    fn skip(cursor: &mut StringCursor, n: usize) {
-        <&[u8] as StrDrive>::skip(cursor, n)
-    }
-    fn back_advance(cursor: &mut StringCursor) -> u32 {
-        <&[u8] as StrDrive>::back_advance(cursor)
-    }
-    fn back_peek(cursor: &StringCursor) -> u32 {
-        <&[u8] as StrDrive>::back_peek(cursor)
-    }
-    fn back_skip(cursor: &mut StringCursor, n: usize) {
-        <&[u8] as StrDrive>::back_skip(cursor, n)
-    }
-}
 
 impl StrDrive for Utf8Drive<'_> {
     fn count(&self) -> usize {
@@ -143,9 +109,9 @@ pub const REJECTIONS_BEFORE_ENGINE: usize = 32;
 
 /// One search over `text[..end]` (`end` in characters, the `endpos` of `re`).
 pub struct Search<'a> {
-    pub text: &'a Text<'a>,
-    pub code: &'a [u32],
-    pub automaton: &'a meta::Regex,
+    text: &'a Text<'a>,
+    code: &'a [u32],
+    automaton: &'a meta::Regex,
     pub end: usize,
     hay: &'a [u8],
 }
@@ -156,11 +122,9 @@ impl<'a> Search<'a> {
         Self { text, code, automaton, end, hay: &text.bytes[..text.byte(end)] }
     }
 
-    /// Whether the automaton can match starting exactly at `at`: when it cannot, neither can `_sre`.
+    /// Whether the automaton can match starting exactly at `at` (at most `end`): when it cannot, neither can
+    /// `_sre`.
     pub fn can_match_at(&self, at: usize) -> bool {
-        if at > self.end {
-            return false;
-        }
         let input = Input::new(self.hay).range(self.text.byte(at)..).anchored(Anchored::Yes);
         self.automaton.is_match(input)
     }
@@ -180,7 +144,7 @@ impl<'a> Search<'a> {
     /// `state.cursor.position` and the group marks.
     pub fn next(&self, from: usize, must_advance: bool, state: &mut State) -> bool {
         if self.text.ascii {
-            self.next_by(AsciiDrive(self.text.bytes), from, must_advance, state)
+            self.next_by(self.text.bytes, from, must_advance, state)
         } else {
             self.next_by(Utf8Drive(self.text.string), from, must_advance, state)
         }
@@ -199,12 +163,12 @@ impl<'a> Search<'a> {
             at = start + 1;
             rejected += 1;
             if rejected == REJECTIONS_BEFORE_ENGINE {
-                // The engine's own search from here (`REJECTIONS_BEFORE_ENGINE`).
+                // The engine's own search from here (`REJECTIONS_BEFORE_ENGINE`); past `from`, so no empty
+                // match there is ruled out.
                 if at > self.end {
                     return false;
                 }
-                let mut request = Request::new(drive, at, self.end, self.code, false);
-                request.must_advance = must_advance && at == from;
+                let request = Request::new(drive, at, self.end, self.code, false);
                 state.reset(&request, at);
                 return state.search(request);
             }

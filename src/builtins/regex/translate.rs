@@ -229,7 +229,6 @@ impl Reader<'_> {
         Some(Hir::class(Class::Unicode(class)))
     }
 
-
     fn at(&self, code: SreAtCode) -> Option<Hir> {
         use SreAtCode as At;
         let ascii = self.subject == Subject::Ascii;
