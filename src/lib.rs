@@ -14,20 +14,10 @@
 //!   and bounds what the VM allocates, `native_recursion` bounds native iterator chains, `errors` reports
 //!   failures, `convert` holds the conversion errors both ends share, `state` the session's state.
 
-mod builtins;
-mod convert;
-mod errors;
-mod files;
-mod finish;
 mod host;
-mod limits;
 mod memory;
-mod native_recursion;
-mod output;
 mod protocol;
 mod sandbox;
-mod state;
-mod tools;
 mod worker;
 
 use pyo3::prelude::*;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
-use crate::convert::{failed, index_segment, type_name, ConvertError, ConvertErrorKind, Direction};
+use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::host::known::{self, Form};
 use crate::protocol::value::{HostBuffer, Value, MAX_DEPTH, MAX_VALUES};
 use crate::protocol::wire::REFER_FROM;
@@ -265,6 +265,14 @@ impl Build {
         }
         Ok(())
     }
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+fn failed(py: Python<'_>, err: PyErr) -> ConvertError {
+    ConvertError::new(ConvertErrorKind::Failed(err.value(py).to_string()))
 }
 
 #[cfg(test)]

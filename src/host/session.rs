@@ -448,7 +448,7 @@ impl Session {
     /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
     /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
     #[new]
-    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::files::DEFAULT_MAX_BYTES, files_max_count=crate::files::DEFAULT_MAX_FILES, strict_values=false, zygote_source=None))]
+    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::sandbox::files::DEFAULT_MAX_BYTES, files_max_count=crate::sandbox::files::DEFAULT_MAX_FILES, strict_values=false, zygote_source=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -102,7 +102,7 @@ impl ToolTable {
         let Some(callable) = self.callables.get(name) else {
             return Err(ToolResult::Refused(format!("tool '{name}' is not registered with this interpreter")));
         };
-        let refused = |what: String, e: crate::convert::ConvertError| ToolResult::Refused(format!("tool '{name}': {}", e.describe(&what)));
+        let refused = |what: String, e: crate::protocol::conversion::ConvertError| ToolResult::Refused(format!("tool '{name}': {}", e.describe(&what)));
         let mut positional: Vec<Py<PyAny>> = Vec::with_capacity(args.len());
         for (i, value) in args.iter().enumerate() {
             positional.push(convert::from_value(value, py).map_err(|e| refused(format!("positional argument {i}"), e))?);
@@ -122,7 +122,7 @@ impl ToolTable {
             Ok(value) => value,
             Err(err) => return ToolResult::Raise(host_error(py, err)),
         };
-        let returned = |e: crate::convert::ConvertError| {
+        let returned = |e: crate::protocol::conversion::ConvertError| {
             ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
         };
         if self.strict_values {

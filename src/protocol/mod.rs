@@ -6,6 +6,7 @@
 //! an error for that session only.
 
 pub mod channel;
+pub mod conversion;
 pub mod files;
 pub mod message;
 pub mod value;

@@ -5,7 +5,6 @@
 //! sandbox objects and back.
 
 pub mod confine;
-pub mod convert;
 pub mod fault;
 pub mod monitor;
 pub mod run;

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::limits::{Shared, StopReason};
+use crate::sandbox::limits::{Shared, StopReason};
 use crate::protocol::message::Stop;
 
 /// The signal the host sends (through the session's pidfd) to interrupt the running code.

@@ -10,15 +10,15 @@ use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::scope::Scope;
 use rustpython_vm::{AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
-use crate::errors::{self, ExceptionReport};
-use crate::limits::{self, Shared};
+use crate::sandbox::errors::{self, ExceptionReport};
+use crate::sandbox::limits::{self, Shared};
 use crate::protocol::message::{cap_text, Execute, Outcome, Stop};
 use crate::protocol::value::Value;
 use crate::sandbox::{self, Namespace};
-use crate::state::with_state;
-use crate::worker::convert::{self, KeptValues};
+use crate::sandbox::state::with_state;
+use crate::sandbox::values::{self, KeptValues};
 use crate::worker::monitor;
-use crate::{output, tools};
+use crate::sandbox::{output, tools};
 
 /// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
 /// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
@@ -93,7 +93,7 @@ pub fn files_command(vm: &VirtualMachine, session: &mut Session, command: crate:
     monitor::begin_run(shared.clone());
     let _guard = RunGuard(&shared);
     shared.begin_memory_budget();
-    crate::files::command(vm, command)
+    crate::sandbox::files::command(vm, command)
 }
 
 pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
@@ -188,7 +188,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     shared.reset_for_job();
     let printed = output::take_output();
     if let Some((kind, fields)) = finish {
-        return match convert::to_value(&fields, vm) {
+        return match values::to_value(&fields, vm) {
             Ok(fields) => Outcome::Finish(kind, fields),
             Err(e) => Outcome::Error {
                 type_name: "TypeError".into(),
@@ -332,7 +332,7 @@ fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printe
         return Outcome::Value(Value::Str(printed.into_text()));
     }
     let Some(value) = value else { return Outcome::Value(Value::None) };
-    match convert::to_value(&value, vm) {
+    match values::to_value(&value, vm) {
         Ok(data) => Outcome::Value(data),
         Err(e) if e.kind.is_size() => Outcome::Value(Value::Str(format!("<{} object>", value.class().name()))),
         Err(_) => Outcome::Value(Value::Str(repr(&value, max_chars))),

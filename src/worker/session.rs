@@ -13,13 +13,13 @@ use rustpython_vm::signal::UserSignalSender;
 use rustpython_vm::VirtualMachine;
 use seccompiler::BpfProgram;
 
-use crate::limits::{Limits, Shared};
+use crate::sandbox::limits::{Limits, Shared};
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{FaultPlace, Outcome, Reply, Request, SessionOptions, ToolResult};
 use crate::protocol::value::Value;
 use crate::sandbox::Namespace;
-use crate::state::with_state;
-use crate::worker::convert::KeptValues;
+use crate::sandbox::state::with_state;
+use crate::sandbox::values::KeptValues;
 use crate::worker::run::{self, Cells};
 use crate::worker::{confine, fault, monitor};
 
@@ -178,8 +178,8 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         send(&Reply::Failed(message), &[]);
         exit(EXIT_SETUP);
     }
-    if let Err(exc) = crate::files::configure(vm, &options.files) {
-        let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+    if let Err(exc) = crate::sandbox::files::configure(vm, &options.files) {
+        let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
         send(&Reply::Failed(format!("the session's files could not be set up ({}: {})", report.type_name, report.message)), &[]);
         exit(EXIT_SETUP);
     }

@@ -82,7 +82,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
         if collapse_now {
-            crate::builtins::regex::warm();
+            crate::sandbox::builtins::regex::warm();
             crate::memory::collapse_for_forks();
         }
         let mut idle_preload_done = false;
@@ -92,7 +92,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                 idle_preload_done = true;
                 let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
                 // The Unicode tables of the regex automata (~30 ms): a session forked later finds them built.
-                crate::builtins::regex::warm();
+                crate::sandbox::builtins::regex::warm();
                 crate::memory::collapse_for_forks();
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
@@ -145,7 +145,7 @@ fn prepare(
     bundle: Option<sandbox::bundle::Bundle>,
 ) -> Result<Namespace, String> {
     let reported = |exc| {
-        let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+        let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
         format!("{}: {}", report.type_name, report.message)
     };
     let namespace = sandbox::prepare(vm).map_err(reported)?;

@@ -8,7 +8,7 @@ use rustpython_vm::builtins::{PyStr, PyTypeRef};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use crate::state::{with_state, Field, FinishKind};
+use crate::sandbox::state::{with_state, Field, FinishKind};
 
 pub fn install(vm: &VirtualMachine, globals: &rustpython_vm::builtins::PyDictRef) -> PyResult<()> {
     globals.set_item("SUBMIT", vm.new_function("SUBMIT", submit).into(), vm)?;
@@ -190,7 +190,7 @@ fn accept(
         (s.stop_exception_type.clone(), s.shared.clone())
     });
     if let Some(shared) = shared {
-        shared.request_stop(crate::limits::StopReason::Finish);
+        shared.request_stop(crate::sandbox::limits::StopReason::Finish);
     }
     Err(vm.new_exception_msg(stop_type.expect("set at start-up"), format!("{func}() accepted").into()))
 }

@@ -1,11 +1,7 @@
-//! What both ends' conversions share (`host::convert`, `worker::convert`): the plain-data set that crosses
+//! What both ends' conversions share (`host::convert`, `sandbox::values`): the plain-data set that crosses
 //! (None, bool, int of any size, float, str, bytes, list, tuple, dict, set, frozenset, nested; on the host
 //! side also the kinds of `host::known`), and the conversion error, which records where in
 //! the value it happened, built while unwinding so that successful conversions pay nothing for it.
-
-use pyo3::prelude::*;
-use rustpython_vm::builtins::{PyInt as VmInt, PyStr as VmStr};
-use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
 
 pub use crate::protocol::value::{MAX_DEPTH, MAX_VALUES};
 
@@ -63,30 +59,4 @@ impl ConvertError {
 
 pub(crate) fn index_segment(i: usize) -> String {
     format!("[{i}]")
-}
-
-pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-}
-
-pub(crate) fn failed(py: Python<'_>, err: PyErr) -> ConvertError {
-    ConvertError::new(ConvertErrorKind::Failed(err.value(py).to_string()))
-}
-
-pub(crate) fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExceptionRef) -> ConvertError {
-    let message = exc.as_object().str(vm).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    ConvertError::new(ConvertErrorKind::Failed(format!("{}: {message}", exc.class().name())))
-}
-
-/// A dict key for an error path, without running sandbox code (a user `__repr__` could loop while the GIL
-/// is held): strings and numbers as themselves, anything else by its type.
-pub(crate) fn describe_sandbox_key(key: &PyObjectRef, vm: &VirtualMachine) -> String {
-    if let Some(s) = key.downcast_ref::<VmStr>() {
-        let text = s.to_string_lossy();
-        format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"))
-    } else if key.downcast_ref::<VmInt>().is_some() && key.class().is(vm.ctx.types.int_type) {
-        key.downcast_ref::<VmInt>().map(|i| i.as_bigint().to_string()).unwrap_or_default()
-    } else {
-        format!("<{} key>", key.class().name())
-    }
 }

@@ -9,7 +9,7 @@
 use rustpython_vm::builtins::PyStrRef;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
-use crate::state::{with_state, SessionState};
+use crate::sandbox::state::{with_state, SessionState};
 
 /// The line that starts what a run wrote to stderr, after what it printed.
 pub const STDERR_HEADING: &str = "[stderr]\n";

@@ -8,13 +8,22 @@ use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
 use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyPayload, PyRef, PyResult, Settings, VirtualMachine};
 
-use crate::state::with_state;
-use crate::{finish, output, tools};
+use self::state::with_state;
 
+pub mod builtins;
 pub mod bundle;
+pub mod errors;
+pub mod files;
+pub mod finish;
+pub mod limits;
+pub mod native_recursion;
+pub mod output;
 mod preread;
+pub mod state;
 pub mod stdlib;
+pub mod tools;
 pub mod tzdata;
+pub mod values;
 
 pub use stdlib::MODULES as STDLIB_MODULES;
 
@@ -49,34 +58,34 @@ macro_rules! stand_in {
 /// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
 fn stand_ins() -> [(&'static str, FrozenModule); 28] {
     [
-        stand_in!("os", "sandbox_py/os.py", "<sandbox os>"),
-        stand_in!("posix", "sandbox_py/os.py", "<sandbox posix>"),
-        stand_in!("marshal", "sandbox_py/marshal.py", "<sandbox marshal>"),
-        stand_in!("_help", "sandbox_py/help.py", "<sandbox _help>"),
-        stand_in!("_csv", "sandbox_py/csv.py", "<sandbox _csv>"),
-        stand_in!("threading", "sandbox_py/threading.py", "<sandbox threading>"),
-        stand_in!("socket", "sandbox_py/socket.py", "<sandbox socket>"),
-        stand_in!("subprocess", "sandbox_py/subprocess.py", "<sandbox subprocess>"),
-        stand_in!("signal", "sandbox_py/signal.py", "<sandbox signal>"),
-        stand_in!("asyncio.unix_events", "sandbox_py/asyncio_events.py", "<sandbox asyncio.unix_events>"),
-        stand_in!("_sandbox_async", "sandbox_py/sandbox_async.py", "<sandbox _sandbox_async>"),
-        stand_in!("_sandbox_files", "sandbox_py/files.py", "<sandbox _sandbox_files>"),
-        stand_in!("_sandbox_files_os", "sandbox_py/files_os.py", "<sandbox _sandbox_files_os>"),
-        stand_in!("_sandbox_files_io", "sandbox_py/files_io.py", "<sandbox _sandbox_files_io>"),
-        stand_in!("_sandbox_traceback", "sandbox_py/traceback_frame.py", "<sandbox _sandbox_traceback>"),
-        stand_in!("_sandbox_streams", "sandbox_py/streams.py", "<sandbox _sandbox_streams>"),
-        stand_in!("pdb", "sandbox_py/pdb.py", "<sandbox pdb>"),
-        stand_in!("gc", "sandbox_py/gc.py", "<sandbox gc>"),
-        stand_in!("zlib", "sandbox_py/zlib.py", "<sandbox zlib>"),
-        stand_in!("_sandbox_refused", "sandbox_py/refused.py", "<sandbox _sandbox_refused>"),
-        stand_in!("concurrent.futures.thread", "sandbox_py/futures_thread.py", "<sandbox concurrent.futures.thread>"),
-        stand_in!("cProfile", "sandbox_py/cprofile.py", "<sandbox cProfile>"),
-        stand_in!("_compression", "sandbox_py/compression_streams.py", "<sandbox _compression>"),
-        stand_in!("_sandbox_tzdata", "sandbox_py/tzdata.py", "<sandbox _sandbox_tzdata>"),
-        stand_in!("decimal", "sandbox_py/decimal.py", "<sandbox decimal>"),
-        stand_in!("_sqlite3", "sandbox_py/sqlite.py", "<sandbox _sqlite3>"),
-        stand_in!("_sandbox_importer", "sandbox_py/importer.py", "<sandbox _sandbox_importer>"),
-        stand_in!("ctypes", "sandbox_py/ctypes.py", "<sandbox ctypes>"),
+        stand_in!("os", "python/os.py", "<sandbox os>"),
+        stand_in!("posix", "python/os.py", "<sandbox posix>"),
+        stand_in!("marshal", "python/marshal.py", "<sandbox marshal>"),
+        stand_in!("_help", "python/help.py", "<sandbox _help>"),
+        stand_in!("_csv", "python/csv.py", "<sandbox _csv>"),
+        stand_in!("threading", "python/threading.py", "<sandbox threading>"),
+        stand_in!("socket", "python/socket.py", "<sandbox socket>"),
+        stand_in!("subprocess", "python/subprocess.py", "<sandbox subprocess>"),
+        stand_in!("signal", "python/signal.py", "<sandbox signal>"),
+        stand_in!("asyncio.unix_events", "python/asyncio_events.py", "<sandbox asyncio.unix_events>"),
+        stand_in!("_sandbox_async", "python/sandbox_async.py", "<sandbox _sandbox_async>"),
+        stand_in!("_sandbox_files", "python/files.py", "<sandbox _sandbox_files>"),
+        stand_in!("_sandbox_files_os", "python/files_os.py", "<sandbox _sandbox_files_os>"),
+        stand_in!("_sandbox_files_io", "python/files_io.py", "<sandbox _sandbox_files_io>"),
+        stand_in!("_sandbox_traceback", "python/traceback_frame.py", "<sandbox _sandbox_traceback>"),
+        stand_in!("_sandbox_streams", "python/streams.py", "<sandbox _sandbox_streams>"),
+        stand_in!("pdb", "python/pdb.py", "<sandbox pdb>"),
+        stand_in!("gc", "python/gc.py", "<sandbox gc>"),
+        stand_in!("zlib", "python/zlib.py", "<sandbox zlib>"),
+        stand_in!("_sandbox_refused", "python/refused.py", "<sandbox _sandbox_refused>"),
+        stand_in!("concurrent.futures.thread", "python/futures_thread.py", "<sandbox concurrent.futures.thread>"),
+        stand_in!("cProfile", "python/cprofile.py", "<sandbox cProfile>"),
+        stand_in!("_compression", "python/compression_streams.py", "<sandbox _compression>"),
+        stand_in!("_sandbox_tzdata", "python/tzdata.py", "<sandbox _sandbox_tzdata>"),
+        stand_in!("decimal", "python/decimal.py", "<sandbox decimal>"),
+        stand_in!("_sqlite3", "python/sqlite.py", "<sandbox _sqlite3>"),
+        stand_in!("_sandbox_importer", "python/importer.py", "<sandbox _sandbox_importer>"),
+        stand_in!("ctypes", "python/ctypes.py", "<sandbox ctypes>"),
     ]
 }
 
@@ -243,7 +252,7 @@ pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyRes
 /// Prepare a fresh VM for sandbox code: the `os` stand-in, the session's globals and the functions they hold.
 pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     forbid_code_crafting(vm);
-    crate::builtins::install(vm)?;
+    crate::sandbox::builtins::install(vm)?;
     for name in HANDED_OVER {
         hand_over(vm, name)?;
     }
@@ -253,8 +262,8 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         // A module that cannot be imported here cannot be by sandbox code either.
         let _ = vm.import(module, 0);
     }
-    crate::native_recursion::guard_native_iterators(vm)?;
-    crate::files::install(vm)?;
+    crate::sandbox::native_recursion::guard_native_iterators(vm)?;
+    crate::sandbox::files::install(vm)?;
     // Modules in `sys.path` folders of the sandbox's filesystem, after the standard library's.
     vm.import("_sandbox_importer", 0)?.get_attr("install", vm)?.call((), vm)?;
     // Refused modules say why on import (`sandbox_py/refused.py`): first on the path, before the allow-list's
@@ -269,7 +278,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
-    crate::limits::install(vm)?;
+    crate::sandbox::limits::install(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;
     globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
@@ -278,7 +287,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     let streams = output::new_streams(vm)?;
     let factory = tools::new_stand_in_factory(vm)?;
     let stop_type = finish::new_stop_exception_type(vm);
-    let tool_error_types = crate::errors::tool_error_types(vm);
+    let tool_error_types = crate::sandbox::errors::tool_error_types(vm);
     let modules = vm.sys_module.get_attr("modules", vm)?.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| {
         vm.new_system_error("sys.modules is not a dict")
     })?;
@@ -302,7 +311,7 @@ pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), S
     for name in modules {
         let name = name.as_ref();
         if let Err(exc) = vm.import(&vm.ctx.new_str(name), 0) {
-            let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+            let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
             return Err(format!(
                 "preload: module {name:?} cannot be imported in the sandbox ({}: {})",
                 report.type_name, report.message

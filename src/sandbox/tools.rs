@@ -13,11 +13,11 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRe
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use crate::limits::StopReason;
+use crate::sandbox::limits::StopReason;
 use crate::protocol::message::{HostError, ToolDecl, ToolResult};
 use crate::protocol::value::Value;
-use crate::state::{with_state, ToolEntry};
-use crate::worker::convert;
+use crate::sandbox::state::{with_state, ToolEntry};
+use crate::sandbox::values;
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
 /// found by identity among the globals (dspy's facade looks tools up that way). Made once, in the zygote,
@@ -217,7 +217,7 @@ pub fn call_host_tool(
     // One count for the whole call: the host refuses a message of more than MAX_VALUES values.
     let seen = std::cell::Cell::new(0);
     let to_value = |value: &PyObjectRef, what: &str| {
-        convert::to_value_counted(value, vm, &seen).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
+        values::to_value_counted(value, vm, &seen).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
     };
     let mut positional = Vec::new();
     let mut keyword: Vec<(String, Value)> = Vec::with_capacity(kwargs.len());
@@ -260,7 +260,7 @@ pub fn call_host_tool(
 
 /// `f`, a wait for the host (a tool call, or for host calls to finish): host time, not counted against the
 /// run's time limit.
-fn in_host_time<R>(shared: Option<&crate::limits::Shared>, f: impl FnOnce() -> R) -> R {
+fn in_host_time<R>(shared: Option<&crate::sandbox::limits::Shared>, f: impl FnOnce() -> R) -> R {
     if let Some(shared) = shared {
         shared.tool_call_started();
     }
@@ -273,7 +273,7 @@ fn in_host_time<R>(shared: Option<&crate::limits::Shared>, f: impl FnOnce() -> R
 
 fn tool_result_in_sandbox(result: ToolResult, name: &str, vm: &VirtualMachine) -> PyResult {
     match result {
-        ToolResult::Return(value) => convert::into_sandbox(value, vm).map_err(|e| {
+        ToolResult::Return(value) => values::into_sandbox(value, vm).map_err(|e| {
             vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
         }),
         ToolResult::Raise(error) => Err(host_error_in_sandbox(error, vm, name)),

@@ -96,7 +96,7 @@ fn within_native_stack<R>(vm: &VirtualMachine, _zelf: &PyObject, what: &str, f: 
 
 /// A call of a native callable, bounded like any native recursion; its argument errors in CPython's words.
 fn calling<R>(vm: &VirtualMachine, callable: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
-    vm.with_recursion(what, f).map_err(|error| crate::builtins::wording::call_error(vm, callable, error))
+    vm.with_recursion(what, f).map_err(|error| crate::sandbox::builtins::wording::call_error(vm, callable, error))
 }
 
 thread_local! {

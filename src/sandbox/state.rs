@@ -33,7 +33,7 @@ pub struct SessionState {
     /// Raised to unwind the sandbox after an accepted finish call; re-raised until the run ends.
     pub stop_exception_type: Option<PyTypeRef>,
     /// What the VM thread shares with the monitor thread (limits, stop requests, tool time).
-    pub shared: Option<Arc<crate::limits::Shared>>,
+    pub shared: Option<Arc<crate::sandbox::limits::Shared>>,
     pub job_started: Option<std::time::Instant>,
     /// Characters kept in `output` and `error_output` together, and characters written past the cap and dropped.
     pub output_chars: usize,

@@ -12,7 +12,7 @@ use rustpython_vm::builtins::{
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyPayload, VirtualMachine};
 
-use crate::convert::{describe_sandbox_key, index_segment, sandbox_failed, ConvertError, ConvertErrorKind, Direction};
+use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::protocol::value::{Value, MAX_DEPTH, MAX_VALUES};
 use crate::protocol::when::{Clock, When};
 
@@ -232,6 +232,24 @@ fn to_value_at(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize, seen: &mut 
         type_name: obj.class().name().to_string(),
         direction: Direction::OutOfSandbox,
     }))
+}
+
+fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExceptionRef) -> ConvertError {
+    let message = exc.as_object().str(vm).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    ConvertError::new(ConvertErrorKind::Failed(format!("{}: {message}", exc.class().name())))
+}
+
+/// A dict key for an error path, without running sandbox code (a user `__repr__` could loop while the GIL
+/// is held): strings and numbers as themselves, anything else by its type.
+fn describe_sandbox_key(key: &PyObjectRef, vm: &VirtualMachine) -> String {
+    if let Some(s) = key.downcast_ref::<VmStr>() {
+        let text = s.to_string_lossy();
+        format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"))
+    } else if key.downcast_ref::<VmInt>().is_some() && key.class().is(vm.ctx.types.int_type) {
+        key.downcast_ref::<VmInt>().map(|i| i.as_bigint().to_string()).unwrap_or_default()
+    } else {
+        format!("<{} key>", key.class().name())
+    }
 }
 
 #[cfg(test)]

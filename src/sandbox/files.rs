@@ -10,7 +10,7 @@ use rustpython_vm::{PyObjectRef, PyResult, TryFromObject, VirtualMachine};
 use crate::protocol::files::{FileAnswer, FileKind, FileOp, FileStat, FilesCommand, FilesOptions, MAX_TRANSFER};
 use crate::protocol::message::Outcome;
 use crate::protocol::value::Value;
-use crate::state::with_state;
+use crate::sandbox::state::with_state;
 
 /// The `_sandbox_files` module (kept from start-up: sandbox code removing it from `sys.modules` changes
 /// nothing here).
@@ -117,7 +117,7 @@ pub fn command(vm: &VirtualMachine, command: FilesCommand) -> Outcome {
         let files = module(vm)?;
         let value = match command {
             FilesCommand::Write { path, data } => {
-                let data = crate::worker::convert::into_sandbox(data, vm).map_err(|e| vm.new_type_error(e.describe("data")))?;
+                let data = crate::sandbox::values::into_sandbox(data, vm).map_err(|e| vm.new_type_error(e.describe("data")))?;
                 files.get_attr("host_write", vm)?.call((path, data), vm)?;
                 Value::None
             }
@@ -139,7 +139,7 @@ pub fn command(vm: &VirtualMachine, command: FilesCommand) -> Outcome {
     match result {
         Ok(value) => Outcome::Value(value),
         Err(exc) => {
-            let report = crate::errors::exception_report(vm, &exc, |_, _| None);
+            let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
             Outcome::Error { type_name: report.type_name, message: report.message, traceback: String::new(), output: String::new(), stop: None }
         }
     }

@@ -17,7 +17,7 @@ use rustpython_vm::signal::{UserSignal, UserSignalSender};
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
 use crate::memory::Budget;
-use crate::state::with_state;
+use crate::sandbox::state::with_state;
 
 /// Highest recursion limit sandbox code may set: deeper Python recursion would need more native stack.
 pub const MAX_RECURSION_LIMIT: usize = 10_000;
