@@ -6,7 +6,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 export MATURIN_PEP517_ARGS ?= --ignore-rust-version
 export RUST_MIN_STACK ?= 67108864
 
-.PHONY: install example test test-rust test-python test-dspy-versions wheel test-wheel fuzz bench bench-smoke ci-bench-smoke dspy-tests
+.PHONY: install example lint test test-rust test-python test-dspy-versions wheel test-wheel fuzz bench bench-smoke ci-bench-smoke dspy-tests
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
@@ -16,6 +16,13 @@ install:
 
 example: install
 	$(PYTHON) examples/rlm_long_document.py
+
+# Clippy over the crate, ruff over the Python (the sandbox's stand-ins and the test data aside, see pyproject.toml),
+# and the extension module checked against its stub, _native.pyi (mypy's stubtest).
+lint: install
+	cargo clippy --release --ignore-rust-version --lib -- -D warnings
+	$(PYTHON) -m ruff check dspy_rust_interpreter tools benchmarks fuzz examples conformance tests/test_layers.py
+	$(PYTHON) -m mypy.stubtest --ignore-disjoint-bases --allowlist tools/stubtest-allowlist.txt dspy_rust_interpreter._native
 
 test-rust:
 	cargo test --release --ignore-rust-version --lib
@@ -47,7 +54,7 @@ wheel:
 test-wheel: wheel
 	$(PYTHON) tools/test_wheel.py
 
-test: test-rust test-python test-dspy-versions test-wheel fuzz
+test: lint test-rust test-python test-dspy-versions test-wheel fuzz
 
 # The side-by-side benchmark (benchmarks/README.md): every peer, several minutes; writes benchmarks/results/.
 # It measures the build users install (the `dist` profile); `make install` goes back to the quick build.

@@ -14,7 +14,8 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Tools = dict[str, Callable[..., Any]]
 

@@ -55,7 +55,7 @@ def format_table(results: dict[str, Any]) -> str:
         if not any(key in impls[name]["workloads"] for name in impls):
             continue  # a workload nobody was asked to run (e.g. the leak cycle in a --impl exec run)
         row = [f"{workload['label']} ({workload['unit']})"]
-        for name, entry in impls.items():
+        for entry in impls.values():
             cell = entry["workloads"].get(key)
             if entry["skipped"]:
                 row.append("skipped")
@@ -79,7 +79,7 @@ def format_table(results: dict[str, Any]) -> str:
 
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    for name, entry in impls.items():
+    for entry in impls.values():
         if entry["skipped"]:
             lines.append(f"\n{entry['label']} skipped: {entry['skipped']}")
     if notes:

@@ -17,8 +17,9 @@ from ._errors import (
     InvalidNameError,
     InvalidValueError,
 )
-from ._files import Mount, SessionFiles
+from ._files import SessionFiles
 from ._interpreter import ConfiguredInterpreter, RustInterpreter
+from ._mounts import Mount
 from ._pool import InterpreterPool, PoolExhaustedError
 
 __all__ = [

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 

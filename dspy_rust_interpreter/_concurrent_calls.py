@@ -16,9 +16,10 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ._tool_calls import CANCEL_SCOPE, CancelScope, tool_thread_context
+from ._tool_context import CANCEL_SCOPE, CancelScope, tool_thread_context
 
 
 class ConcurrentCalls:

@@ -22,6 +22,8 @@ __all__ = [
 try:
     from dspy.primitives.code_interpreter import (
         CodeExecutionError as _ExecutionErrorBase,
+    )
+    from dspy.primitives.code_interpreter import (
         CodeInterpreterError,
         FinalOutput,
     )

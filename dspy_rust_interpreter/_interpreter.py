@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import contextvars
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import _native, _zygote
-from ._native import OutcomeKind, StopReason
 from ._callbacks import active_callbacks, reported
 from ._dspy_api import FLEX_EXECUTION_INSTRUCTIONS, capabilities, prepare_inputs
 from ._errors import (
@@ -21,12 +22,15 @@ from ._errors import (
     InvalidNameError,
     InvalidValueError,
 )
-from ._files import SessionFiles, describe_mounts
+from ._files import SessionFiles
 from ._locking import SessionLock
-from ._options import check_options
-from ._packages import describe_packages, package_mounts
-from ._tool_calls import CALLER_LOOP, RUNNING_TOOL_OF, ToolRuntime, estimate_size
-from ._tools import build_tool_specs, check_global_name
+from ._mounts import describe_mounts
+from ._native import OutcomeKind, StopReason
+from ._options import Configuration, check_options
+from ._packages import describe_packages
+from ._tool_calls import ToolRuntime, build_tool_specs, estimate_size
+from ._tool_context import CALLER_LOOP, RUNNING_TOOL_OF
+from ._tools import check_global_name
 
 if TYPE_CHECKING:
     from ._native import ToolSpec
@@ -69,21 +73,10 @@ def _shut_down_live_sessions() -> None:
         session.shutdown()
 
 
-def new_session(options: dict[str, Any]) -> _native.Session:
-    """A native session with the VM limits among checked ``options`` (see ``_check_options``)."""
+def new_session(configuration: Configuration) -> _native.Session:
+    """A native session of ``configuration``, from the zygote of its packages."""
     try:
-        session = _zygote.spawn(
-            packages=options["packages"],
-            timeout=options["timeout"],
-            abandon_after=options["abandon_after"],
-            max_output_chars=options["max_output_chars"],
-            memory_limit=options["memory_limit"],
-            preload=list(options["preload"]),
-            mounts=list(options["mounts"]) + package_mounts(options["packages"]),
-            files_max_bytes=options["files_max_bytes"],
-            files_max_count=options["files_max_count"],
-            strict_values=options["strict_values"],
-        )
+        session = _zygote.spawn(configuration.packages, configuration.options, configuration.package_mounts())
     except ValueError as error:  # a preload module the sandbox does not offer
         raise InvalidNameError(str(error)) from None
     except (RuntimeError, OSError, _native.PanicException) as error:
@@ -133,6 +126,7 @@ class RustInterpreter:
         *,
         _session: _native.Session | None = None,
         _on_shutdown: Callable[[], None] | None = None,
+        _configuration: Configuration | None = None,
         **options: Any,
     ) -> None:
         """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
@@ -144,11 +138,12 @@ class RustInterpreter:
         docs/asyncio.md).
         ``callbacks``: dspy ``BaseCallback`` handlers, told about start/execute/shutdown and each tool call
         (ignored when dspy is not imported)."""
-        self._options = check_options(options)
-        if self._options["mounts"] or self._options["packages"]:
-            self.execution_instructions = instructions_for(self._options)
+        # A fork or a pool's interpreter takes its maker's configuration, checked once.
+        self._configuration = _configuration if _configuration is not None else check_options(options)
+        if self._configuration.options.mounts or self._configuration.packages:
+            self.execution_instructions = instructions_for(self._configuration)
         self.callbacks: list[Any] = list(callbacks or [])
-        self._runtime = ToolRuntime(self, self._options)
+        self._runtime = ToolRuntime(self, self._configuration.options)
         self._tools: dict[str, Callable[..., Any]] = dict(tools) if tools else {}
         self.output_fields = output_fields
         # dspy's RLM resets this to False when it hands us new tools; we re-sync tools whenever it is False.
@@ -176,11 +171,11 @@ class RustInterpreter:
     @property
     def files(self) -> SessionFiles:
         """The session's files, from the host: ``write(path, data)``, ``read(path)``, ``list()`` (docs/files.md)."""
-        return SessionFiles(self)
+        return SessionFiles(self._session_for)
 
     def files_written(self) -> list[str]:
         """The files the last ``execute()`` created or changed, in memory or in a mount (sandbox paths, sorted)."""
-        return SessionFiles(self).written()
+        return SessionFiles(self._session_for).written()
 
     # -- protocol surface -------------------------------------------------------------------------------------
 
@@ -306,7 +301,7 @@ class RustInterpreter:
             # Not under the lock, which a run in progress holds: this ends that run.
             session.shutdown()
         # A run still finishing a host tool call lets go of the session itself when it returns.
-        if self._lock.acquire(timeout=self._options["abandon_after"]):
+        if self._lock.acquire(timeout=self._configuration.options.abandon_after):
             try:
                 self._session = None
             finally:
@@ -335,7 +330,7 @@ class RustInterpreter:
             output_fields=self._output_fields,
             callbacks=list(self.callbacks),
             _session=copy,
-            **self._options,
+            _configuration=self._configuration,
         )
 
     def __enter__(self) -> RustInterpreter:
@@ -370,10 +365,17 @@ class RustInterpreter:
         if self._failure is not None:
             raise CodeInterpreterError(self._failure)
         if self._session is None:
-            self._session = new_session(self._options)
+            self._session = new_session(self._configuration)
         elif not self._session.alive:
             raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
         return self._session
+
+    @contextlib.contextmanager
+    def _session_for(self, method: str) -> Iterator[_native.Session]:
+        """The session, held for one operation of the host's (`method` names it if a tool tries to re-enter)."""
+        self._refuse_reentry(method)
+        with self._lock:
+            yield self._ensure_session()
 
     def _refuse_reentry(self, method: str) -> None:
         # A tool runs while execute() waits for it, so a tool that calls back into this interpreter (directly,
@@ -445,13 +447,13 @@ def _outcome_to_result(outcome: _native.RunOutcome) -> Any:
     raise CodeInterpreterError(outcome.message)
 
 
-def instructions_for(options: dict[str, Any]) -> str:
-    """The execution instructions of an interpreter with these (checked) options: its mounts and packages told."""
+def instructions_for(configuration: Configuration) -> str:
+    """The execution instructions of an interpreter so configured: its mounts and packages told."""
     parts = [RustInterpreter.execution_instructions]
-    if options["mounts"]:
-        parts.append(describe_mounts(options["mounts"]))
-    if options["packages"]:
-        parts.append(describe_packages(options["packages"]))
+    if configuration.options.mounts:
+        parts.append(describe_mounts(configuration.options.mounts))
+    if configuration.packages:
+        parts.append(describe_packages(configuration.packages))
     return "\n".join(parts)
 
 

@@ -1,10 +1,18 @@
 """Type stubs for the private extension module (see src/host/session.rs). Users never touch it directly."""
 
-from contextvars import Context
-from ._concurrent_calls import ConcurrentCalls
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from contextvars import Context
+from typing import Any, final
 
+from ._concurrent_calls import ConcurrentCalls
+
+__all__ = [
+    "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "Session", "StopReason",
+    "check_mount_paths", "serve_zygote", "stdlib_modules",
+]
+
+# Type aliases of the stub only (the allowlist `tools/stubtest-allowlist.txt` names them).
 # (name, callable, parameter names positional arguments bind to, or None to pass them through,
 #  source of the sandbox stand-in with the tool's signature, or None)
 ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None, str | None]
@@ -14,6 +22,7 @@ FieldSpec = tuple[str, str | None]
 class PanicException(BaseException):
     """PyO3's report of a Rust panic behind a method call."""
 
+@final
 class OutcomeKind:
     """What a run ended with."""
 
@@ -24,6 +33,7 @@ class OutcomeKind:
     Error: OutcomeKind  # ``error_type``, ``message``, ``traceback``, ``output``, ``stop``
     Dead: OutcomeKind  # the session is gone: ``message`` says why
 
+@final
 class StopReason:
     """The limit that stopped a run."""
 
@@ -32,6 +42,7 @@ class StopReason:
     Interrupt: StopReason
     Crash: StopReason  # the session process crashed
 
+@final
 class RunOutcome:
     """What one ``Session.execute()`` ended with."""
 
@@ -47,11 +58,12 @@ class RunOutcome:
     stop: StopReason | None
     rolled_back: bool  # the session process died and the session was restored to before the run
 
+@final
 class Mount:
     """A host folder (or file) shown in the sandbox at ``path``: ``mode`` "ro", "rw" or "overlay". Checked when
     made (ValueError for a bad path or mode, FileNotFoundError for a missing host path); immutable, picklable."""
 
-    def __init__(self, path: str, host_path: str | os.PathLike[str], mode: str = "ro") -> None: ...
+    def __new__(cls, path: str, host_path: str | os.PathLike[str], mode: str = "ro") -> Mount: ...
     @property
     def path(self) -> str: ...
     @property
@@ -60,27 +72,62 @@ class Mount:
     @property
     def mode(self) -> str: ...
 
+@final
+class Options:
+    """Every option of a session, each checked, with its default (see src/host/options.rs and the README's
+    table). ``Options(**options)``: TypeError for an unknown name, ValueError for a bad value."""
+
+    def __new__(cls, **options: Any) -> Options: ...
+    def as_dict(self) -> dict[str, Any]:
+        """The options as keyword arguments of ``Options``."""
+    @staticmethod
+    def names() -> list[str]:
+        """The options' names, sorted."""
+    @property
+    def timeout(self) -> float | None: ...
+    @property
+    def abandon_after(self) -> float: ...
+    @property
+    def max_output_chars(self) -> int: ...
+    @property
+    def memory_limit(self) -> int | None: ...
+    @property
+    def tool_timeout(self) -> float | None: ...
+    @property
+    def max_tool_calls(self) -> int | None: ...
+    @property
+    def max_tool_result_bytes(self) -> int | None: ...
+    @property
+    def slow_tool_seconds(self) -> float: ...
+    @property
+    def max_concurrent_tools(self) -> int: ...
+    @property
+    def preload(self) -> list[str]: ...
+    @property
+    def mounts(self) -> list[Mount]: ...
+    @property
+    def files_max_bytes(self) -> int: ...
+    @property
+    def files_max_count(self) -> int: ...
+    @property
+    def strict_values(self) -> bool: ...
+
+@final
 class Session:
     """One sandboxed session, served by a confined process forked from the zygote."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         control_fd: int,
-        timeout: float | None = None,
-        abandon_after: float = 5.0,
-        max_output_chars: int = 10_000_000,
-        memory_limit: int | None = None,
-        preload: list[str] | tuple[str, ...] = ...,
-        mounts: list[Mount] = ...,
-        files_max_bytes: int = 256 << 20,
-        files_max_count: int = 10_000,
-        strict_values: bool = False,
+        options: Options,
+        package_mounts: list[Mount] = ...,
         zygote_source: Callable[[], int] | None = None,
-    ) -> None:
-        """Start a session process from the zygote on ``control_fd``. Raises ConnectionError when the zygote
-        is gone, ValueError when a module in ``preload`` cannot be imported in the sandbox, FileNotFoundError
-        when a mount's host path is gone. The mounts must not overlap (``_files.check_distinct``).
-        ``zygote_source`` gives a live zygote's control socket, for a rollback that finds this one gone."""
+    ) -> Session:
+        """Start a session process with ``options`` from the zygote on ``control_fd``, showing ``package_mounts``
+        (its zygote's packages) too. Raises ConnectionError when the zygote is gone, ValueError when a module in
+        ``preload`` cannot be imported in the sandbox or two mounts overlap, FileNotFoundError when a mount's host
+        path is gone. ``zygote_source`` gives a live zygote's control socket, for a rollback that finds this one
+        gone."""
     def execute(
         self,
         code: str,
@@ -119,6 +166,9 @@ class Session:
     @property
     def pid(self) -> int:
         """The pid of the process serving the session now (a rollback or fork changes it)."""
+
+def check_mount_paths(paths: list[str]) -> None:
+    """ValueError when two of these sandbox paths are one folder or one is inside another."""
 
 def stdlib_modules() -> list[tuple[str, str, str | None, str]]:
     """The sandbox's table of the standard library: (module, "available" | "confined" | "refused", "native" |

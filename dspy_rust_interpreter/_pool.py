@@ -14,13 +14,13 @@ import threading
 import time
 import weakref
 from collections import deque
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from . import _native
 from ._errors import CodeInterpreterError
 from ._interpreter import RustInterpreter, instructions_for, new_session
 from ._options import check_options
-
 
 # Imported while each pooled sandbox is built (ahead of time, in the background), so the first `import` of
 # these in a checked-out interpreter is a lookup. None by default: every session comes with json, re, math
@@ -70,7 +70,7 @@ class InterpreterPool:
             raise ValueError(f"size must be a positive int, got {size!r}")
         if checkout_timeout is not None and checkout_timeout < 0:
             raise ValueError("checkout_timeout must be None or a non-negative number of seconds")
-        self._options = check_options({"preload": DEFAULT_POOL_PRELOAD, **interpreter_options})
+        self._configuration = check_options({"preload": DEFAULT_POOL_PRELOAD, **interpreter_options})
         self._size = size
         self._checkout_timeout = checkout_timeout
         self._slots = threading.BoundedSemaphore(size)
@@ -121,7 +121,7 @@ class InterpreterPool:
                 self._slots.release()
                 self._build_in_background()
 
-        return RustInterpreter(tools, output_fields, _session=session, _on_shutdown=give_back, **self._options)
+        return RustInterpreter(tools, output_fields, _session=session, _on_shutdown=give_back, _configuration=self._configuration)
 
     @contextlib.contextmanager
     def interpreter(
@@ -144,7 +144,7 @@ class InterpreterPool:
             return self.checkout()
 
         # dspy.RLM reads this from the factory for the model's prompt, as it would from RustInterpreter.
-        pooled_interpreter.execution_instructions = instructions_for(self._options)  # type: ignore[attr-defined]
+        pooled_interpreter.execution_instructions = instructions_for(self._configuration)  # type: ignore[attr-defined]
         return pooled_interpreter
 
     def close(self) -> None:
@@ -184,7 +184,7 @@ class InterpreterPool:
 
     def _build_one(self) -> None:
         try:
-            session: _native.Session | None = new_session(self._options)
+            session: _native.Session | None = new_session(self._configuration)
         except Exception:  # the checkout builds one itself and reports the error there
             session = None
         with self._ready_changed:
@@ -205,4 +205,4 @@ class InterpreterPool:
                 self._ready_changed.wait()
             if self._ready:
                 return self._ready.popleft()
-        return new_session(self._options)
+        return new_session(self._configuration)

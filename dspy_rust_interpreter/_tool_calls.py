@@ -9,80 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import collections.abc
-import contextvars
 import inspect
 import logging
 import secrets
 import threading
 import time
 import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from ._tools import STREAM_KEY, ArgumentChecks
+if TYPE_CHECKING:
+    from . import _native
+    from ._native import ToolSpec
+
+from ._tool_context import CALLER_LOOP, CANCEL_SCOPE, CancelScope, tool_thread_context
+from ._tools import STREAM_KEY, ArgumentChecks, describe_tool
 
 logger = logging.getLogger("dspy_rust_interpreter")
 
 # Results of these types go straight back to the sandbox (the native layer converts them).
 PLAIN_RESULTS = frozenset({str, int, float, bool, type(None), list, dict, tuple, bytes, set, frozenset})
-
-# The event loop of an aexecute() caller: async tools run on it, so they may use the caller's loop-bound
-# resources (clients, sessions). Travels to the tool through the copied context.
-CALLER_LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
-    "dspy_rust_interpreter_caller_loop", default=None
-)
-
-# Interpreters (by id) whose tool is running in this context on a helper thread (tool_timeout): the
-# native re-entry check only knows the thread that called execute(), so a re-entering tool is refused here.
-RUNNING_TOOL_OF: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
-    "dspy_rust_interpreter_running_tool_of", default=frozenset()
-)
-
-
-def _mark_running_tool(owner_id: int) -> None:
-    RUNNING_TOOL_OF.set(RUNNING_TOOL_OF.get() | {owner_id})
-
-
-def tool_thread_context(owner_id: int, base: contextvars.Context | None = None) -> contextvars.Context:
-    """A copy of ``base`` (default: the current context) for a tool of interpreter ``owner_id`` that runs on
-    another thread, marked as such: the native re-entry check only knows the thread that called execute()."""
-    context = base.copy() if base is not None else contextvars.copy_context()
-    context.run(_mark_running_tool, owner_id)
-    return context
-
-
-class CancelScope:
-    """How to cancel the coroutine of an async tool that a concurrent call runs (wherever its loop is), once
-    the run that started the call is over."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._cancel: Callable[[], None] | None = None
-        self.cancelled = False
-
-    def enter(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> None:
-        with self._lock:
-            self._cancel = lambda: loop.call_soon_threadsafe(task.cancel)
-            cancelled = self.cancelled
-        if cancelled:
-            self._cancel()
-
-    def cancel(self) -> None:
-        with self._lock:
-            self.cancelled = True
-            cancel = self._cancel
-        if cancel is not None:
-            try:
-                cancel()
-            except RuntimeError:
-                pass  # its loop has closed: the coroutine is over
-
-
-# The scope of the concurrent call running in this context, if any (see ConcurrentCalls).
-CANCEL_SCOPE: contextvars.ContextVar[CancelScope | None] = contextvars.ContextVar(
-    "dspy_rust_interpreter_cancel_scope", default=None
-)
-
 
 async def _in_scope(coroutine: Any, scope: CancelScope) -> Any:
     task = asyncio.current_task()
@@ -141,13 +88,13 @@ class OpenStream:
 class ToolRuntime:
     """What the tool calls of one interpreter share: guard options, counters, open streams, callbacks."""
 
-    def __init__(self, owner: Any, options: dict[str, Any]) -> None:
+    def __init__(self, owner: Any, options: _native.Options) -> None:
         self.owner = weakref.ref(owner)
         self.owner_id = id(owner)
-        self.timeout: float | None = options["tool_timeout"]
-        self.max_calls: int | None = options["max_tool_calls"]
-        self.max_result_bytes: int | None = options["max_tool_result_bytes"]
-        self.slow_seconds: float = options["slow_tool_seconds"]
+        self.timeout: float | None = options.tool_timeout
+        self.max_calls: int | None = options.max_tool_calls
+        self.max_result_bytes: int | None = options.max_tool_result_bytes
+        self.slow_seconds: float = options.slow_tool_seconds
         self.stats = SessionStats()
         self.calls_made = 0
         self.calls: dict[str, ToolCall] = {}
@@ -156,7 +103,7 @@ class ToolRuntime:
         self.streams: dict[str, OpenStream] = {}
         # Set per execute(): report each tool call through dspy's callbacks (only when some are active).
         self.report_calls = False
-        self.max_concurrent: int = options["max_concurrent_tools"]
+        self.max_concurrent: int = options.max_concurrent_tools
         self._concurrent: Any = None
 
     def concurrent_calls(self) -> Any:
@@ -281,7 +228,7 @@ class ToolCall:
         self.checks = checks
         self.runtime = runtime
         # A coroutine function needs no thread for its timeout: it is awaited under asyncio.wait_for.
-        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))
+        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))  # noqa: B004 - an object whose __call__ is async
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # self positional-only: a tool may take "self="
         runtime = self.runtime
@@ -489,3 +436,16 @@ def estimate_size(value: Any, limit: int | None = None) -> int:
         if limit is not None and total > limit:
             break
     return total
+
+
+def build_tool_specs(tools: Mapping[str, Callable[..., Any]], runtime: ToolRuntime) -> list[ToolSpec]:
+    """One spec per tool, for the native layer: the guarded host call, binding, and the stand-in's source."""
+    specs = []
+    calls = {}
+    for name, func in tools.items():
+        checks, positional, source = describe_tool(name, func, runtime.marker)
+        call = ToolCall(name, func, checks, runtime)
+        calls[name] = call
+        specs.append((name, call, positional, source))
+    runtime.calls = calls
+    return specs

@@ -12,7 +12,8 @@ import enum
 import inspect
 import types
 import typing
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Check = Callable[[Any], Any]
 
@@ -125,13 +126,13 @@ def _compile(annotation: Any) -> Check | None:
         return _enum(annotation)
     if typing.is_typeddict(annotation):
         return _typed_dict(annotation)
-    if annotation in (list, typing.List) or origin is list:
+    if annotation in (list, list) or origin is list:
         return _sequence(list, "list", args[0] if args else None)
-    if annotation in (tuple, typing.Tuple) or origin is tuple:
+    if annotation in (tuple, tuple) or origin is tuple:
         return _tuple(args)
     if annotation in (set, frozenset) or origin in (set, frozenset):
         return _set(origin or annotation, args[0] if args else None)
-    if annotation in (dict, typing.Dict) or origin is dict:
+    if annotation in (dict, dict) or origin is dict:
         return _dict(args[0] if args else None, args[1] if len(args) > 1 else None)
     raise _Unsupported(annotation)
 

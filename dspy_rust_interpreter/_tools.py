@@ -21,21 +21,18 @@ import secrets
 import threading
 import types
 import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any
 
 from ._errors import InvalidNameError
 from ._tool_types import ArgumentMismatch, Check, compile_check, type_name
-
-if TYPE_CHECKING:
-    from ._native import ToolSpec
-    from ._tool_calls import ToolRuntime
 
 # Globals the sandbox owns; a tool or variable of that name would hide them.
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
 
 # The key of the keyword argument a stream's sandbox iterator sends to pull or close (not an identifier, so
-# no ordinary call spells it); see _tool_calls.ToolCall. The sandbox's stream class (src/tools.rs, made in the
+# no ordinary call spells it); see _tool_calls.ToolCall. The sandbox's stream class (src/sandbox/tools.rs, made in the
 # zygote before any message from here) spells it too: `STREAM_KEY` there.
 STREAM_KEY = "\x00stream"
 
@@ -354,22 +351,14 @@ def _default_text(default: Any) -> str:
 # -- the table the native layer installs -------------------------------------------------------------------
 
 
-def build_tool_specs(tools: Mapping[str, Callable[..., Any]], runtime: ToolRuntime) -> list[ToolSpec]:
-    """One spec per tool: the guarded host call (see _tool_calls), binding, and the stand-in's source."""
-    from ._tool_calls import ToolCall
-
-    specs = []
-    calls = {}
-    for name, func in tools.items():
-        check_global_name(name, "tool")
-        if not callable(func):
-            raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
-        checks, positional, source = _shape(name, func)
-        call = ToolCall(name, func, checks, runtime)
-        calls[name] = call
-        specs.append((name, call, positional, source.replace(_MARKER_SLOT_TEXT, repr(runtime.marker))))
-    runtime.calls = calls
-    return specs
+def describe_tool(name: str, func: Callable[..., Any], marker: str) -> tuple[ArgumentChecks, list[str] | None, str]:
+    """What the sandbox needs of one tool: its argument checks, the names positional arguments bind to (when
+    it takes keywords only), and its stand-in's source with the session's stream marker."""
+    check_global_name(name, "tool")
+    if not callable(func):
+        raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
+    checks, positional, source = _shape(name, func)
+    return checks, positional, source.replace(_MARKER_SLOT_TEXT, repr(marker))
 
 
 # What a tool's signature makes of it (its checks, positional names, stand-in source with the stream marker

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-from typing import Any
 
 from . import _native
 from ._errors import CodeInterpreterError
@@ -161,14 +160,14 @@ def live_control_fd(packages: PackageSet | None = None) -> int:
     return _zygote(packages).control.fileno()
 
 
-def spawn(packages: PackageSet | None = None, **options: Any) -> _native.Session:
-    """A new session process with ``options`` (see ``_native.Session``), forked from the zygote of its package
-    set; ConnectionError if no zygote can serve it."""
+def spawn(packages: PackageSet | None, options: _native.Options, package_mounts: list[_native.Mount]) -> _native.Session:
+    """A new session process with ``options``, forked from the zygote of its package set (whose mounts are
+    ``package_mounts``); ConnectionError if no zygote can serve it."""
     source = functools.partial(live_control_fd, packages)
     for attempt in range(2):
         zygote = _zygote(packages)
         try:
-            return _native.Session(zygote.control.fileno(), zygote_source=source, **options)
+            return _native.Session(zygote.control.fileno(), options, package_mounts, zygote_source=source)
         except ConnectionError:
             # The zygote is gone (killed, or failed to start): start another once.
             _discard(zygote)

@@ -54,10 +54,11 @@ from typing import Any
 import dspy
 from dspy.utils.dummies import DummyLM
 
-from dspy_rust_interpreter import InterpreterPool, PoolExhaustedError
-
 # The same task as rlm_long_document.py (its signature, question and closing steps), on many documents at once.
-from rlm_long_document import QUESTION, SERVICES, SIGNATURE, SCRIPTED_STEPS as SINGLE_DOCUMENT_STEPS, step
+from rlm_long_document import QUESTION, SERVICES, SIGNATURE, step
+from rlm_long_document import SCRIPTED_STEPS as SINGLE_DOCUMENT_STEPS
+
+from dspy_rust_interpreter import InterpreterPool, PoolExhaustedError
 
 ANSWER_FIELDS = ("top_error_service", "error_count", "incident_id", "initiated_by")
 ENGINEERS = [

@@ -40,9 +40,11 @@ fn stdlib_modules() -> Vec<(&'static str, &'static str, Option<&'static str>, St
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::session::Session>()?;
     m.add_class::<host::mounts::Mount>()?;
+    m.add_class::<host::options::Options>()?;
+    m.add_function(wrap_pyfunction!(host::mounts::check_mount_paths, m)?)?;
     m.add_class::<host::outcome::RunOutcome>()?;
     m.add_class::<host::outcome::OutcomeKind>()?;
-    m.add_class::<host::outcome::StopReason>()?;
+    m.add_class::<protocol::message::Stop>()?;
     m.add_function(wrap_pyfunction!(worker::zygote::serve_zygote, m)?)?;
     m.add_function(wrap_pyfunction!(stdlib_modules, m)?)?;
     // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.

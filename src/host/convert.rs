@@ -12,8 +12,8 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, 
 
 use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::host::known::{self, Form};
-use crate::protocol::value::{HostBuffer, Value, MAX_DEPTH, MAX_VALUES};
-use crate::protocol::wire::REFER_FROM;
+use crate::protocol::value::{Value, MAX_DEPTH, MAX_VALUES};
+use crate::protocol::wire::{HostBuffer, REFER_FROM};
 
 type Result<T> = std::result::Result<T, ConvertError>;
 

@@ -165,7 +165,7 @@ mod tests {
                 libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
                 if libc::fork() == 0 {
                     let own = if libc::geteuid() == 0 {
-                        let id = crate::worker::confine::session_user_id(libc::getpid() as u32);
+                        let id = crate::protocol::process::session_user_id(libc::getpid() as u32);
                         libc::setresuid(id, id, id) == 0
                     } else {
                         libc::unshare(libc::CLONE_NEWUSER) == 0

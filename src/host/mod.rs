@@ -4,13 +4,14 @@
 //! and its copies share an identity with (ended with the last handle on them), `journal` the runs since the last checkpoint
 //! (replayed on rollback), `tools` calls the host's tools for a session, `outcome` turns results into what
 //! Python gets, `convert` turns host values into protocol values and back (`known`: the kinds beyond plain data), `mounts` serves the host folders mounted
-//! in sessions.
+//! in sessions, `options` every option of a session, with its default and its check.
 
 pub mod convert;
 pub mod journal;
 pub mod known;
 pub mod lineage;
 pub mod mounts;
+pub mod options;
 pub mod outcome;
 pub mod process;
 pub mod session;

@@ -43,6 +43,11 @@ pub struct Mount {
 }
 
 impl Mount {
+    /// Where it appears in the sandbox.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     pub fn decl(&self, is_file: bool) -> MountDecl {
         MountDecl { path: self.path.clone(), mode: self.mode(), is_file }
     }
@@ -546,9 +551,33 @@ impl HostMounts {
     }
 }
 
-/// The mounts open on the host, and as the session is told about them. (That no two overlap is one of the
-/// interpreter's options, checked once where they all are: `_files.check_distinct`.)
+/// ValueError when two mounts (sandbox paths) are one folder, or one is inside another: each mount's
+/// operations are resolved beneath its own folder only, so an overlap would give one tree two sets of rules.
+/// Every pair is compared: in sorted order a folder and one inside it need not be neighbours (`/a`, `/a-b`,
+/// `/a/b`), and a session has few mounts.
+pub fn check_distinct<'a>(paths: impl IntoIterator<Item = &'a str>) -> PyResult<()> {
+    let mut paths: Vec<&str> = paths.into_iter().collect();
+    paths.sort_unstable();
+    let inside = |inner: &str, outer: &str| inner.strip_prefix(outer).is_some_and(|rest| rest.starts_with('/'));
+    for (i, first) in paths.iter().enumerate() {
+        for second in &paths[i + 1..] {
+            if second == first || inside(second, first) || inside(first, second) {
+                return Err(PyValueError::new_err(format!("mounts {first} and {second} overlap: each needs a folder of its own")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `check_distinct` for the Python layer, which checks dspy's file paths before it makes any on the host.
+#[pyfunction]
+pub fn check_mount_paths(paths: Vec<String>) -> PyResult<()> {
+    check_distinct(paths.iter().map(String::as_str))
+}
+
+/// The mounts open on the host, and as the session is told about them; none may overlap another.
 pub fn open_mounts(mounts: &[Mount], max_bytes: u64, max_files: u64) -> PyResult<(HostMounts, FilesOptions)> {
+    check_distinct(mounts.iter().map(Mount::path))?;
     let host = HostMounts::open(mounts, max_bytes, max_files)?;
     let options = host.options(mounts);
     Ok((host, options))
@@ -577,6 +606,15 @@ mod tests {
     fn mounts(root: &Path, mode: &str, max_bytes: u64) -> HostMounts {
         let mount = Mount { path: "/data".into(), host_path: root.to_str().unwrap().into(), mode: mode.into() };
         HostMounts::open(&[mount], max_bytes, 4).unwrap()
+    }
+
+    #[test]
+    fn mounts_that_share_a_folder_are_refused_wherever_they_sort() {
+        Python::initialize();
+        assert!(check_distinct(["/a", "/b", "/ab"]).is_ok());
+        for paths in [["/a", "/a-b", "/a/b"], ["/data", "/data/x", "/z"], ["/x", "/y", "/x"]] {
+            assert!(check_distinct(paths).is_err(), "{paths:?}");
+        }
     }
 
     fn names(path: &[&str]) -> crate::protocol::files::RelPath {

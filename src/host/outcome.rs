@@ -6,9 +6,16 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::host::convert;
-use crate::host::session::Replay;
 use crate::protocol::message::{FinishKind, Outcome, SessionOptions, Stop};
 use crate::protocol::value::Value;
+
+/// What a rollback replayed: the runs since the checkpoint, and how many of them ended differently.
+pub struct Replay {
+    pub runs: usize,
+    pub diverged: usize,
+    /// The latest cells that could not be brought back, and why: the session is as it was before them.
+    pub lost: Option<(usize, String)>,
+}
 
 /// What a run ended with.
 #[pyclass(eq, eq_int, frozen, module = "dspy_rust_interpreter._native")]
@@ -28,27 +35,6 @@ pub enum OutcomeKind {
     Dead,
 }
 
-/// The limit that stopped a run.
-#[pyclass(eq, eq_int, frozen, module = "dspy_rust_interpreter._native")]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum StopReason {
-    Timeout,
-    Memory,
-    Interrupt,
-    /// The session process crashed.
-    Crash,
-}
-
-impl From<Stop> for StopReason {
-    fn from(stop: Stop) -> Self {
-        match stop {
-            Stop::Timeout => Self::Timeout,
-            Stop::Memory => Self::Memory,
-            Stop::Interrupt => Self::Interrupt,
-        }
-    }
-}
-
 #[pyclass(frozen, get_all, module = "dspy_rust_interpreter._native")]
 pub struct RunOutcome {
     pub kind: OutcomeKind,
@@ -61,7 +47,7 @@ pub struct RunOutcome {
     pub lineno: Option<u64>,
     pub offset: Option<u64>,
     pub text: Option<String>,
-    pub stop: Option<StopReason>,
+    pub stop: Option<Stop>,
     /// The session process died during the run and the session was restored to before it.
     pub rolled_back: bool,
 }
@@ -116,7 +102,7 @@ impl RunOutcome {
                 message,
                 traceback,
                 output,
-                stop: stop.map(StopReason::from),
+                stop,
                 ..Self::new(py, OutcomeKind::Error)
             },
             Outcome::BadInput(message) => return Err(PyTypeError::new_err(message)),
@@ -175,11 +161,11 @@ pub enum Cause {
 }
 
 impl Cause {
-    fn stop(&self) -> StopReason {
+    fn stop(&self) -> Stop {
         match self {
-            Cause::Fault { out_of_memory: true, .. } => StopReason::Memory,
-            Cause::Abandoned(stop) => (*stop).into(),
-            Cause::Fault { .. } | Cause::Lost(_) | Cause::ShutDown => StopReason::Crash,
+            Cause::Fault { out_of_memory: true, .. } => Stop::Memory,
+            Cause::Abandoned(stop) => *stop,
+            Cause::Fault { .. } | Cause::Lost(_) | Cause::ShutDown => Stop::Crash,
         }
     }
 }
@@ -227,6 +213,8 @@ fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) 
             format!("the run was interrupted, and a long native operation ignored the stop for {grace} s and was abandoned"),
         ),
         Cause::Lost(reason) => ("SystemError", format!("the sandbox's process failed: {reason}")),
+        // Not on the wire (a session never says it crashed): read as the loss it would be.
+        Cause::Abandoned(Stop::Crash) => ("SystemError", "the sandbox's process failed".to_owned()),
         Cause::ShutDown => ("SystemError", "the session was shut down".to_owned()),
     }
 }

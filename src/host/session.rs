@@ -17,6 +17,7 @@ use crate::host::convert;
 use crate::host::journal::{self, Answer, Entry, Journal};
 use crate::host::lineage::Lineage;
 use crate::host::mounts::{HostMounts, Mount};
+use crate::host::options::Options;
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
@@ -30,7 +31,6 @@ mod host_calls;
 mod rollback;
 
 use host_calls::HostCalls;
-pub use rollback::Replay;
 
 /// How often the waiting caller looks for Ctrl-C and its deadlines while the session runs.
 const TICK: Duration = Duration::from_millis(10);
@@ -95,9 +95,12 @@ struct State {
 
 #[derive(Clone, Copy)]
 enum HostFault {
-    InSession(FaultPlace),
-    InHandle,
-    InTool,
+    /// In the session process, at this place.
+    Session(FaultPlace),
+    /// In this handle (a panic behind a method).
+    Handle,
+    /// In the tool call the next run makes.
+    Tool,
 }
 
 thread_local! {
@@ -210,11 +213,11 @@ impl Session {
     }
 
     fn grace(&self) -> Duration {
-        Duration::try_from_secs_f64(self.options.abandon_after_seconds).unwrap_or(Duration::from_secs(5))
+        self.options.grace()
     }
 
     fn timeout(&self) -> Option<Duration> {
-        self.options.timeout_seconds.and_then(|t| Duration::try_from_secs_f64(t).ok())
+        self.options.timeout()
     }
 
     /// The variables as protocol data; large str/bytes seen in the last run as the same object cross as a
@@ -322,7 +325,7 @@ impl Session {
                     Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok((_, Reply::ToolCall { name, args, kwargs }, _)) => {
                         let called = Instant::now();
-                        if matches!(state.fault, Some(HostFault::InTool)) {
+                        if matches!(state.fault, Some(HostFault::Tool)) {
                             state.fault = None;
                             panic!("fault injected in a tool call");
                         }
@@ -367,7 +370,7 @@ impl Session {
             if interrupt.is_none() {
                 if let Err(err) = py.check_signals() {
                     if let Some(pidfd) = state.process.pidfd() {
-                        process::signal(pidfd, crate::worker::monitor::INTERRUPT_SIGNAL);
+                        process::signal(pidfd, crate::protocol::process::INTERRUPT_SIGNAL);
                     }
                     // A session waiting for host calls raises the interrupt once its wait is answered.
                     host_calls.cut_wait();
@@ -445,33 +448,29 @@ impl Session {
 
 #[pymethods]
 impl Session {
-    /// Start a session process from the zygote on `control_fd`. ConnectionError when the zygote is gone
-    /// (the caller starts a new one), ValueError when a `preload` module is not in the sandbox.
+    /// Start a session process with `options` from the zygote on `control_fd`, showing `package_mounts` too
+    /// (the packages of that zygote). ConnectionError when the zygote is gone (the caller starts a new one),
+    /// ValueError when a `preload` module is not in the sandbox or two mounts overlap.
     #[new]
-    #[pyo3(signature = (control_fd, timeout=None, abandon_after=5.0, max_output_chars=10_000_000, memory_limit=None, preload=Vec::new(), mounts=Vec::new(), files_max_bytes=crate::sandbox::files::DEFAULT_MAX_BYTES, files_max_count=crate::sandbox::files::DEFAULT_MAX_FILES, strict_values=false, zygote_source=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (control_fd, options, package_mounts=Vec::new(), zygote_source=None))]
     fn new(
         py: Python<'_>,
         control_fd: RawFd,
-        timeout: Option<f64>,
-        abandon_after: f64,
-        max_output_chars: u64,
-        memory_limit: Option<u64>,
-        preload: Vec<String>,
-        mounts: Vec<Bound<'_, Mount>>,
-        files_max_bytes: u64,
-        files_max_count: u64,
-        strict_values: bool,
+        options: PyRef<'_, Options>,
+        package_mounts: Vec<Bound<'_, Mount>>,
         zygote_source: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
-        for (value, what) in [(timeout, "timeout"), (Some(abandon_after), "abandon_after")] {
-            if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
-                return Err(PyValueError::new_err(format!("{what} must be a positive number of seconds")));
-            }
-        }
-        let mounts: Vec<Mount> = mounts.iter().map(|m| m.get().clone()).collect();
-        let (host_mounts, files) = crate::host::mounts::open_mounts(&mounts, files_max_bytes, files_max_count)?;
-        let options = SessionOptions { timeout_seconds: timeout, abandon_after_seconds: abandon_after, max_output_chars, memory_limit, preload, files };
+        let mounts: Vec<Mount> = options.mounts.iter().cloned().chain(package_mounts.iter().map(|m| m.get().clone())).collect();
+        let (host_mounts, files) = crate::host::mounts::open_mounts(&mounts, options.files_max_bytes, options.files_max_count)?;
+        let strict_values = options.strict_values;
+        let options = SessionOptions {
+            timeout_seconds: options.timeout,
+            abandon_after_seconds: options.abandon_after,
+            max_output_chars: options.max_output_chars,
+            memory_limit: options.memory_limit,
+            preload: options.preload.clone(),
+            files,
+        };
         let process = py.detach(|| Process::spawn(control_fd, &options)).map_err(|failure| match failure {
             Failure::Zygote(reason) => PyConnectionError::new_err(reason),
             Failure::Refused(reason) => PyValueError::new_err(reason),
@@ -513,15 +512,15 @@ impl Session {
         }
         // A fault for the tool call stays armed until the exchange serves one.
         let fault_request = match state.fault {
-            Some(HostFault::InHandle) => {
+            Some(HostFault::Handle) => {
                 state.fault = None;
                 panic!("fault injected in the session handle")
             }
-            Some(HostFault::InSession(place)) => {
+            Some(HostFault::Session(place)) => {
                 state.fault = None;
                 Some(Request::InjectFault(place).encode().into_vec())
             }
-            Some(HostFault::InTool) | None => None,
+            Some(HostFault::Tool) | None => None,
         };
         let asks_checkpoint = !state.checkpoint_pending && state.journal.wants_checkpoint();
         let request = Request::Execute(Box::new(Execute {
@@ -629,7 +628,7 @@ impl Session {
     fn interrupt(&self) {
         let live = self.live.lock();
         if live.0 >= 0 {
-            process::signal(live.0, crate::worker::monitor::INTERRUPT_SIGNAL);
+            process::signal(live.0, crate::protocol::process::INTERRUPT_SIGNAL);
             self.interrupted.store(true, Ordering::SeqCst);
         }
     }
@@ -645,11 +644,11 @@ impl Session {
     /// while serving the next tool call ("tool").
     fn _inject_fault(&self, place: &str) -> PyResult<()> {
         let fault = match place {
-            "vm" => HostFault::InSession(FaultPlace::Panic),
-            "abort" => HostFault::InSession(FaultPlace::Abort),
-            "stack_overflow" => HostFault::InSession(FaultPlace::StackOverflow),
-            "handle" => HostFault::InHandle,
-            "tool" => HostFault::InTool,
+            "vm" => HostFault::Session(FaultPlace::Panic),
+            "abort" => HostFault::Session(FaultPlace::Abort),
+            "stack_overflow" => HostFault::Session(FaultPlace::StackOverflow),
+            "handle" => HostFault::Handle,
+            "tool" => HostFault::Tool,
             other => return Err(PyValueError::new_err(format!("unknown fault place {other:?}"))),
         };
         if let Some(state) = self.state.lock().as_mut() {

@@ -21,7 +21,7 @@ mod pages;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, UnsafeCell};
 use std::ptr;
-use std::sync::atomic::{AtomicIsize, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicPtr, AtomicUsize, Ordering};
 
 pub use adopted::{adopt, ADOPT_FROM};
 use adopted::{adopted_slot, release_adopted};
@@ -172,15 +172,33 @@ pub(crate) fn account(delta: isize) {
 pub(crate) fn refused(extra: usize) -> bool {
     let refused = extra >= REFUSE_FROM && with_budget(|budget| budget.refuses(extra)).unwrap_or(false);
     if refused {
-        crate::worker::fault::note_allocation_failure();
+        note_allocation_failure();
     }
     refused
+}
+
+/// Set when the allocator could not satisfy a request: the abort that follows is a memory failure (the
+/// session process's fault report says so, `worker::fault`).
+static ALLOCATION_FAILED: AtomicBool = AtomicBool::new(false);
+
+pub fn note_allocation_failure() {
+    ALLOCATION_FAILED.store(true, Ordering::Relaxed);
+}
+
+/// Whether an allocation has failed in this process (async-signal-safe: one atomic load).
+pub fn allocation_failed() -> bool {
+    ALLOCATION_FAILED.load(Ordering::Relaxed)
+}
+
+#[cfg(test)]
+pub fn forget_allocation_failure() {
+    ALLOCATION_FAILED.store(false, Ordering::Relaxed);
 }
 
 #[inline]
 fn checked(block: *mut u8) -> *mut u8 {
     if block.is_null() {
-        crate::worker::fault::note_allocation_failure();
+        note_allocation_failure();
     }
     block
 }

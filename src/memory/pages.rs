@@ -77,9 +77,9 @@ fn prefetch(block: *mut Block) {
 #[inline]
 pub fn class_of(size: usize) -> usize {
     if size <= 512 {
-        (size.max(1) + 15) / 16 - 1
+        size.max(1).div_ceil(16) - 1
     } else {
-        32 + (size - 512 + 63) / 64 - 1
+        32 + (size - 512).div_ceil(64) - 1
     }
 }
 
@@ -166,7 +166,7 @@ impl Heap {
             let block = if !p.free.is_null() {
                 let block = p.free;
                 let next = self.mask(block, (*block).next);
-                if !next.is_null() && (next as usize ^ block as usize >= PAGE || next as usize % SMALL_ALIGN != 0) {
+                if !next.is_null() && (next as usize ^ block as usize >= PAGE || !(next as usize).is_multiple_of(SMALL_ALIGN)) {
                     corrupted("a free list's link leaves its page");
                 }
                 p.free = next;

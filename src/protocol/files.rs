@@ -48,6 +48,10 @@ pub struct MountDecl {
     pub is_file: bool,
 }
 
+/// The quotas a session has unless its options say otherwise (the Python package's defaults are the same).
+pub const DEFAULT_MAX_BYTES: u64 = 256 << 20;
+pub const DEFAULT_MAX_FILES: u64 = 10_000;
+
 /// The session's filesystem: its mounts and the quotas of its files in memory.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct FilesOptions {

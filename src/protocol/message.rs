@@ -5,6 +5,8 @@
 //! runs the session sends `Checkpoint` with the socket of a frozen copy of itself; `Fork` asks for a live
 //! copy. A process that takes over a session (new, resumed checkpoint, fork) first says `Ready`.
 
+use std::time::Duration;
+
 use super::channel::Frame;
 use super::files::{FileAnswer, FileOp, FilesCommand, FilesOptions};
 use super::value::{Value, MAX_VALUES};
@@ -45,6 +47,21 @@ pub struct SessionOptions {
     pub memory_limit: Option<u64>,
     pub preload: Vec<String>,
     pub files: FilesOptions,
+}
+
+/// A wait too long for a `Duration` (an infinite limit) is one of 136 years, which any clock can add.
+const FOREVER: Duration = Duration::from_secs(u32::MAX as u64);
+
+impl SessionOptions {
+    /// The time limit of one run, None for none (the host's `Options` made it positive).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout_seconds.map(|seconds| Duration::try_from_secs_f64(seconds).unwrap_or(FOREVER))
+    }
+
+    /// How long a run that ignores a stop request (a long native operation) gets before it is abandoned.
+    pub fn grace(&self) -> Duration {
+        Duration::try_from_secs_f64(self.abandon_after_seconds).unwrap_or(FOREVER)
+    }
 }
 
 /// A host exception from a tool, as text: the session makes its own exception from it.
@@ -110,13 +127,18 @@ pub enum FaultPlace {
     StackOverflow = 2,
 }
 
-/// The limit that stopped a run: in the VM (the run ended with the limit's exception), or, when the run
-/// ignored the stop for the grace period (a long native operation), by ending the session process.
+/// Why a run was stopped before its code ended, defined once for both ends (Python sees it as `StopReason`):
+/// a limit or the host's interrupt, in the VM (the run ended with the limit's exception) or, when the run
+/// ignored the stop for the grace period (a long native operation), by ending the session process; or the
+/// session process's death, which only the host sees (a session never sends `Crash`).
+#[pyo3::pyclass(eq, eq_int, frozen, name = "StopReason", module = "dspy_rust_interpreter._native")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
     Timeout = 0,
     Memory = 1,
     Interrupt = 2,
+    /// The session process crashed.
+    Crash = 3,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -616,6 +638,13 @@ mod tests {
         for reply in replies {
             assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);
         }
+    }
+
+    #[test]
+    fn a_session_cannot_say_it_crashed() {
+        // `Crash` is the host's own finding: a reply claiming it is malformed.
+        assert!(matches!(Reply::decode(&Reply::Abandoned(Stop::Crash).encode()), Err(WireError::BadTag(3))));
+        assert_eq!(Reply::decode(&Reply::Abandoned(Stop::Interrupt).encode()).unwrap(), Reply::Abandoned(Stop::Interrupt));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod channel;
 pub mod conversion;
 pub mod files;
 pub mod message;
+pub mod process;
 pub mod value;
 pub mod when;
 pub mod wire;

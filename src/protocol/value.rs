@@ -5,10 +5,8 @@
 //! str or bytes goes into the frame straight from the host object's buffer (`HostBuffer`): it is copied
 //! once, into the frame's file.
 
-use std::sync::Arc;
-
 use super::when::When;
-use super::wire::{Reader, WireError, WireResult, Writer, REFER_FROM};
+use super::wire::{HostBuffer, Reader, WireError, WireResult, Writer, REFER_FROM};
 
 /// Deeper nesting than this is refused on either side (it is also how a value that contains itself is
 /// caught while converting).
@@ -45,46 +43,6 @@ pub enum Value {
     /// A host str (its UTF-8) or bytes, written from the host object's own buffer (host -> session only; it
     /// reads back as `Str` or `Bytes`).
     Host(HostBuffer),
-}
-
-/// The buffer of a host object that is immutable while it lives (a CPython str's UTF-8, a bytes' data), held
-/// alive by `owner` for as long as any copy of this handle exists.
-#[derive(Clone)]
-pub struct HostBuffer {
-    pub is_str: bool,
-    ptr: *const u8,
-    len: usize,
-    _owner: Arc<dyn Send + Sync>,
-}
-
-// SAFETY: the buffer is immutable and outlives every handle (see `new`); `owner` itself is Send + Sync.
-unsafe impl Send for HostBuffer {}
-// SAFETY: as above: shared access is read-only.
-unsafe impl Sync for HostBuffer {}
-
-impl HostBuffer {
-    /// # Safety
-    /// `bytes` must stay valid and unchanged while `owner` lives, and be UTF-8 when `is_str`.
-    pub unsafe fn new(is_str: bool, bytes: &[u8], owner: Arc<dyn Send + Sync>) -> Self {
-        Self { is_str, ptr: bytes.as_ptr(), len: bytes.len(), _owner: owner }
-    }
-
-    pub fn bytes(&self) -> &[u8] {
-        // SAFETY: valid while `owner` lives (`new`'s contract), and this handle holds it.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
-    }
-}
-
-impl PartialEq for HostBuffer {
-    fn eq(&self, other: &Self) -> bool {
-        self.is_str == other.is_str && self.bytes() == other.bytes()
-    }
-}
-
-impl std::fmt::Debug for HostBuffer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HostBuffer({} {} bytes)", if self.is_str { "str" } else { "bytes" }, self.len)
-    }
 }
 
 mod tag {
@@ -262,6 +220,7 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use crate::protocol::when::Clock;
 
     fn round_trip(value: &Value) -> Value {

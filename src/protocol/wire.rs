@@ -3,8 +3,9 @@
 //! leaves a large host buffer where it is: the encoded frame refers to it, and it is copied only when sent,
 //! starting on a page of the frame, so that a session that maps the frame can keep those pages as the value.
 
+use std::sync::Arc;
+
 use super::channel::{Frame, Mapping};
-use super::value::HostBuffer;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
@@ -327,5 +328,45 @@ impl<'a> Reader<'a> {
     pub fn strings(&mut self) -> WireResult<Vec<String>> {
         let n = self.count(8)?;
         (0..n).map(|_| self.string()).collect()
+    }
+}
+
+/// The buffer of a host object that is immutable while it lives (a CPython str's UTF-8, a bytes' data), held
+/// alive by `owner` for as long as any copy of this handle exists.
+#[derive(Clone)]
+pub struct HostBuffer {
+    pub is_str: bool,
+    ptr: *const u8,
+    len: usize,
+    _owner: Arc<dyn Send + Sync>,
+}
+
+// SAFETY: the buffer is immutable and outlives every handle (see `new`); `owner` itself is Send + Sync.
+unsafe impl Send for HostBuffer {}
+// SAFETY: as above: shared access is read-only.
+unsafe impl Sync for HostBuffer {}
+
+impl HostBuffer {
+    /// # Safety
+    /// `bytes` must stay valid and unchanged while `owner` lives, and be UTF-8 when `is_str`.
+    pub unsafe fn new(is_str: bool, bytes: &[u8], owner: Arc<dyn Send + Sync>) -> Self {
+        Self { is_str, ptr: bytes.as_ptr(), len: bytes.len(), _owner: owner }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: valid while `owner` lives (`new`'s contract), and this handle holds it.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl PartialEq for HostBuffer {
+    fn eq(&self, other: &Self) -> bool {
+        self.is_str == other.is_str && self.bytes() == other.bytes()
+    }
+}
+
+impl std::fmt::Debug for HostBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostBuffer({} {} bytes)", if self.is_str { "str" } else { "bytes" }, self.len)
     }
 }

@@ -21,22 +21,18 @@ fn module(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     }
 }
 
-/// The quotas a session has unless its options say otherwise (the Python package's defaults are the same).
-pub const DEFAULT_MAX_BYTES: u64 = 256 << 20;
-pub const DEFAULT_MAX_FILES: u64 = 10_000;
-
 /// Import the filesystem, make `open`/`io.open` its own, and configure it with no mounts and the default quotas;
 /// at VM preparation (in the zygote, so that most sessions need no setting up of their own).
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let files = vm.import("_sandbox_files", 0)?;
     with_state(|s| s.files_module = Some(files));
     vm.import("_sandbox_files_io", 0)?.get_attr("install", vm)?.call((), vm)?;
-    configure_now(vm, &FilesOptions { mounts: Vec::new(), max_bytes: DEFAULT_MAX_BYTES, max_files: DEFAULT_MAX_FILES })
+    configure_now(vm, &FilesOptions { mounts: Vec::new(), max_bytes: crate::protocol::files::DEFAULT_MAX_BYTES, max_files: crate::protocol::files::DEFAULT_MAX_FILES })
 }
 
 /// Give the session its mounts and quotas when they are not the zygote's (see `install`); once, when it starts.
 pub fn configure(vm: &VirtualMachine, options: &FilesOptions) -> PyResult<()> {
-    if options.mounts.is_empty() && options.max_bytes == DEFAULT_MAX_BYTES && options.max_files == DEFAULT_MAX_FILES {
+    if options.mounts.is_empty() && options.max_bytes == crate::protocol::files::DEFAULT_MAX_BYTES && options.max_files == crate::protocol::files::DEFAULT_MAX_FILES {
         return Ok(());
     }
     configure_now(vm, options)
@@ -96,7 +92,7 @@ fn request(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     // `_sandbox_files` reads a status as (is a folder, size, mtime in ns), and a listing's entries as the name
     // followed by the same three.
     let fields = |stat: &FileStat| (matches!(stat.kind, FileKind::Dir) as u8, stat.size, stat.mtime_ns);
-    match crate::worker::session::file_op(op) {
+    match crate::sandbox::host::host().file_op(op) {
         FileAnswer::Done => Ok(vm.ctx.none()),
         FileAnswer::Stat(stat) => Ok(vm.new_tuple(fields(&stat)).into()),
         FileAnswer::List(entries) => {

@@ -8,6 +8,7 @@ use rustpython_vm::builtins::{PyStr, PyTypeRef};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
+use crate::sandbox::limits;
 use crate::sandbox::state::{with_state, Field, FinishKind};
 
 pub fn install(vm: &VirtualMachine, globals: &rustpython_vm::builtins::PyDictRef) -> PyResult<()> {
@@ -185,14 +186,11 @@ fn accept(
             }
         }
     }
-    let (stop_type, shared) = with_state(|s| {
-        s.finish = Some((kind, output.into()));
-        (s.stop_exception_type.clone(), s.shared.clone())
-    });
-    if let Some(shared) = shared {
-        shared.request_stop(crate::sandbox::limits::StopReason::Finish);
+    with_state(|s| s.finish = Some((kind, output.into())));
+    if let Some(shared) = limits::shared() {
+        shared.request_stop(limits::Stopping::Finish);
     }
-    Err(vm.new_exception_msg(stop_type.expect("set at start-up"), format!("{func}() accepted").into()))
+    Err(vm.new_exception_msg(limits::finish_exception_type(), format!("{func}() accepted").into()))
 }
 
 /// The simple types dspy declares for output fields. `bool` is not an `int` here and an `int` is a `float`,

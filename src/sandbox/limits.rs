@@ -14,10 +14,11 @@ use std::time::{Duration, Instant};
 
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::signal::{UserSignal, UserSignalSender};
+use rustpython_vm::builtins::PyTypeRef;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
 use crate::memory::Budget;
-use crate::sandbox::state::with_state;
+use crate::protocol::message::Stop;
 
 /// Highest recursion limit sandbox code may set: deeper Python recursion would need more native stack.
 pub const MAX_RECURSION_LIMIT: usize = 10_000;
@@ -39,31 +40,67 @@ pub struct Limits {
     pub memory_limit: Option<usize>,
 }
 
+/// What a stop request asks of the running code: to end at a limit (the run's `Stop`, reported to the host),
+/// or to unwind after an accepted finish call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum StopReason {
-    None = 0,
-    /// An accepted finish call.
-    Finish = 1,
-    Timeout = 2,
-    Interrupt = 3,
-    Memory = 4,
-    /// The session is ending: finalizers and atexit callbacks run while the VM is torn down, and must not
-    /// run on.
-    Shutdown = 5,
+pub enum Stopping {
+    Limit(Stop),
+    Finish,
 }
 
-impl StopReason {
-    fn from_u8(value: u8) -> Self {
-        match value {
-            1 => Self::Finish,
-            2 => Self::Timeout,
-            3 => Self::Interrupt,
-            4 => Self::Memory,
-            5 => Self::Shutdown,
-            _ => Self::None,
+impl Stopping {
+    /// As held in `Shared::stop` (0 is no request).
+    fn code(self) -> u8 {
+        match self {
+            Self::Finish => 1,
+            Self::Limit(stop) => 2 + stop as u8,
         }
     }
+
+    fn from_code(code: u8) -> Option<Self> {
+        Some(match code {
+            1 => Self::Finish,
+            2 => Self::Limit(Stop::Timeout),
+            3 => Self::Limit(Stop::Memory),
+            4 => Self::Limit(Stop::Interrupt),
+            _ => return None,
+        })
+    }
+}
+
+/// The session's limits as its VM thread sees them: set when the session process starts (`begin_session`),
+/// the exception an accepted finish call unwinds with (`set_finish_exception_type`), and when the current
+/// run began (`begin_job`).
+#[derive(Default)]
+struct Current {
+    shared: Option<Arc<Shared>>,
+    finish_exception_type: Option<PyTypeRef>,
+    job_started: Option<Instant>,
+}
+
+thread_local! {
+    static CURRENT: std::cell::RefCell<Current> = std::cell::RefCell::new(Current::default());
+}
+
+pub fn begin_session(shared: Arc<Shared>) {
+    CURRENT.with(|current| current.borrow_mut().shared = Some(shared));
+}
+
+pub fn set_finish_exception_type(exception_type: PyTypeRef) {
+    CURRENT.with(|current| current.borrow_mut().finish_exception_type = Some(exception_type));
+}
+
+pub fn finish_exception_type() -> PyTypeRef {
+    CURRENT.with(|current| current.borrow().finish_exception_type.clone()).expect("set at start-up")
+}
+
+pub fn begin_job() {
+    CURRENT.with(|current| current.borrow_mut().job_started = Some(Instant::now()));
+}
+
+/// What the VM thread shares with the monitor thread; None before the session process started.
+pub fn shared() -> Option<Arc<Shared>> {
+    CURRENT.with(|current| current.borrow().shared.clone())
 }
 
 /// What the VM thread and the monitor thread share about the running job.
@@ -96,13 +133,22 @@ impl Shared {
         })
     }
 
-    pub fn stop_reason(&self) -> StopReason {
-        StopReason::from_u8(self.stop.load(Ordering::SeqCst))
+    /// The stop request that stands, if any.
+    pub fn stopping(&self) -> Option<Stopping> {
+        Stopping::from_code(self.stop.load(Ordering::SeqCst))
+    }
+
+    /// The limit that stopped the run, if one did.
+    pub fn limit_stop(&self) -> Option<Stop> {
+        match self.stopping() {
+            Some(Stopping::Limit(stop)) => Some(stop),
+            _ => None,
+        }
     }
 
     /// Ask the running code to stop. The first reason wins; the request is (re-)sent either way.
-    pub fn request_stop(self: &Arc<Self>, reason: StopReason) {
-        let _ = self.stop.compare_exchange(0, reason as u8, Ordering::SeqCst, Ordering::SeqCst);
+    pub fn request_stop(self: &Arc<Self>, reason: Stopping) {
+        let _ = self.stop.compare_exchange(0, reason.code(), Ordering::SeqCst, Ordering::SeqCst);
         let _ = self.signals.send(stop_signal(self.clone()));
     }
 
@@ -190,13 +236,11 @@ pub fn memory_limit_message(shared: &Shared) -> String {
 
 /// The exception the stop that stands raises in sandbox code; None when none stands.
 pub fn stop_exception(vm: &VirtualMachine, shared: &Shared) -> Option<rustpython_vm::builtins::PyBaseExceptionRef> {
-    Some(match shared.stop_reason() {
-        StopReason::None => return None,
-        StopReason::Finish => {
-            let stop_type = with_state(|s| s.stop_exception_type.clone()).expect("set at start-up");
-            vm.new_exception_msg(stop_type, "finish call accepted".into())
+    Some(match shared.stopping()? {
+        Stopping::Finish => {
+            vm.new_exception_msg(finish_exception_type(), "finish call accepted".into())
         }
-        StopReason::Timeout => {
+        Stopping::Limit(Stop::Timeout) => {
             let limit = shared.limits.timeout.map(|t| t.as_secs_f64()).unwrap_or_default();
             vm.new_exception_msg(
                 vm.ctx.exceptions.timeout_error.to_owned(),
@@ -207,11 +251,10 @@ pub fn stop_exception(vm: &VirtualMachine, shared: &Shared) -> Option<rustpython
                 .into(),
             )
         }
-        StopReason::Interrupt => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
-        StopReason::Memory => vm.new_memory_error(memory_limit_message(shared)),
-        StopReason::Shutdown => {
-            vm.new_exception_msg(vm.ctx.exceptions.system_exit.to_owned(), "the session is shutting down".into())
-        }
+        Stopping::Limit(Stop::Interrupt) => vm.new_exception_empty(vm.ctx.exceptions.keyboard_interrupt.to_owned()),
+        Stopping::Limit(Stop::Memory) => vm.new_memory_error(memory_limit_message(shared)),
+        // Only the host says a session crashed; no request in the session process is one.
+        Stopping::Limit(Stop::Crash) => return None,
     })
 }
 
@@ -261,9 +304,9 @@ fn seconds_arg(value: &PyObjectRef, vm: &VirtualMachine, func: &str) -> PyResult
 /// `time.sleep` in slices, returning early when the run is asked to stop (the stop then raises).
 fn sleep(seconds: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
     let seconds = seconds_arg(&seconds, vm, "sleep")?;
-    let Some(shared) = with_state(|s| s.shared.clone()) else { return Ok(()) };
+    let Some(shared) = shared() else { return Ok(()) };
     let deadline = Instant::now() + Duration::from_secs_f64(seconds.min(1e9));
-    while shared.stop_reason() == StopReason::None {
+    while shared.stopping().is_none() {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             break;
@@ -311,7 +354,7 @@ fn audit(event: rustpython_vm::builtins::PyStrRef, args: PyObjectRef, vm: &Virtu
     if event.as_bytes() != b"time.sleep" {
         return Ok(());
     }
-    let Some(shared) = with_state(|s| s.shared.clone()) else { return Ok(()) };
+    let Some(shared) = shared() else { return Ok(()) };
     let Some(timeout) = shared.limits.timeout else { return Ok(()) };
     let requested = args
         .downcast_ref::<rustpython_vm::builtins::PyTuple>()
@@ -319,7 +362,7 @@ fn audit(event: rustpython_vm::builtins::PyStrRef, args: PyObjectRef, vm: &Virtu
         .map(|s| seconds_arg(&s, vm, "sleep"))
         .transpose()?
         .unwrap_or(0.0);
-    let started = with_state(|s| s.job_started).unwrap_or_else(Instant::now);
+    let started = CURRENT.with(|current| current.borrow().job_started).unwrap_or_else(Instant::now);
     let used = started.elapsed().saturating_sub(shared.tool_time());
     let left = timeout.saturating_sub(used).as_secs_f64();
     if requested > left {

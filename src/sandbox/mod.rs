@@ -1,7 +1,7 @@
 //! Building a sandboxed VM: settings that ignore the host, the module allow-list, our stand-in for `os`,
 //! and the globals sandbox code runs in (finish calls, `call_tool`, captured output).
 
-use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyStrRef, PyType};
+use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyStrRef};
 use rustpython_vm::frozen::FrozenModule;
 use rustpython_vm::function::IntoFuncArgs;
 use rustpython_vm::common::rc::PyRc;
@@ -14,6 +14,7 @@ pub mod builtins;
 pub mod bundle;
 pub mod errors;
 pub mod files;
+pub mod host;
 pub mod finish;
 pub mod limits;
 pub mod native_recursion;
@@ -182,22 +183,6 @@ pub fn imported_module(vm: &VirtualMachine, name: &str) -> Option<PyObjectRef> {
     with_state(|s| s.modules.clone())?.get_item(name, vm).ok()
 }
 
-/// `root` and every type below it that is still alive, each once (types have several bases).
-pub fn all_types(root: &PyRef<PyType>) -> Vec<PyRef<PyType>> {
-    let mut found = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut pending = vec![root.clone()];
-    while let Some(typ) = pending.pop() {
-        if !seen.insert(&**typ as *const PyType as usize) {
-            continue;
-        }
-        let subclasses: Vec<_> = typ.subclasses.read().iter().filter_map(|weak| weak.upgrade()).collect();
-        pending.extend(subclasses.into_iter().filter_map(|sub| sub.downcast::<PyType>().ok()));
-        found.push(typ);
-    }
-    found
-}
-
 /// What one session's VM keeps for running code.
 #[derive(Clone)]
 pub struct Namespace {
@@ -286,7 +271,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     tools::install_call_tool(vm, &globals)?;
     let streams = output::new_streams(vm)?;
     let factory = tools::new_stand_in_factory(vm)?;
-    let stop_type = finish::new_stop_exception_type(vm);
+    limits::set_finish_exception_type(finish::new_stop_exception_type(vm));
     let tool_error_types = crate::sandbox::errors::tool_error_types(vm);
     let modules = vm.sys_module.get_attr("modules", vm)?.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| {
         vm.new_system_error("sys.modules is not a dict")
@@ -296,7 +281,6 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         s.tool_error_types = tool_error_types;
         s.modules = Some(modules.clone());
         s.tool_factory = Some(factory);
-        s.stop_exception_type = Some(stop_type);
     });
     let sys_getattr = sys_getattr_fallback(vm);
     let main = vm.new_module("__main__", globals.clone(), None);

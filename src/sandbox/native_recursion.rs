@@ -17,7 +17,7 @@ use std::sync::{Mutex, OnceLock};
 
 use std::cell::Cell;
 
-use rustpython_vm::builtins::PyStr;
+use rustpython_vm::builtins::{PyStr, PyType};
 use rustpython_vm::protocol::PyIterReturn;
 use rustpython_vm::types::PyTypeFlags;
 use rustpython_vm::function::FuncArgs;
@@ -133,7 +133,7 @@ slot_guard!(repr, StringifyFunc, () -> PyResult<PyRef<PyStr>>, within_recursion_
 /// Python subclasses created later inherit the guarded slot.
 pub fn guard_native_iterators(vm: &VirtualMachine) -> PyResult<usize> {
     let mut guarded = 0;
-    for typ in crate::sandbox::all_types(&vm.ctx.types.object_type.to_owned()) {
+    for typ in all_types(&vm.ctx.types.object_type.to_owned()) {
         if !typ.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
             let too_many = || vm.new_system_error("too many native slot implementations to guard");
             if let Some(original) = typ.slots.iternext.load() {
@@ -152,6 +152,22 @@ pub fn guard_native_iterators(vm: &VirtualMachine) -> PyResult<usize> {
         }
     }
     Ok(guarded)
+}
+
+/// `root` and every type below it that is still alive, each once (types have several bases).
+fn all_types(root: &PyRef<PyType>) -> Vec<PyRef<PyType>> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut pending = vec![root.clone()];
+    while let Some(typ) = pending.pop() {
+        if !seen.insert(&**typ as *const PyType as usize) {
+            continue;
+        }
+        let subclasses: Vec<_> = typ.subclasses.read().iter().filter_map(|weak| weak.upgrade()).collect();
+        pending.extend(subclasses.into_iter().filter_map(|sub| sub.downcast::<PyType>().ok()));
+        found.push(typ);
+    }
+    found
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 use rustpython_vm::builtins::PyStrRef;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
+use crate::sandbox::limits;
 use crate::sandbox::state::{with_state, SessionState};
 
 /// The line that starts what a run wrote to stderr, after what it printed.
@@ -24,8 +25,9 @@ enum Stream {
 /// dropped.
 fn write_to(stream: Stream, text: PyStrRef) -> usize {
     let length = text.char_len();
+    let cap = limits::shared();
     with_state(|state| {
-        let cap = state.shared.as_ref().map_or(usize::MAX, |s| s.limits.max_output_chars);
+        let cap = cap.map_or(usize::MAX, |shared| shared.limits.max_output_chars);
         let room = cap.saturating_sub(state.output_chars);
         let kept = length.min(room);
         let buffer: &mut String = match stream {

@@ -30,11 +30,6 @@ pub struct SessionState {
     pub error_output: String,
     /// The accepted finish call of the current run: its kind and the output dict (a sandbox dict).
     pub finish: Option<(FinishKind, PyObjectRef)>,
-    /// Raised to unwind the sandbox after an accepted finish call; re-raised until the run ends.
-    pub stop_exception_type: Option<PyTypeRef>,
-    /// What the VM thread shares with the monitor thread (limits, stop requests, tool time).
-    pub shared: Option<Arc<crate::sandbox::limits::Shared>>,
-    pub job_started: Option<std::time::Instant>,
     /// Characters kept in `output` and `error_output` together, and characters written past the cap and dropped.
     pub output_chars: usize,
     pub output_dropped: usize,

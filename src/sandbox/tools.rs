@@ -13,7 +13,8 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRe
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use crate::sandbox::limits::StopReason;
+use crate::sandbox::host;
+use crate::sandbox::limits;
 use crate::protocol::message::{HostError, ToolDecl, ToolResult};
 use crate::protocol::value::Value;
 use crate::sandbox::state::{with_state, ToolEntry};
@@ -202,9 +203,9 @@ pub fn call_host_tool(
 ) -> PyResult {
     // After an accepted finish call, past a limit, or while the session shuts down, whatever still runs
     // (a finalizer, a `finally`) gets no tool: the host has its answer, or has let the session go.
-    let shared = with_state(|s| s.shared.clone());
+    let shared = limits::shared();
     if let Some(shared) = &shared {
-        if shared.stop_reason() != StopReason::None {
+        if shared.stopping().is_some() {
             return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
         }
     }
@@ -249,12 +250,12 @@ pub fn call_host_tool(
         keyword.push((key.clone(), to_value(value, &format!("argument '{key}'"))?));
     }
     if in_running_event_loop(vm) {
-        let call_id = crate::worker::session::start_host_call(name, positional, keyword);
+        let call_id = host::host().start_tool(name, positional, keyword);
         with_state(|s| s.host_calls.insert(call_id, name.to_owned()));
         let waiter = vm.new_function("wait_for_host_calls", wait_for_host_calls);
         return crate::sandbox::sandbox_async(vm, "start_call", (call_id, name.to_owned(), waiter));
     }
-    let result = in_host_time(shared.as_deref(), || crate::worker::session::call_host(name, positional, keyword));
+    let result = in_host_time(shared.as_deref(), || host::host().call_tool(name, positional, keyword));
     tool_result_in_sandbox(result, name, vm)
 }
 
@@ -294,14 +295,14 @@ fn in_running_event_loop(vm: &VirtualMachine) -> bool {
 /// finish within `timeout` seconds (None: until one does), as `(call_id, ok, value or exception)`. The wait
 /// is host time, not the run's (it is not counted against the time limit).
 fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
-    if timeout.is_some_and(|t| !(t >= 0.0) || !t.is_finite()) {
+    if timeout.is_some_and(|t| t.is_nan() || t < 0.0 || t.is_infinite()) {
         return Err(vm.new_value_error("timeout must be a non-negative number or None"));
     }
-    let shared = with_state(|s| s.shared.clone());
-    if shared.as_ref().is_some_and(|shared| shared.stop_reason() != StopReason::None) {
+    let shared = limits::shared();
+    if shared.as_ref().is_some_and(|shared| shared.stopping().is_some()) {
         return Err(vm.new_runtime_error("host calls cannot be awaited: this run is being stopped"));
     }
-    let results = in_host_time(shared.as_deref(), || crate::worker::session::wait_host_calls(timeout));
+    let results = in_host_time(shared.as_deref(), || host::host().wait_tools(timeout));
     let mut delivered = Vec::with_capacity(results.len());
     for (call_id, result) in results {
         let Some(name) = with_state(|s| s.host_calls.remove(&call_id)) else { continue };

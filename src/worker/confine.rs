@@ -24,16 +24,6 @@ use seccompiler::{
 const MAX_DESCRIPTORS: u64 = 32;
 /// Processes a session may have at once: itself, its checkpoint, and its forks (`interp.fork()`) with theirs.
 pub const MAX_PROCESSES: u64 = 32;
-/// Under a root host, session user ids are `SESSION_IDS_FROM + pid % SESSION_IDS`: far above the ids
-/// distributions hand out, and one per live session (pids are below 2**22).
-const SESSION_IDS_FROM: u32 = 0x7f00_0000;
-const SESSION_IDS: u32 = 1 << 22;
-
-/// The user id a session process started as `pid` runs as under a root host (its forks keep it).
-pub fn session_user_id(pid: u32) -> u32 {
-    SESSION_IDS_FROM + pid % SESSION_IDS
-}
-
 /// The system calls a session process makes.
 const ALLOWED: &[i64] = &[
     // memory
@@ -125,7 +115,7 @@ pub fn own_identity() -> io::Result<bool> {
     // SAFETY: plain system calls on this process's own credentials.
     unsafe {
         if libc::geteuid() == 0 {
-            let id = session_user_id(libc::getpid() as u32);
+            let id = crate::protocol::process::session_user_id(libc::getpid() as u32);
             for capability in 0..64 {
                 // Past the last capability the kernel knows this is EINVAL: nothing to drop.
                 libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0);

@@ -5,20 +5,12 @@
 
 use std::io;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 
 const FATAL_SIGNALS: [libc::c_int; 5] = [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE, libc::SIGABRT];
 
 /// The socket the report goes to, -1 before `install`.
 static REPORT_FD: AtomicI32 = AtomicI32::new(-1);
-/// Set when the allocator could not satisfy a request: the abort that follows is a memory failure.
-static ALLOCATION_FAILED: AtomicBool = AtomicBool::new(false);
-
-/// Called by the allocator when the system refused memory.
-pub fn note_allocation_failure() {
-    ALLOCATION_FAILED.store(true, Ordering::Relaxed);
-}
-
 /// Report fatal signals on `socket` from now on (also after a fork: the child inherits the handlers and
 /// its copy of the socket number, which a checkpoint changes with `install` again).
 pub fn install(socket: RawFd) -> io::Result<()> {
@@ -68,7 +60,7 @@ fn fault_frame(signal: i32, out_of_memory: bool) -> [u8; 14] {
 extern "C" fn on_fatal_signal(signal: libc::c_int) {
     let fd = REPORT_FD.load(Ordering::SeqCst);
     if fd >= 0 {
-        let frame = fault_frame(signal, ALLOCATION_FAILED.load(Ordering::Relaxed));
+        let frame = fault_frame(signal, crate::memory::allocation_failed());
         // SAFETY: write(2) is async-signal-safe; a short or failed write only loses the report.
         unsafe { libc::send(fd, frame.as_ptr() as *const _, frame.len(), libc::MSG_NOSIGNAL) };
     }
@@ -98,7 +90,7 @@ mod tests {
         let pid = unsafe { libc::fork() };
         if pid == 0 {
             // Other tests in this process make allocations fail on purpose: start from a clean record.
-            ALLOCATION_FAILED.store(false, Ordering::Relaxed);
+            crate::memory::forget_allocation_failure();
             install(child.as_raw_fd()).unwrap();
             die();
             unsafe { libc::_exit(0) };
@@ -122,7 +114,7 @@ mod tests {
     #[test]
     fn a_crash_after_a_failed_allocation_reads_as_out_of_memory() {
         let (reply, signal) = report_of(|| {
-            note_allocation_failure();
+            crate::memory::note_allocation_failure();
             // SAFETY: deliberately fatal.
             unsafe { libc::raise(libc::SIGSEGV) };
         });

@@ -10,11 +10,9 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sandbox::limits::{Shared, StopReason};
+use crate::sandbox::limits::{Shared, Stopping};
 use crate::protocol::message::Stop;
 
-/// The signal the host sends (through the session's pidfd) to interrupt the running code.
-pub const INTERRUPT_SIGNAL: libc::c_int = libc::SIGUSR1;
 
 /// How often the limits are checked while code runs.
 const TICK: Duration = Duration::from_millis(2);
@@ -42,7 +40,7 @@ struct Run {
     started: Instant,
     shared: Arc<Shared>,
     /// The stop asked for, and since when.
-    stopping: Option<(StopReason, Instant)>,
+    stopping: Option<(Stop, Instant)>,
 }
 
 extern "C" fn on_interrupt(_: libc::c_int) {
@@ -58,7 +56,7 @@ pub fn install_interrupt_handler() -> std::io::Result<()> {
         action.sa_sigaction = on_interrupt as *const () as usize;
         action.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut action.sa_mask);
-        if libc::sigaction(INTERRUPT_SIGNAL, &action, std::ptr::null_mut()) != 0 {
+        if libc::sigaction(crate::protocol::process::INTERRUPT_SIGNAL, &action, std::ptr::null_mut()) != 0 {
             return Err(std::io::Error::last_os_error());
         }
     }
@@ -123,13 +121,13 @@ fn watch(monitor: &'static Monitor) {
 fn check(run: &mut Run) {
     let wanted = match run.stopping {
         Some((reason, _)) => Some(reason),
-        None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(StopReason::Interrupt),
-        None if run.shared.over_memory_limit() => Some(StopReason::Memory),
+        None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(Stop::Interrupt),
+        None if run.shared.over_memory_limit() => Some(Stop::Memory),
         None if run.shared.limits.timeout.is_some_and(|limit| {
             run.started.elapsed().saturating_sub(run.shared.tool_time()) > limit
         }) =>
         {
-            Some(StopReason::Timeout)
+            Some(Stop::Timeout)
         }
         None => None,
     };
@@ -137,12 +135,8 @@ fn check(run: &mut Run) {
         let since = run.stopping.get_or_insert((reason, Instant::now())).1;
         // A tool call is the host's time: the code is not ignoring the stop while one runs.
         if since.elapsed() > run.shared.limits.grace && run.shared.tool_time_running().is_none() {
-            crate::worker::fault::abandon(match reason {
-                StopReason::Memory => Stop::Memory,
-                StopReason::Interrupt => Stop::Interrupt,
-                _ => Stop::Timeout,
-            });
+            crate::worker::fault::abandon(reason);
         }
-        run.shared.request_stop(reason);
+        run.shared.request_stop(Stopping::Limit(reason));
     }
 }

@@ -129,6 +129,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     // The memory limit, once the host's values are in (a run may start above it, see `begin_memory_budget`).
     shared.begin_memory_budget();
     limits::enforce_clamps(vm);
+    limits::begin_job();
     with_state(|s| {
         s.fields = fields;
         s.output.clear();
@@ -136,7 +137,6 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         s.output_chars = 0;
         s.output_dropped = 0;
         s.finish = None;
-        s.job_started = Some(std::time::Instant::now());
         s.runs += 1;
     });
     if let Err(exc) = output::install_streams(vm, &session.namespace.streams) {
@@ -174,12 +174,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         Some(result)
     };
     // The limit that stopped the run, if any (read before the stop is cleared).
-    let stop = match shared.stop_reason() {
-        limits::StopReason::Timeout => Some(Stop::Timeout),
-        limits::StopReason::Memory => Some(Stop::Memory),
-        limits::StopReason::Interrupt => Some(Stop::Interrupt),
-        _ => None,
-    };
+    let stop = shared.limit_stop();
     session.stopped = stop.is_some();
     let result = match result {
         Some(Err(exc)) if stop.is_some() => Some(Err(limit_error(vm, &shared, exc))),

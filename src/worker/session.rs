@@ -17,8 +17,9 @@ use crate::sandbox::limits::{Limits, Shared};
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{FaultPlace, Outcome, Reply, Request, SessionOptions, ToolResult};
 use crate::protocol::value::Value;
+use crate::protocol::files::{FileAnswer, FileOp};
+use crate::sandbox::host::{self, Host};
 use crate::sandbox::Namespace;
-use crate::sandbox::state::with_state;
 use crate::sandbox::values::KeptValues;
 use crate::worker::run::{self, Cells};
 use crate::worker::{confine, fault, monitor};
@@ -95,42 +96,43 @@ fn use_link(socket: Channel) {
     LINK.with(|link| *link.borrow_mut() = Some(socket));
 }
 
-/// A tool call from sandbox code: ask the host and wait for its answer.
-pub fn call_host(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> ToolResult {
-    send(&Reply::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
-    match receive(Spin::Briefly) {
-        (Request::ToolResult(result), _) => result,
-        (Request::Shutdown, _) => exit(EXIT_DONE),
-        _ => exit(EXIT_PROTOCOL),
+/// The sandbox's host, over the session socket: each call is a reply to the host's request, answered by the
+/// host's next request (a `Shutdown` instead ends the process; anything else is a protocol error).
+struct SocketHost;
+
+impl Host for SocketHost {
+    fn call_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> ToolResult {
+        send(&Reply::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
+        match receive(Spin::Briefly) {
+            (Request::ToolResult(result), _) => result,
+            (Request::Shutdown, _) => exit(EXIT_DONE),
+            _ => exit(EXIT_PROTOCOL),
+        }
     }
-}
 
-/// An operation on a mount's host folder: ask the host and wait for its answer.
-pub fn file_op(op: crate::protocol::files::FileOp) -> crate::protocol::files::FileAnswer {
-    send(&Reply::FileOp(op), &[]);
-    match receive(Spin::Briefly) {
-        (Request::FileAnswer(answer), _) => answer,
-        (Request::Shutdown, _) => exit(EXIT_DONE),
-        _ => exit(EXIT_PROTOCOL),
+    fn start_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> u64 {
+        static NEXT_CALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let call_id = NEXT_CALL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        send(&Reply::ToolStart { call_id, name: name.to_owned(), args, kwargs }, &[]);
+        call_id
     }
-}
 
-/// Start a host call that runs while sandbox code goes on (a tool called from async code); its result is
-/// collected by `wait_host_calls`. Returns the call's id.
-pub fn start_host_call(name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> u64 {
-    static NEXT_CALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    let call_id = NEXT_CALL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    send(&Reply::ToolStart { call_id, name: name.to_owned(), args, kwargs }, &[]);
-    call_id
-}
+    fn wait_tools(&self, timeout: Option<f64>) -> Vec<(u64, ToolResult)> {
+        send(&Reply::Wait { timeout }, &[]);
+        match receive(Spin::Briefly) {
+            (Request::Woken(results), _) => results,
+            (Request::Shutdown, _) => exit(EXIT_DONE),
+            _ => exit(EXIT_PROTOCOL),
+        }
+    }
 
-/// The host calls that finish within `timeout` (at least one when `None`), by id.
-pub fn wait_host_calls(timeout: Option<f64>) -> Vec<(u64, ToolResult)> {
-    send(&Reply::Wait { timeout }, &[]);
-    match receive(Spin::Briefly) {
-        (Request::Woken(results), _) => results,
-        (Request::Shutdown, _) => exit(EXIT_DONE),
-        _ => exit(EXIT_PROTOCOL),
+    fn file_op(&self, op: FileOp) -> FileAnswer {
+        send(&Reply::FileOp(op), &[]);
+        match receive(Spin::Briefly) {
+            (Request::FileAnswer(answer), _) => answer,
+            (Request::Shutdown, _) => exit(EXIT_DONE),
+            _ => exit(EXIT_PROTOCOL),
+        }
     }
 }
 
@@ -157,11 +159,10 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         close_all_but(socket_fd);
     }
     use_link(Channel::from_owned(socket));
-    let seconds = |s: f64| Duration::try_from_secs_f64(s).ok().filter(|d| !d.is_zero());
-    let grace = seconds(options.abandon_after_seconds).unwrap_or(Duration::from_secs(5));
+    host::install(&SocketHost);
     let limits = Limits {
-        timeout: options.timeout_seconds.and_then(seconds),
-        grace,
+        timeout: options.timeout(),
+        grace: options.grace(),
         max_output_chars: options.max_output_chars.min(usize::MAX as u64) as usize,
         memory_limit: options.memory_limit.map(|m| m.min(usize::MAX as u64 / 4) as usize),
     };
@@ -173,7 +174,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         exit(EXIT_SETUP);
     }
     let shared = Shared::new(limits, signals, &crate::memory::SESSION);
-    with_state(|s| s.shared = Some(shared.clone()));
+    crate::sandbox::limits::begin_session(shared.clone());
     if let Err(message) = crate::sandbox::preload(vm, &options.preload) {
         send(&Reply::Failed(message), &[]);
         exit(EXIT_SETUP);

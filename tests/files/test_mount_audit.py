@@ -16,7 +16,7 @@ import textwrap
 import pytest
 
 from dspy_rust_interpreter import CodeInterpreterError, Mount, RustInterpreter  # noqa: F401
-from dspy_rust_interpreter import _files
+from dspy_rust_interpreter import _mounts
 
 OP_RENAME, OP_MKDIR = 8, 5
 
@@ -112,14 +112,14 @@ def test_a_cell_hammering_mount_changes_does_not_grow_the_hosts_memory(make_inte
 
 
 def test_the_instructions_walk_is_bounded_in_folders_not_only_in_files(make_interp, tmp_path, monkeypatch):
-    """dspy_rust_interpreter/_files.py `_survey`: LISTING_WALK_LIMIT counts files only, so a folder of folders
+    """dspy_rust_interpreter/_mounts.py `_survey`: LISTING_WALK_LIMIT counts files only, so a folder of folders
     (a session with an rw mount makes 10,000 per session; the host's own trees may hold millions) is walked
     whole, in the host process, each time an interpreter with the mount is made. os.walk also reads each
     folder's whole listing before the limit is looked at, and it crosses into other filesystems below the mount
     (whose names then reach the instructions though the sandbox is refused them by RESOLVE_NO_XDEV)."""
     data = tmp_path / "data"
     data.mkdir()
-    for i in range(2 * _files.LISTING_WALK_LIMIT):
+    for i in range(2 * _mounts.LISTING_WALK_LIMIT):
         (data / f"d{i:05}").mkdir()
     calls = 0
     real_scandir = os.scandir
@@ -132,11 +132,11 @@ def test_the_instructions_walk_is_bounded_in_folders_not_only_in_files(make_inte
     monkeypatch.setattr(os, "scandir", counting_scandir)
     interp = make_interp(mounts=[Mount("/data", str(data))])
     assert "/data" in interp.execution_instructions
-    assert calls <= _files.LISTING_WALK_LIMIT + 1, f"the walk listed {calls} folders"
+    assert calls <= _mounts.LISTING_WALK_LIMIT + 1, f"the walk listed {calls} folders"
 
 
 def test_host_file_names_cannot_add_lines_to_the_instructions(make_interp, tmp_path):
-    """dspy_rust_interpreter/_files.py `_survey`/`describe_mounts`: example paths are put in the model's
+    """dspy_rust_interpreter/_mounts.py `_survey`/`describe_mounts`: example paths are put in the model's
     instructions as they are on disk. A session (LLM-written code) with an rw mount names a file with a newline
     and forged text; every later interpreter on that folder (another session, another run) has the forged
     lines in its prompt (here, a fake read-write mount of /etc)."""
@@ -199,7 +199,7 @@ def test_rename_cannot_replace_entries_the_mount_does_not_expose(make_interp, tm
 
 @pytest.mark.parametrize("method", ["files_written", "list"])
 def test_host_api_paths_are_absolute_and_normalised(make_interp, tmp_path, method):
-    """src/files.rs `command` / dspy_rust_interpreter/_files.py: `interp.files_written()` and `interp.files.list()`
+    """src/sandbox/files.rs `command` / dspy_rust_interpreter/_files.py: `interp.files_written()` and `interp.files.list()`
     return whatever the session's (replaceable) `_sandbox_files.written`/`host_list` answer. docs/files.md tells
     programs to hand these paths on (e.g. map an rw mount's paths to host paths); a session can answer
     '/out/../../etc/passwd' or relative paths, which no real file of the sandbox can have."""

@@ -53,7 +53,7 @@ def session_with(behave) -> tuple[object | None, BaseException | None, float]:
     thread.start()
     started = time.perf_counter()
     try:
-        session = _native.Session(host_end.fileno(), timeout=2.0, abandon_after=0.5)
+        session = _native.Session(host_end.fileno(), _native.Options(timeout=2.0, abandon_after=0.5))
         error = None
     except BaseException as exc:  # noqa: BLE001 - the test looks at it
         session, error = None, exc

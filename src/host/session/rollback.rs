@@ -15,16 +15,9 @@ use super::{Session, State};
 use crate::host::journal::{self, Answer, Entry};
 use crate::host::lineage::Lineage;
 use crate::host::process::{self, Failure, Process};
+use crate::host::outcome::Replay;
 use crate::protocol::files::FileAnswer;
 use crate::protocol::message::{Reply, Request, ToolResult};
-
-/// What a rollback replayed: the runs since the checkpoint, and how many of them ended differently.
-pub struct Replay {
-    pub runs: usize,
-    pub diverged: usize,
-    /// The latest cells that could not be brought back, and why: the session is as it was before them.
-    pub lost: Option<(usize, String)>,
-}
 
 /// A replay that could not finish: why, and how many runs were replayed when the latest checkpoint came.
 struct ReplayFailed {

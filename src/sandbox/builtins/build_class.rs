@@ -40,7 +40,7 @@ fn guard_set_only_descriptors(cls: &Py<PyType>, vm: &VirtualMachine) {
     }
     let guarded = generic_setattr as Setattro as usize;
     let inherited = cls.bases.read().iter().any(|base| address(base.slots.setattro.load()) == guarded);
-    let own = cls.attributes.as_dict().is_some_and(|dict| dict.values_vec().iter().any(|value| is_set_only(value)));
+    let own = cls.attributes.as_dict().is_some_and(|dict| dict.values_vec().iter().any(is_set_only));
     if inherited || own {
         cls.slots.setattro.store(Some(generic_setattr));
     }

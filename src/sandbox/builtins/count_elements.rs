@@ -36,7 +36,7 @@ fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachi
             PyIterReturn::StopIteration(_) => return Ok(()),
         };
         seen += 1;
-        if seen % CHECK_EVERY == 0 {
+        if seen.is_multiple_of(CHECK_EVERY) {
             vm.check_signals()?;
         }
         match &counting {

@@ -1,0 +1,89 @@
+"""src/host/options.rs and dspy_rust_interpreter/_options.py: every option's default and check in one place, the
+configuration handed unchanged to each session, and what protects the host checked where a session is opened,
+whoever opens it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dspy_rust_interpreter import Mount, RustInterpreter, _native
+from dspy_rust_interpreter._options import MOUNTING_OPTIONS
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_defaults_are_the_ones_the_readme_lists():
+    # A row is `| `name` | `default` (a note) | what it does |`; the default is a Python expression.
+    rows = dict(re.findall(r"^\| `(\w+)` \| `([^`]+)`", README.read_text(), re.MULTILINE))
+    defaults = {**_native.Options().as_dict(), **MOUNTING_OPTIONS}
+    assert set(defaults) <= set(rows), "every option has a row"
+    for name, value in defaults.items():
+        assert eval(rows[name], {}) == value, f"README's default for {name}: {rows[name]}"
+
+
+def test_options_read_back_as_given_and_make_the_same_options_again():
+    options = _native.Options(timeout=None, memory_limit=1 << 28, preload=["json", "xml.etree"], max_tool_calls=3)
+    assert (options.timeout, options.memory_limit, options.preload, options.max_tool_calls) == (
+        None, 1 << 28, ["json", "xml.etree"], 3
+    )
+    again = _native.Options(**options.as_dict())
+    assert again.as_dict() == options.as_dict()
+
+
+@pytest.mark.parametrize(
+    ("name", "bad", "error", "words"),
+    [
+        ("timeout", True, ValueError, "timeout must be a positive number of seconds or None, got True"),
+        ("timeout", float("nan"), ValueError, "timeout must be a positive number of seconds or None"),
+        ("abandon_after", None, ValueError, "abandon_after must be a positive number of seconds, got None"),
+        ("slow_tool_seconds", "5", ValueError, "slow_tool_seconds must be a positive number of seconds, got '5'"),
+        ("memory_limit", 1.5, ValueError, "memory_limit must be a positive number of bytes or None, got 1.5"),
+        ("max_tool_result_bytes", -1, ValueError, "max_tool_result_bytes must be a non-negative int or None"),
+        ("preload", ["json", "not a module"], ValueError, "preload must be a list or tuple of module names"),
+        ("mounts", ["/data"], TypeError, "each mount must be a Mount(path, host_path, mode), got '/data'"),
+        ("strict_values", "yes", ValueError, "strict_values must be True or False, got 'yes'"),
+    ],
+)
+def test_a_bad_value_is_named_with_what_it_should_be(name, bad, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        _native.Options(**{name: bad})
+    with pytest.raises(error, match=re.escape(words)):
+        RustInterpreter(**{name: bad})
+
+
+def test_mounts_that_overlap_are_refused_even_when_they_do_not_sort_side_by_side(tmp_path):
+    # "/a-b" sorts between "/a" and "/a/b": comparing neighbours only let "/a" and "/a/b" through.
+    for name in ("a", "a-b", "ab"):
+        (tmp_path / name).mkdir()
+    mounts = [Mount("/a", tmp_path / "a"), Mount("/a-b", tmp_path / "a-b"), Mount("/a/b", tmp_path / "ab")]
+    with pytest.raises(ValueError, match="mounts /a and /a/b overlap"):
+        RustInterpreter(mounts=mounts)
+
+
+def test_a_session_opened_directly_refuses_overlapping_mounts_too(tmp_path):
+    """The native Session checks its mounts where it opens them: a caller that skips the Python layer (or
+    hands it mounts of its own beside the options') cannot give one folder two sets of rules."""
+    (tmp_path / "x").mkdir()
+    options = _native.Options(mounts=[Mount("/data", tmp_path)])
+    with pytest.raises(ValueError, match="mounts /data and /data/x overlap"):
+        _native.Session(-1, options, [Mount("/data/x", tmp_path / "x", "rw")])
+
+
+def test_a_fork_and_a_pools_interpreters_keep_the_configuration_they_were_made_with():
+    from dspy_rust_interpreter import InterpreterPool
+
+    interp = RustInterpreter(timeout=7.5, max_output_chars=5)
+    try:
+        copy = interp.fork()
+        try:
+            assert copy._configuration is interp._configuration
+            assert copy.execute("print('abcdefgh')").startswith("abcde")
+        finally:
+            copy.shutdown()
+    finally:
+        interp.shutdown()
+    with InterpreterPool(size=1, timeout=7.5) as pool, pool.interpreter() as pooled:
+        assert pooled._configuration.options.timeout == 7.5
