@@ -1,7 +1,7 @@
 """Differential fuzzing of regular expressions: the sandbox's `re` against CPython's (issue 30).
 
 The sandbox searches with a finite automaton first and lets `_sre` make each match where the automaton says
-one can start (src/builtins/regex/); every result must still be CPython's. Random patterns come from a
+one can start (src/sandbox/builtins/regex/); every result must still be CPython's. Random patterns come from a
 grammar of `re`'s syntax (literals, sets, categories, anchors, word boundaries, groups, named groups,
 alternation, greedy/lazy/possessive repeats, atomic groups, lookarounds, inline flags: the syntax the
 automaton reads; a backreference keeps RustPython's own search),

@@ -1,6 +1,6 @@
 //! The sandbox's filesystem from the session process's side: setting it up when a session starts (its mounts
 //! and quotas, and the native doors `_sandbox_files` asks the host through), and the host API's commands
-//! (`interp.files`), run between cells. The filesystem itself is Python (`sandbox_py/files*.py`); a mount's
+//! (`interp.files`), run between cells. The filesystem itself is Python (`python/_sandbox_files*.py`); a mount's
 //! operations cross to the host as `Reply::FileOp` (see `host::mounts`).
 
 use rustpython_vm::builtins::{PyBytesRef, PyStr};

@@ -28,25 +28,6 @@ pub mod values;
 
 pub use stdlib::MODULES as STDLIB_MODULES;
 
-/// Modules written here that replace the standard library's (see `sandbox_py/`): `os` with path helpers
-/// and no host access (also serving as `posix`, which `importlib`'s path machinery imports), `marshal`
-/// without code-object loading, `_help` with the builtin `help()` (CPython's is `pydoc`), and `_csv` with the
-/// dialect registry and field size limit per session (the native `_csv` keeps them process-wide; see
-/// `hand_over`). For asyncio: `threading` for one thread, `socket`, `subprocess` and `signal` with their
-/// names and refusals, asyncio's event loop (`asyncio.unix_events`, which waits on the clock only), and
-/// `_sandbox_async`, which runs cells that await at top level. The sandbox's filesystem: `_sandbox_files` (the
-/// tree and its mounts), `_sandbox_files_os` (the `os` functions over it) and `_sandbox_files_io` (`open`).
-/// `_sandbox_traceback` gives each frame of an error report its text, with CPython's `^^^^` markers;
-/// `_sandbox_streams` makes `sys.stdout` and `sys.stderr`; `pdb` says there is no debugger (`doctest` imports it);
-/// `gc` is the native one without the functions that reach every object, `zlib` the native one with its
-/// errors in CPython's words (see `HANDED_OVER`);
-/// `_sandbox_refused` makes importing a refused module (network, processes, native code) say why;
-/// `concurrent.futures.thread` is a `ThreadPoolExecutor` that runs each task when it is submitted;
-/// `cProfile` is `profile`'s profiler with cProfile's interface, `_compression` 3.13's name for 3.14's streams;
-/// `_sandbox_tzdata` serves the host's time-zone data as the `tzdata` package (see `tzdata`); `decimal` is
-/// `_pydecimal` raising its signals as CPython's C `decimal` does; `_sqlite3` the native one confined to the
-/// session's memory (`sandbox_py/sqlite.py`); `_sandbox_importer` imports source from the sandbox's
-/// filesystem; `ctypes` has the C data types and their sizes, no native code.
 /// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
 /// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
@@ -56,38 +37,12 @@ macro_rules! stand_in {
     }};
 }
 
-/// The stand-ins, frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
-fn stand_ins() -> [(&'static str, FrozenModule); 28] {
-    [
-        stand_in!("os", "python/os.py", "<sandbox os>"),
-        stand_in!("posix", "python/os.py", "<sandbox posix>"),
-        stand_in!("marshal", "python/marshal.py", "<sandbox marshal>"),
-        stand_in!("_help", "python/help.py", "<sandbox _help>"),
-        stand_in!("_csv", "python/csv.py", "<sandbox _csv>"),
-        stand_in!("threading", "python/threading.py", "<sandbox threading>"),
-        stand_in!("socket", "python/socket.py", "<sandbox socket>"),
-        stand_in!("subprocess", "python/subprocess.py", "<sandbox subprocess>"),
-        stand_in!("signal", "python/signal.py", "<sandbox signal>"),
-        stand_in!("asyncio.unix_events", "python/asyncio_events.py", "<sandbox asyncio.unix_events>"),
-        stand_in!("_sandbox_async", "python/sandbox_async.py", "<sandbox _sandbox_async>"),
-        stand_in!("_sandbox_files", "python/files.py", "<sandbox _sandbox_files>"),
-        stand_in!("_sandbox_files_os", "python/files_os.py", "<sandbox _sandbox_files_os>"),
-        stand_in!("_sandbox_files_io", "python/files_io.py", "<sandbox _sandbox_files_io>"),
-        stand_in!("_sandbox_traceback", "python/traceback_frame.py", "<sandbox _sandbox_traceback>"),
-        stand_in!("_sandbox_streams", "python/streams.py", "<sandbox _sandbox_streams>"),
-        stand_in!("pdb", "python/pdb.py", "<sandbox pdb>"),
-        stand_in!("gc", "python/gc.py", "<sandbox gc>"),
-        stand_in!("zlib", "python/zlib.py", "<sandbox zlib>"),
-        stand_in!("_sandbox_refused", "python/refused.py", "<sandbox _sandbox_refused>"),
-        stand_in!("concurrent.futures.thread", "python/futures_thread.py", "<sandbox concurrent.futures.thread>"),
-        stand_in!("cProfile", "python/cprofile.py", "<sandbox cProfile>"),
-        stand_in!("_compression", "python/compression_streams.py", "<sandbox _compression>"),
-        stand_in!("_sandbox_tzdata", "python/tzdata.py", "<sandbox _sandbox_tzdata>"),
-        stand_in!("decimal", "python/decimal.py", "<sandbox decimal>"),
-        stand_in!("_sqlite3", "python/sqlite.py", "<sandbox _sqlite3>"),
-        stand_in!("_sandbox_importer", "python/importer.py", "<sandbox _sandbox_importer>"),
-        stand_in!("ctypes", "python/ctypes.py", "<sandbox ctypes>"),
-    ]
+/// The modules written here in place of the standard library's, or for the sandbox's own machinery
+/// (`_sandbox_*`: its filesystem, streams, tracebacks, asyncio cells, imports, refusals): one per file of
+/// `python/`, named after the module it provides, each saying what it does in its docstring (the list is written
+/// by `build.rs`). Frozen, so an import finds them even after sandbox code deleted them from `sys.modules`.
+fn stand_ins() -> Vec<(&'static str, FrozenModule)> {
+    include!(concat!(env!("OUT_DIR"), "/stand_ins.rs")).into()
 }
 
 fn settings() -> Settings {
@@ -173,7 +128,7 @@ fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rus
     Err(refused_code_change(vm))
 }
 
-/// Call `function` of `_sandbox_async`, the sandbox's side of asyncio (`sandbox_py/sandbox_async.py`).
+/// Call `function` of `_sandbox_async`, the sandbox's side of asyncio (`python/_sandbox_async.py`).
 pub fn sandbox_async(vm: &VirtualMachine, function: &'static str, args: impl IntoFuncArgs) -> PyResult {
     vm.import("_sandbox_async", 0)?.get_attr(function, vm)?.call(args, vm)
 }
@@ -251,7 +206,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     crate::sandbox::files::install(vm)?;
     // Modules in `sys.path` folders of the sandbox's filesystem, after the standard library's.
     vm.import("_sandbox_importer", 0)?.get_attr("install", vm)?.call((), vm)?;
-    // Refused modules say why on import (`sandbox_py/refused.py`): first on the path, before the allow-list's
+    // Refused modules say why on import (`python/_sandbox_refused.py`): first on the path, before the allow-list's
     // "No module named".
     let refusing = vm.import("_sandbox_refused", 0)?;
     let refused = refusing.get_attr("REFUSED", vm)?;
@@ -309,7 +264,7 @@ pub fn preload(vm: &VirtualMachine, modules: &[impl AsRef<str>]) -> Result<(), S
 /// keeps only part of it: `_csv` (its dialect registry and field size limit are process-wide; the stand-in
 /// keeps them per session) and `gc` (`get_objects`, `get_referrers` and `get_referents` would hand out every
 /// object the VM holds, the sandbox's own machinery included); `zlib` is handed over whole, its errors worded
-/// anew (`sandbox_py/zlib.py`), and `_sqlite3` whole, its `connect` confined (`sandbox_py/sqlite.py`).
+/// anew (`python/zlib.py`), and `_sqlite3` whole, its `connect` confined (`python/_sqlite3.py`).
 /// Deleting the attributes from the module would not do: a new import, `importlib.reload` or
 /// `_imp.create_builtin` would make the whole module again.
 const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib", "_sqlite3"];

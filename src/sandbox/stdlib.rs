@@ -11,7 +11,7 @@
 //! How to add a module: give it a row, with the source that provides it. `Native` allows a Rust module of
 //! `rustpython-stdlib` or the VM (each is attack surface: reaches no host resource, its limits hold; write the
 //! attack as a test first); `Python` allows the frozen module or package from `rustpython-pylib` (what it
-//! imports must be allowed too); `StandIn` is one of ours in `sandbox_py/` (listed in `sandbox::stand_ins`).
+//! imports must be allowed too); `StandIn` is one of ours in `python/` (listed in `sandbox::stand_ins`).
 
 /// Where an importable module's code comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub enum Source {
     Native,
     /// The frozen Python module or package of `rustpython-pylib`.
     Python,
-    /// A module written here (`sandbox_py/`) in place of the standard one.
+    /// A module written here (`python/`) in place of the standard one.
     StandIn,
 }
 

@@ -1,6 +1,6 @@
 //! Time-zone data for `zoneinfo`: the files of the host's `tzdata` package (a dependency of the wheel), read
 //! once by the zygote before it is confined (`preread`) and handed to `_sandbox_tzdata`
-//! (`sandbox_py/tzdata.py`), which serves them as the `tzdata` package through `importlib.resources`, as
+//! (`python/_sandbox_tzdata.py`), which serves them as the `tzdata` package through `importlib.resources`, as
 //! CPython's `zoneinfo` reads them.
 
 use std::path::Path;

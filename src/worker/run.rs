@@ -268,7 +268,7 @@ fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, o
     Outcome::Error { type_name, message, traceback, output, stop: None }
 }
 
-/// Line `line` of a module the sandbox imported from its own filesystem (`sandbox_py/importer.py`), read as
+/// Line `line` of a module the sandbox imported from its own filesystem (`sandbox/python/_sandbox_importer.py`), read as
 /// CPython's traceback reads it (`linecache`, through the sandbox's `open`); None for the `<...>` names of
 /// cells, frozen and stand-in modules.
 fn file_line(vm: &VirtualMachine, file: &str, line: usize) -> Option<String> {

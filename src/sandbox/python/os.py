@@ -131,3 +131,5 @@ def urandom(size):
     if size < 0:
         raise ValueError("negative argument not allowed")
     return _random.Random().getrandbits(size * 8).to_bytes(size, "little") if size else b""
+
+# stand-in also for: posix (importlib's path machinery imports it)

@@ -1,7 +1,7 @@
 """_sandbox_streams: the objects `sys.stdout` and `sys.stderr` are in the sandbox. Text streams as CPython's
 are (`io.TextIOBase`: `write`, `writelines`, `flush`, `isatty`, `encoding`, a `buffer` for bytes, ...), whose
 writes land in the session's output, each stream in its own buffer (the native writers the sandbox passes in;
-src/output.rs says how the two are returned)."""
+src/sandbox/output.rs says how the two are returned)."""
 
 import io
 
