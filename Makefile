@@ -38,9 +38,9 @@ fuzz: install
 	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
 	$(PYTHON) fuzz/fuzz_regex.py --seconds $(FUZZ_REGEX_SECONDS)
 
-# The dspy-facing tests again in a venv per supported dspy (newest 3.3.x, newest release): tools/test_dspy_versions.py.
+# The dspy-facing tests again in a venv per supported dspy (newest 3.3.x, newest release): tools/dspy_venvs.py.
 test-dspy-versions: install
-	$(PYTHON) tools/test_dspy_versions.py
+	$(PYTHON) tools/dspy_venvs.py
 
 # The wheel users install, in dist/, built with the `dist` profile (fat LTO, one codegen unit): abi3 (one for
 # every CPython >= 3.10), manylinux_2_28 (linked through zig against glibc 2.28, so it runs on RHEL 8, Ubuntu
@@ -52,7 +52,7 @@ wheel:
 
 # The built wheel in fresh venvs of CPython 3.10 and 3.13, running the RLM example outside the source tree.
 test-wheel: wheel
-	$(PYTHON) tools/test_wheel.py
+	$(PYTHON) tools/wheel_check.py
 
 test: lint test-rust test-python test-dspy-versions test-wheel fuzz
 
@@ -74,7 +74,7 @@ ci-bench-smoke: install bench-smoke
 
 # dspy's own interpreter tests with RustInterpreter in place of PythonInterpreter (tools/dspy_tests.py), at the
 # tag of DSPY_VERSION (default: the installed dspy), installed into a venv of its own (the one
-# tools/test_dspy_versions.py makes). Needs dspy's repository: DSPY_REPO is its git URL (the default) or a
+# tools/dspy_venvs.py makes). Needs dspy's repository: DSPY_REPO is its git URL (the default) or a
 # local git mirror. Not part of `make test` (it needs the network).
 DSPY_VERSION ?= $(shell $(PYTHON) -c "import dspy; print(dspy.__version__)")
 DSPY_REPO ?= https://github.com/stanfordnlp/dspy.git

@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from dspy_tests_reasons import REASONS, kind_of  # noqa: E402
-from test_dspy_versions import prepare  # noqa: E402
+from dspy_venvs import prepare  # noqa: E402
 
 ROOT = HERE.parent
 DEFAULT_REPO = "https://github.com/stanfordnlp/dspy.git"
@@ -46,7 +46,7 @@ def main() -> int:
     parser.add_argument("--repo", default=os.environ.get("DSPY_REPO", DEFAULT_REPO), help="dspy's git URL or a local git dir")
     parser.add_argument("--ref", help="the tag to test (default: the version of the dspy --python has installed)")
     parser.add_argument("--python", default=sys.executable, help="the Python (with dspy and pytest) to run them with")
-    parser.add_argument("--dspy", help="run them in the venv of tools/test_dspy_versions.py for this dspy version")
+    parser.add_argument("--dspy", help="run them in the venv of tools/dspy_venvs.py for this dspy version")
     parser.add_argument("--json", type=Path, help="also write every test's outcome and class here")
     args = parser.parse_args()
     if args.dspy:

@@ -8,7 +8,7 @@
 //! instruction all the same. The session process's monitor thread (`worker::monitor`) asks for the stop
 //! when a limit is passed, and asks again every tick until the run ends.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -111,8 +111,11 @@ pub struct Shared {
     epoch: Instant,
     /// Nanoseconds (since `epoch`) at which the current tool call began; 0 when no tool is running.
     tool_started: AtomicU64,
-    /// Time spent in tools during the current job, in nanoseconds.
-    tool_nanos: AtomicU64,
+    /// The job's time in tools as one word, so the monitor never reads half an update (it once read a call as
+    /// over but not yet counted, and stopped a run whose tools had taken longer than its limit): `T << 1 | 1`
+    /// while a call runs, where the time in tools is `T` plus now (in nanoseconds since `epoch`); `T << 1`
+    /// between calls, where it is `T`.
+    tool_clock: AtomicI64,
     /// Bytes the session process holds, and the ceiling for large requests (see `memory`).
     pub memory: &'static Budget,
     /// Bytes past which the running job is stopped with MemoryError (usize::MAX between jobs).
@@ -127,7 +130,7 @@ impl Shared {
             signals,
             epoch: Instant::now(),
             tool_started: AtomicU64::new(0),
-            tool_nanos: AtomicU64::new(0),
+            tool_clock: AtomicI64::new(0),
             memory,
             memory_threshold: AtomicUsize::new(usize::MAX),
         })
@@ -155,7 +158,7 @@ impl Shared {
     /// Called by the VM thread at the start and end of every run.
     pub fn reset_for_job(&self) {
         self.stop.store(0, Ordering::SeqCst);
-        self.tool_nanos.store(0, Ordering::SeqCst);
+        self.tool_clock.store(0, Ordering::SeqCst);
         self.tool_started.store(0, Ordering::SeqCst);
     }
 
@@ -163,14 +166,21 @@ impl Shared {
         (self.epoch.elapsed().as_nanos() as u64).max(1)
     }
 
+    /// Only the VM thread starts and ends tool calls (so a load and a store make one update).
     pub fn tool_call_started(&self) {
-        self.tool_started.store(self.now_nanos(), Ordering::SeqCst);
+        let clock = self.tool_clock.load(Ordering::SeqCst);
+        if clock & 1 == 0 {
+            let now = self.now_nanos();
+            self.tool_clock.store(((clock >> 1) - now as i64) << 1 | 1, Ordering::SeqCst);
+            self.tool_started.store(now, Ordering::SeqCst);
+        }
     }
 
     pub fn tool_call_ended(&self) {
-        let started = self.tool_started.swap(0, Ordering::SeqCst);
-        if started != 0 {
-            self.tool_nanos.fetch_add(self.now_nanos().saturating_sub(started), Ordering::SeqCst);
+        let clock = self.tool_clock.load(Ordering::SeqCst);
+        if clock & 1 == 1 {
+            self.tool_clock.store(((clock >> 1) + self.now_nanos() as i64) << 1, Ordering::SeqCst);
+            self.tool_started.store(0, Ordering::SeqCst);
         }
     }
 
@@ -220,9 +230,9 @@ impl Shared {
 
     /// Time spent in host tools so far in this job, including a call still running.
     pub fn tool_time(&self) -> Duration {
-        let started = self.tool_started.load(Ordering::SeqCst);
-        let running = if started == 0 { 0 } else { self.now_nanos().saturating_sub(started) };
-        Duration::from_nanos(self.tool_nanos.load(Ordering::SeqCst) + running)
+        let clock = self.tool_clock.load(Ordering::SeqCst);
+        let running = if clock & 1 == 1 { self.now_nanos() as i64 } else { 0 };
+        Duration::from_nanos(((clock >> 1) + running).max(0) as u64)
     }
 }
 
@@ -372,4 +382,38 @@ fn audit(event: rustpython_vm::builtins::PyStrRef, args: PyObjectRef, vm: &Virtu
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_in_tools_never_seems_to_shrink_to_the_monitor() {
+        static BUDGET: Budget = Budget::new();
+        let (signals, _receiver) = rustpython_vm::signal::user_signal_channel();
+        let limits = Limits { timeout: None, grace: Duration::from_secs(1), max_output_chars: 0, memory_limit: None };
+        let shared = Shared::new(limits, signals, &BUDGET);
+        let reader = {
+            let shared = shared.clone();
+            std::thread::spawn(move || {
+                // A reading may pass the call's end by the time between its load and its clock: microseconds.
+                let mut last = Duration::ZERO;
+                for _ in 0..2_000_000 {
+                    let now = shared.tool_time();
+                    assert!(now + Duration::from_millis(1) >= last, "tool time went back from {last:?} to {now:?}");
+                    last = last.max(now);
+                }
+            })
+        };
+        let mut calls = 0u32;
+        while !reader.is_finished() {
+            shared.tool_call_started();
+            std::thread::sleep(Duration::from_millis(2));
+            shared.tool_call_ended();
+            calls += 1;
+        }
+        reader.join().unwrap();
+        assert!(shared.tool_time() >= Duration::from_millis(2) * calls);
+    }
 }

@@ -5,7 +5,7 @@
 //! process: what it cannot reach fails as CPython fails without it) or *refused* (importing it raises
 //! `ModuleNotFoundError`, an `ImportError`, saying why and what to use instead). A dotted entry overrides its package for that part.
 //! The VM's allow-lists are made from this table (`native_allowed`, `python_allowed`), the refusals'
-//! words too (`refusals`), and `tests/test_stdlib_table.py` walks it against CPython's list, imports every
+//! words too (`refusals`), and `tests/sandbox/test_stdlib_table.py` walks it against CPython's list, imports every
 //! entry in a sandbox and checks the table in docs/stdlib.md.
 //!
 //! How to add a module: give it a row, with the source that provides it. `Native` allows a Rust module of

@@ -13,7 +13,7 @@ from pathlib import Path
 from cpython import reference_python
 from dspy_rust_interpreter import _native
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ROWS = _native.stdlib_modules()
 
 IMPORT_EACH = """

@@ -73,8 +73,8 @@ def test_posix_is_the_same_stand_in(interp):
 
 
 # `subprocess`, `socket`, `threading` and `signal` are the sandbox's own (asyncio imports them): their names,
-# and every start, connection, thread or handler refused (tests/test_security.py, tests/asyncio/). `gc` is
-# there without the functions that reach every object (tests/test_security.py); `pickle` is the Python face of
+# and every start, connection, thread or handler refused (tests/isolation/test_security.py, tests/asyncio/). `gc` is
+# there without the functions that reach every object (tests/isolation/test_security.py); `pickle` is the Python face of
 # the native `_pickle` the sandbox always had.
 @pytest.mark.parametrize("module", ["_thread_native", "_testinternalcapi", "gc_native", "cffi"])
 def test_host_reaching_module_is_not_importable(interp, module):
@@ -84,7 +84,7 @@ def test_host_reaching_module_is_not_importable(interp, module):
 
 
 # Standard-library modules that reach the host are refused with the reason (their table: src/sandbox/stdlib.rs;
-# tests/test_stdlib_table.py checks every row).
+# tests/sandbox/test_stdlib_table.py checks every row).
 @pytest.mark.parametrize(
     "module",
     [

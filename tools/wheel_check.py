@@ -2,7 +2,7 @@
 it supports (3.10 and 3.13, found on PATH or under pyenv), with dspy from PyPI, then the RLM example run from
 a folder outside the source tree, so nothing but the installed wheel can be imported.
 
-    make wheel && python tools/test_wheel.py [dist/dspy_rust_interpreter-....whl]
+    make wheel && python tools/wheel_check.py [dist/dspy_rust_interpreter-....whl]
 """
 
 from __future__ import annotations

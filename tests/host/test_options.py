@@ -12,7 +12,7 @@ import pytest
 from dspy_rust_interpreter import Mount, RustInterpreter, _native
 from dspy_rust_interpreter._options import MOUNTING_OPTIONS
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_the_defaults_are_the_ones_the_readme_lists():

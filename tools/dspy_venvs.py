@@ -2,8 +2,8 @@
 virtual environment per supported dspy: the newest 3.3.x and the newest release, each upgraded on every run so
 that a new dspy release is tested the day it ships (no upper pin refuses it untested).
 
-    python tools/test_dspy_versions.py            # every spec in SPECS
-    python tools/test_dspy_versions.py "dspy==3.3.*"
+    python tools/dspy_venvs.py            # every spec in SPECS
+    python tools/dspy_venvs.py "dspy==3.3.*"
 
 The package comes from this source tree (its built extension is abi3: any of these venvs can import it). A
 venv that cannot be upgraded (no network) is tested with the dspy it has, with a warning; one that has no dspy
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VENVS = Path.home() / ".cache" / "dspy-rust-interpreter"
 SPECS = ("dspy==3.3.*", "dspy")
-TESTS = ("conformance", "tests/dspy_e2e", "tests/drop_in", "tests/test_errors.py", "tests/test_tools_observability.py")
+TESTS = ("conformance", "tests/dspy_e2e", "tests/drop_in", "tests/sandbox/test_errors.py", "tests/tools/test_tools_observability.py")
 REQUIREMENTS = ("pytest>=8", "pydantic>=2")
 
 
