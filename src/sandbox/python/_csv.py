@@ -8,15 +8,11 @@ only ever given a Dialect object, never a name, and the session's field limit is
 
 import sys
 
-# Handed over by the host only while this module imports (it is not importable by name): keep what reads no
-# process-wide state, and forget the module.
-try:
-    import _csv_native
-except ModuleNotFoundError:
-    raise ImportError(
-        "_csv can be imported once per session, when the sandbox is built (it keeps the csv module's state for "
-        "this session); it was removed from sys.modules: use the csv module, or put back the _csv you removed"
-    ) from None
+from _sandbox_native import handed_over
+
+# Keep what reads no process-wide state, and forget the module.
+_csv_native = handed_over("_csv", "use the csv module (it keeps its state in _csv, for this session), or ")
+del handed_over
 from _csv_native import (
     QUOTE_ALL,
     QUOTE_MINIMAL,

@@ -9,14 +9,11 @@ as a file SQLite cannot open does. Each connection keeps its temporary tables in
 handler that runs Python now and then, so that the session's time limit stops a runaway query (the limit's
 exception, raised in the handler, interrupts SQLite and is raised again at the next instruction)."""
 
-try:
-    import _sqlite3_native
-except ModuleNotFoundError:
-    raise ImportError(
-        "_sqlite3 can be imported once per session, when the sandbox is built; it was removed from sys.modules: "
-        "put back the _sqlite3 you removed"
-    ) from None
-globals().update({name: value for name, value in vars(_sqlite3_native).items() if not name.startswith("__")})
+from _sandbox_native import adopt, handed_over
+
+_sqlite3_native = handed_over("_sqlite3")
+adopt(_sqlite3_native, globals())
+del adopt, handed_over
 _native_connect = _sqlite3_native.connect
 del _sqlite3_native
 

@@ -2,13 +2,10 @@
 would hand out every object the VM holds, the sandbox's own machinery included (an AttributeError, as for a
 function that is not there). The native module is handed over as ``gc_native`` only while this imports."""
 
-try:
-    import gc_native
-except ModuleNotFoundError:
-    raise ImportError(
-        "gc can be imported once per session, when the sandbox is built; it was removed from sys.modules: put "
-        "back the gc you removed"
-    ) from None
+from _sandbox_native import handed_over
+
+gc_native = handed_over("gc")
+del handed_over
 from gc_native import (
     DEBUG_COLLECTABLE,
     DEBUG_LEAK,

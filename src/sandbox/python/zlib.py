@@ -3,15 +3,12 @@ decompressing data: incorrect header check``; RustPython gave the reason alone, 
 message, or a model reading it, expects CPython's). The native module is handed over as ``zlib_native`` only
 while this imports."""
 
-try:
-    import zlib_native
-except ModuleNotFoundError:
-    raise ImportError(
-        "zlib can be imported once per session, when the sandbox is built; it was removed from sys.modules: put "
-        "back the zlib you removed"
-    ) from None
+from _sandbox_native import adopt, handed_over
+
+zlib_native = handed_over("zlib")
 # Everything of the native module as it is (gzip uses its _ZlibDecompressor), then the two functions below.
-globals().update({name: value for name, value in vars(zlib_native).items() if not name.startswith("__")})
+adopt(zlib_native, globals())
+del adopt, handed_over
 error = zlib_native.error
 _decompress = zlib_native.decompress
 _decompressobj = zlib_native.decompressobj
