@@ -10,12 +10,7 @@ from typing import Any
 
 from . import _native
 from ._errors import CodeInterpreterError
-
-# Errors of the session's filesystem that the host API raises as themselves.
-_PASSED_ERRORS = frozenset({
-    "OSError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
-    "PermissionError", "ValueError", "TypeError",
-})
+from ._outcome import command_result
 
 
 class SessionFiles:
@@ -50,15 +45,7 @@ class SessionFiles:
     def _run(self, method: str, *args: Any) -> Any:
         with self._session_for(f"files.{method.removeprefix('files_')}") as session:
             outcome = getattr(session, method)(*args)
-        kind = outcome.kind
-        if kind == _native.OutcomeKind.Value:
-            return outcome.value
-        if kind == _native.OutcomeKind.Error:
-            exception = getattr(builtins, outcome.error_type, None) if outcome.error_type in _PASSED_ERRORS else None
-            if exception is not None:
-                raise exception(outcome.message)
-            raise CodeInterpreterError(f"{outcome.error_type}: {outcome.message}")
-        raise CodeInterpreterError(outcome.message or "the session's files could not be reached")
+        return command_result(outcome)
 
 
 def _checked_paths(paths: Any) -> builtins.list[str]:

@@ -15,20 +15,17 @@ from . import _native, _zygote
 from ._callbacks import active_callbacks, reported
 from ._dspy_api import FLEX_EXECUTION_INSTRUCTIONS, capabilities, prepare_inputs
 from ._errors import (
-    CodeExecutionError,
     CodeInterpreterError,
-    FinalAnswerResult,
-    FinalOutput,
     InvalidNameError,
     InvalidValueError,
 )
 from ._files import SessionFiles
 from ._locking import SessionLock
 from ._mounts import describe_mounts
-from ._native import OutcomeKind, StopReason
 from ._options import Configuration, check_options
+from ._outcome import count_outcome, run_result
 from ._packages import describe_packages
-from ._tool_calls import ToolRuntime, build_tool_specs, estimate_size
+from ._tool_calls import ToolRuntime, build_tool_specs
 from ._tool_context import CALLER_LOOP, RUNNING_TOOL_OF
 from ._tools import check_global_name
 
@@ -248,8 +245,8 @@ class RustInterpreter:
                 # Only now is the sandbox's tool table current (a refused call installs nothing).
                 self._synced_tools = tools_snapshot
                 self._tools_registered = True
-            _count_outcome(runtime.stats, outcome)
-        return _outcome_to_result(outcome)
+            count_outcome(runtime.stats, outcome)
+        return run_result(outcome)
 
     async def aexecute(self, code: str, variables: dict[str, Any] | None = None) -> Any:
         """``execute()`` for async callers: waits on a helper thread, so the event loop is not blocked.
@@ -402,49 +399,9 @@ class RustInterpreter:
         return build_tool_specs(self._tools, self._runtime), current
 
 
-def _count_outcome(stats: Any, outcome: _native.RunOutcome) -> None:
-    stats.executes += 1
-    kind = outcome.kind
-    if kind is OutcomeKind.Value:
-        value = outcome.value
-        stats.output_chars += len(value) if type(value) is str else estimate_size(value, 1 << 20)
-    elif kind is OutcomeKind.Syntax:
-        stats.errors += 1
-    elif kind is OutcomeKind.Error:
-        stats.errors += 1
-        stats.output_chars += len(outcome.output)
-        if outcome.stop is StopReason.Memory or outcome.error_type == "MemoryError":
-            stats.memory_errors += 1
-        elif outcome.stop is StopReason.Timeout:
-            stats.timeouts += 1
-        if outcome.rolled_back:
-            stats.rollbacks += 1
-
-
 def _declared_type(field: dict[str, Any]) -> str | None:
     declared = field.get("type")
     return declared if declared in FIELD_TYPES else None
-
-
-def _outcome_to_result(outcome: _native.RunOutcome) -> Any:
-    kind = outcome.kind
-    if kind is OutcomeKind.Value:
-        return outcome.value
-    if kind is OutcomeKind.Submit:
-        return FinalOutput(outcome.value)
-    if kind is OutcomeKind.Final:
-        return FinalAnswerResult(outcome.value)
-    if kind is OutcomeKind.Syntax:
-        raise SyntaxError(outcome.message, ("<sandbox>", outcome.lineno, outcome.offset, outcome.text))
-    if kind is OutcomeKind.Error:
-        error_type, message, traceback, output = outcome.error_type, outcome.message, outcome.traceback, outcome.output
-        text = f"{error_type}: {message}" if message else error_type
-        if traceback:
-            text += f"\n\n{traceback}"
-        if output:
-            text += f"\n\nOutput printed before the error:\n{output}"
-        raise CodeExecutionError(text, error_type=error_type, traceback=traceback, output=output)
-    raise CodeInterpreterError(outcome.message)
 
 
 def instructions_for(configuration: Configuration) -> str:

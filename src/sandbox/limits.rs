@@ -103,6 +103,11 @@ pub fn shared() -> Option<Arc<Shared>> {
     CURRENT.with(|current| current.borrow().shared.clone())
 }
 
+/// Characters of output a run keeps (every print asks: no reference counted for it).
+pub fn max_output_chars() -> usize {
+    CURRENT.with(|current| current.borrow().shared.as_ref().map_or(usize::MAX, |shared| shared.limits.max_output_chars))
+}
+
 /// What the VM thread and the monitor thread share about the running job.
 pub struct Shared {
     pub limits: Limits,

@@ -25,9 +25,8 @@ enum Stream {
 /// dropped.
 fn write_to(stream: Stream, text: PyStrRef) -> usize {
     let length = text.char_len();
-    let cap = limits::shared();
+    let cap = limits::max_output_chars();
     with_state(|state| {
-        let cap = cap.map_or(usize::MAX, |shared| shared.limits.max_output_chars);
         let room = cap.saturating_sub(state.output_chars);
         let kept = length.min(room);
         let buffer: &mut String = match stream {
