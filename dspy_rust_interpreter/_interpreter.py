@@ -15,7 +15,10 @@ from . import _native, _zygote
 from ._callbacks import active_callbacks, reported
 from ._dspy_api import FLEX_EXECUTION_INSTRUCTIONS, capabilities, prepare_inputs
 from ._errors import (
+    CodeExecutionError,
     CodeInterpreterError,
+    FinalAnswerResult,
+    FinalOutput,
     InvalidNameError,
     InvalidValueError,
 )
@@ -32,7 +35,9 @@ from ._tools import check_global_name
 if TYPE_CHECKING:
     from ._native import ToolSpec
 
-__all__ = ["RustInterpreter"]
+# The protocol's result and error types are looked up on the interpreter's module (seeds/004: the conformance
+# kit finds FinalAnswerResult there), so they are exported beside it.
+__all__ = ["CodeExecutionError", "CodeInterpreterError", "FinalAnswerResult", "FinalOutput", "RustInterpreter"]
 
 # SUBMIT/FINAL check a declared field's value against these simple types (the ones dspy's RLM declares).
 FIELD_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "NoneType"})
