@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{Reply, Request, SessionOptions};
+use crate::protocol::message::{ToHost, ToSession, SessionOptions};
 use crate::protocol::wire::Encoded;
 
 /// The largest frame the host accepts from a session process...
@@ -75,7 +75,7 @@ impl Process {
             // SAFETY: borrowed for this call only; the Python layer keeps the control socket open.
             let control = std::mem::ManuallyDrop::new(unsafe { Channel::from_raw(control_fd) });
             control
-                .send(&Request::Spawn(options.clone()).encode().into_vec(), &[theirs.as_raw_fd()])
+                .send(&ToSession::Spawn(options.clone()).encode().into_vec(), &[theirs.as_raw_fd()])
                 .map_err(|e| Failure::Zygote(format!("the zygote is gone ({e})")))?;
         }
         drop(theirs);
@@ -88,7 +88,7 @@ impl Process {
     /// Ask the process waiting on `link` (a checkpoint, or a fork's copy) to take over, and wait for `Ready`.
     pub fn resume(link: Channel, options: &SessionOptions) -> Result<Process, Failure> {
         link.attest_senders().map_err(|e| Failure::Lost(e.to_string()))?;
-        link.send_by(&Request::Resume.encode().into_vec(), &[], Instant::now() + FRAME_WITHIN)
+        link.send_by(&ToSession::Resume.encode().into_vec(), &[], Instant::now() + FRAME_WITHIN)
             .map_err(|e| Failure::Lost(format!("it is gone ({e})")))?;
         Process::take_over(link, max_reply(options), RESUMED_WITHIN)
     }
@@ -103,14 +103,14 @@ impl Process {
         }
         let (frame, mut fds, sender) = link.recv_by(max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
         match decode(&frame)? {
-            Reply::Ready { pid } => {
+            ToHost::Ready { pid } => {
                 let pidfd = fds.pop().ok_or_else(|| Failure::Lost("the session process sent no pidfd".into()))?;
                 if sender != Some(pid) || pidfd_pid(&pidfd) != Some(pid) {
                     return Err(Failure::Lost("the session process sent a pidfd that is not its own".into()));
                 }
                 Ok(Process { link, pidfd: Some(pidfd), pid, max_reply })
             }
-            Reply::Failed(reason) => Err(Failure::Refused(reason)),
+            ToHost::Failed(reason) => Err(Failure::Refused(reason)),
             other => Err(Failure::Lost(format!("the session process answered {} instead of Ready", name(&other)))),
         }
     }
@@ -120,7 +120,7 @@ impl Process {
         self.pidfd.as_ref().map(AsRawFd::as_raw_fd)
     }
 
-    pub fn send(&self, request: &Request) -> Result<(), Failure> {
+    pub fn send(&self, request: &ToSession) -> Result<(), Failure> {
         send_request(&self.link, &request.encode()).map_err(|e| Failure::Lost(format!("the session process is gone ({e})")))
     }
 
@@ -166,8 +166,8 @@ fn pidfd_pid(pidfd: &OwnedFd) -> Option<u32> {
 }
 
 /// A reply as the session process sent it: malformed is its fault.
-fn decode(frame: &[u8]) -> Result<Reply, Failure> {
-    Reply::decode(frame).map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))
+fn decode(frame: &[u8]) -> Result<ToHost, Failure> {
+    ToHost::decode(frame).map_err(|e| Failure::Lost(format!("the session process sent a malformed message ({e:?})")))
 }
 
 fn lost_reading(e: io::Error) -> Failure {
@@ -181,30 +181,30 @@ fn lost_reading(e: io::Error) -> Failure {
 impl Process {
     /// Read one reply (call when the link is readable: the whole frame must follow within `FRAME_WITHIN`):
     /// too large, malformed, cut short or trickled is the process's fault.
-    pub fn receive(&self) -> Result<(Reply, Vec<OwnedFd>), Failure> {
+    pub fn receive(&self) -> Result<(ToHost, Vec<OwnedFd>), Failure> {
         self.receive_frame().map(|(_, reply, fds)| (reply, fds))
     }
 
     /// `receive`, with the frame the reply was decoded from.
-    pub fn receive_frame(&self) -> Result<(Vec<u8>, Reply, Vec<OwnedFd>), Failure> {
+    pub fn receive_frame(&self) -> Result<(Vec<u8>, ToHost, Vec<OwnedFd>), Failure> {
         let (frame, fds, _) = self.link.recv_by(self.max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
         let reply = decode(&frame)?;
         Ok((frame, reply, fds))
     }
 }
 
-pub fn name(reply: &Reply) -> &'static str {
+pub fn name(reply: &ToHost) -> &'static str {
     match reply {
-        Reply::Ready { .. } => "Ready",
-        Reply::Failed(_) => "Failed",
-        Reply::ToolCall { .. } => "ToolCall",
-        Reply::Done(_) => "Done",
-        Reply::Checkpoint => "Checkpoint",
-        Reply::Forked => "Forked",
-        Reply::Fault { .. } => "Fault",
-        Reply::Abandoned(_) => "Abandoned",
-        Reply::ToolStart { .. } => "ToolStart",
-        Reply::Wait { .. } => "Wait",
-        Reply::FileOp(_) => "FileOp",
+        ToHost::Ready { .. } => "Ready",
+        ToHost::Failed(_) => "Failed",
+        ToHost::ToolCall { .. } => "ToolCall",
+        ToHost::Done(_) => "Done",
+        ToHost::Checkpoint => "Checkpoint",
+        ToHost::Forked => "Forked",
+        ToHost::Fault { .. } => "Fault",
+        ToHost::Abandoned(_) => "Abandoned",
+        ToHost::ToolStart { .. } => "ToolStart",
+        ToHost::Wait { .. } => "Wait",
+        ToHost::FileOp(_) => "FileOp",
     }
 }

@@ -23,7 +23,7 @@ use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
 use crate::protocol::files::FilesCommand;
-use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, Reply, Request, SessionOptions};
+use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, ToHost, ToSession, SessionOptions};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
 
@@ -274,7 +274,7 @@ impl Session {
                     break;
                 }
                 match py.detach(|| state.process.receive_frame()) {
-                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
+                    Ok((_, ToHost::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok(_) => {}
                     Err(_) => break,
                 }
@@ -313,7 +313,7 @@ impl Session {
             if readable {
                 let received = py.detach(|| state.process.receive_frame());
                 match received {
-                    Ok((done, Reply::Done(outcome), _)) => {
+                    Ok((done, ToHost::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
                             match answers.kept {
                                 Some(answers) => state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done) }),
@@ -322,8 +322,8 @@ impl Session {
                         }
                         break Ending::Done(outcome);
                     }
-                    Ok((_, Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
-                    Ok((_, Reply::ToolCall { name, args, kwargs }, _)) => {
+                    Ok((_, ToHost::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
+                    Ok((_, ToHost::ToolCall { name, args, kwargs }, _)) => {
                         let called = Instant::now();
                         if matches!(state.fault, Some(HostFault::Tool)) {
                             state.fault = None;
@@ -331,22 +331,22 @@ impl Session {
                         }
                         let result = state.tools.call(py, &name, args, kwargs, context);
                         tool_time += called.elapsed();
-                        let reply = Request::ToolResult(result).encode();
+                        let reply = ToSession::ToolResult(result).encode();
                         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
                             break gone(e);
                         }
                         answers.push(Answer::Tool(reply));
                     }
-                    Ok((_, Reply::ToolStart { call_id, name, args, kwargs }, _)) => {
+                    Ok((_, ToHost::ToolStart { call_id, name, args, kwargs }, _)) => {
                         if let Err(broken) = host_calls.start(py, &state.tools, call_id, name, args, kwargs, context) {
                             break Ending::Died(Cause::Lost(broken));
                         }
                     }
-                    Ok((_, Reply::Wait { timeout }, _)) => host_calls.wait(timeout),
-                    Ok((_, Reply::FileOp(op), _)) => {
+                    Ok((_, ToHost::Wait { timeout }, _)) => host_calls.wait(timeout),
+                    Ok((_, ToHost::FileOp(op), _)) => {
                         let mounts = &self.mounts;
                         let (answer, journaled) = py.detach(|| mounts.answer(&op, &mut changes));
-                        let reply = Request::FileAnswer(answer).encode();
+                        let reply = ToSession::FileAnswer(answer).encode();
                         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
                             break gone(e);
                         }
@@ -354,8 +354,8 @@ impl Session {
                             answers.push(Answer::File(reply));
                         }
                     }
-                    Ok((_, Reply::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
-                    Ok((_, Reply::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
+                    Ok((_, ToHost::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
+                    Ok((_, ToHost::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
                     Ok((_, other, _)) => {
                         break Ending::Died(Cause::Lost(format!("the session process sent {} during a run", process::name(&other))))
                     }
@@ -439,7 +439,7 @@ impl Session {
         let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
             return Ok(RunOutcome::dead(py, &self.death_reason()));
         };
-        let frame = Request::Files(command).encode();
+        let frame = ToSession::Files(command).encode();
         let _waiting = Waiting::on(self.id);
         let (ending, interrupt) = self.exchange(py, state, frame, None, None);
         self.conclude(py, &mut guard, ending, interrupt)
@@ -518,12 +518,12 @@ impl Session {
             }
             Some(HostFault::Session(place)) => {
                 state.fault = None;
-                Some(Request::InjectFault(place).encode().into_vec())
+                Some(ToSession::InjectFault(place).encode().into_vec())
             }
             Some(HostFault::Tool) | None => None,
         };
         let asks_checkpoint = !state.checkpoint_pending && state.journal.wants_checkpoint();
-        let request = Request::Execute(Box::new(Execute {
+        let request = ToSession::Execute(Box::new(Execute {
             code,
             variables,
             tools: std::mem::take(&mut state.resend_tools).then(|| state.tools.declarations()),
@@ -579,7 +579,7 @@ impl Session {
             return Err(PyRuntimeError::new_err(format!("the session is dead: {}", self.death_reason())));
         };
         let lost = |reason: String| PyRuntimeError::new_err(format!("the session could not be forked: {reason}"));
-        state.process.send(&Request::Fork).map_err(|_| lost("its process is gone".into()))?;
+        state.process.send(&ToSession::Fork).map_err(|_| lost("its process is gone".into()))?;
         // Only the checkpoint it may have pending comes before the copy: a process that keeps sending them is
         // not read for ever.
         let mut pending = 0..PENDING_BETWEEN_RUNS;
@@ -588,9 +588,9 @@ impl Session {
                 return Err(lost("it sent checkpoints instead of the copy".into()));
             }
             match py.detach(|| state.process.receive()) {
-                Ok((Reply::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
-                Ok((Reply::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
-                Ok((Reply::Failed(reason), _)) => return Err(lost(reason)),
+                Ok((ToHost::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
+                Ok((ToHost::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
+                Ok((ToHost::Failed(reason), _)) => return Err(lost(reason)),
                 Ok((other, _)) => return Err(lost(format!("the session process answered {}", process::name(&other)))),
                 Err(failure) => return Err(lost(failure.into_reason())),
             }

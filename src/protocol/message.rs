@@ -1,4 +1,5 @@
-//! Requests (host -> session process) and replies (session process -> host).
+//! The messages: `ToSession` (host -> session process) and `ToHost` (session process -> host), named for where they
+//! go: a tool call is the session's message to the host, its result the host's answer.
 //!
 //! One exchange per `execute()`: the host sends `Execute`, the session answers with any number of
 //! `ToolCall`s (each answered by a `ToolResult` before the session goes on) and then `Done`. Between
@@ -94,12 +95,12 @@ pub struct Execute {
 }
 
 #[derive(Debug, PartialEq)]
-pub enum Request {
+pub enum ToSession {
     /// To the zygote: start a session with these options on the socket passed with the message.
     Spawn(SessionOptions),
     Execute(Box<Execute>),
     ToolResult(ToolResult),
-    /// The answer to `Reply::Wait`: the host calls (started with `Reply::ToolStart`) that finished since the
+    /// The answer to `ToHost::Wait`: the host calls (started with `ToHost::ToolStart`) that finished since the
     /// last answer, by call id; none when the wait timed out.
     Woken(Vec<(u64, ToolResult)>),
     /// Make a live, independent copy of the session; it answers `Ready` on the socket sent back with `Forked`.
@@ -112,7 +113,7 @@ pub enum Request {
     InjectFault(FaultPlace),
     /// The host API on the session's files, between runs; answered by `Done` like a run.
     Files(FilesCommand),
-    /// The answer to `Reply::FileOp`.
+    /// The answer to `ToHost::FileOp`.
     FileAnswer(FileAnswer),
 }
 
@@ -198,19 +199,19 @@ pub fn cap_text(text: &mut String, max_chars: usize) -> usize {
 }
 
 #[derive(Debug, PartialEq)]
-pub enum Reply {
+pub enum ToHost {
     /// The process serving the session from now on (its pidfd travels with the message).
     Ready { pid: u32 },
     /// The session could not be built (e.g. a preload module the sandbox does not offer).
     Failed(String),
     ToolCall { name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
     /// Start a host call that runs while the session goes on (a tool called in async code); its result comes
-    /// in a `Request::Woken`.
+    /// in a `ToSession::Woken`.
     ToolStart { call_id: u64, name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
     /// The session's event loop has nothing to run: answer with the host calls that finish within `timeout`
     /// seconds (at least one, when `None`).
     Wait { timeout: Option<f64> },
-    /// An operation on a mount's host folder, which the host does and answers with `Request::FileAnswer`.
+    /// An operation on a mount's host folder, which the host does and answers with `ToSession::FileAnswer`.
     FileOp(FileOp),
     Done(Outcome),
     /// A frozen copy of the session as of the last completed run (its socket travels with the message).
@@ -306,11 +307,11 @@ fn read_stop(r: &mut Reader<'_>) -> WireResult<Stop> {
     })
 }
 
-impl Request {
+impl ToSession {
     pub fn encode(&self) -> Encoded {
         let mut w = Writer::default();
         match self {
-            Request::Spawn(options) => {
+            ToSession::Spawn(options) => {
                 w.u8(0);
                 w.opt_f64(options.timeout_seconds);
                 w.f64(options.abandon_after_seconds);
@@ -319,7 +320,7 @@ impl Request {
                 w.strs(&options.preload);
                 options.files.write(&mut w);
             }
-            Request::Execute(execute) => {
+            ToSession::Execute(execute) => {
                 w.u8(1);
                 w.str(&execute.code);
                 write_named(&mut w, &execute.variables);
@@ -345,11 +346,11 @@ impl Request {
                 }
                 w.bool(execute.checkpoint);
             }
-            Request::ToolResult(result) => {
+            ToSession::ToolResult(result) => {
                 w.u8(2);
                 write_tool_result(&mut w, result);
             }
-            Request::Woken(results) => {
+            ToSession::Woken(results) => {
                 w.u8(7);
                 w.len(results.len());
                 for (call_id, result) in results {
@@ -357,18 +358,18 @@ impl Request {
                     write_tool_result(&mut w, result);
                 }
             }
-            Request::Fork => w.u8(3),
-            Request::Resume => w.u8(4),
-            Request::Shutdown => w.u8(5),
-            Request::InjectFault(place) => {
+            ToSession::Fork => w.u8(3),
+            ToSession::Resume => w.u8(4),
+            ToSession::Shutdown => w.u8(5),
+            ToSession::InjectFault(place) => {
                 w.u8(6);
                 w.u8(*place as u8);
             }
-            Request::Files(command) => {
+            ToSession::Files(command) => {
                 w.u8(8);
                 command.write(&mut w);
             }
-            Request::FileAnswer(answer) => {
+            ToSession::FileAnswer(answer) => {
                 w.u8(9);
                 answer.write(&mut w);
             }
@@ -387,7 +388,7 @@ impl Request {
 
     fn read(mut r: Reader<'_>) -> WireResult<Self> {
         let request = match r.u8()? {
-            0 => Request::Spawn(SessionOptions {
+            0 => ToSession::Spawn(SessionOptions {
                 timeout_seconds: r.opt_f64()?,
                 abandon_after_seconds: r.f64()?,
                 max_output_chars: r.u64()?,
@@ -416,28 +417,28 @@ impl Request {
                 } else {
                     None
                 };
-                Request::Execute(Box::new(Execute { code, variables, tools, fields, checkpoint: r.bool()? }))
+                ToSession::Execute(Box::new(Execute { code, variables, tools, fields, checkpoint: r.bool()? }))
             }
-            2 => Request::ToolResult(read_tool_result(&mut r)?),
+            2 => ToSession::ToolResult(read_tool_result(&mut r)?),
             7 => {
                 let n = r.count(10)?;
                 let mut results = Vec::with_capacity(n);
                 for _ in 0..n {
                     results.push((r.u64()?, read_tool_result(&mut r)?));
                 }
-                Request::Woken(results)
+                ToSession::Woken(results)
             }
-            3 => Request::Fork,
-            4 => Request::Resume,
-            5 => Request::Shutdown,
-            6 => Request::InjectFault(match r.u8()? {
+            3 => ToSession::Fork,
+            4 => ToSession::Resume,
+            5 => ToSession::Shutdown,
+            6 => ToSession::InjectFault(match r.u8()? {
                 0 => FaultPlace::Panic,
                 1 => FaultPlace::Abort,
                 2 => FaultPlace::StackOverflow,
                 other => return Err(WireError::BadTag(other)),
             }),
-            8 => Request::Files(FilesCommand::read(&mut r)?),
-            9 => Request::FileAnswer(FileAnswer::read(&mut r)?),
+            8 => ToSession::Files(FilesCommand::read(&mut r)?),
+            9 => ToSession::FileAnswer(FileAnswer::read(&mut r)?),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -445,25 +446,25 @@ impl Request {
     }
 }
 
-impl Reply {
+impl ToHost {
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
         match self {
-            Reply::Ready { pid } => {
+            ToHost::Ready { pid } => {
                 w.u8(0);
                 w.u32(*pid);
             }
-            Reply::Failed(message) => {
+            ToHost::Failed(message) => {
                 w.u8(1);
                 w.str(message);
             }
-            Reply::ToolCall { name, args, kwargs } => {
+            ToHost::ToolCall { name, args, kwargs } => {
                 w.u8(2);
                 w.str(name);
                 write_values(&mut w, args);
                 write_named(&mut w, kwargs);
             }
-            Reply::Done(outcome) => {
+            ToHost::Done(outcome) => {
                 w.u8(3);
                 match outcome {
                     Outcome::Value(value) => {
@@ -496,29 +497,29 @@ impl Reply {
                     }
                 }
             }
-            Reply::Checkpoint => w.u8(4),
-            Reply::Forked => w.u8(5),
-            Reply::Fault { signal, out_of_memory } => {
+            ToHost::Checkpoint => w.u8(4),
+            ToHost::Forked => w.u8(5),
+            ToHost::Fault { signal, out_of_memory } => {
                 w.u8(6);
                 w.u32(*signal as u32);
                 w.bool(*out_of_memory);
             }
-            Reply::Abandoned(reason) => {
+            ToHost::Abandoned(reason) => {
                 w.u8(7);
                 w.u8(*reason as u8);
             }
-            Reply::ToolStart { call_id, name, args, kwargs } => {
+            ToHost::ToolStart { call_id, name, args, kwargs } => {
                 w.u8(8);
                 w.u64(*call_id);
                 w.str(name);
                 write_values(&mut w, args);
                 write_named(&mut w, kwargs);
             }
-            Reply::Wait { timeout } => {
+            ToHost::Wait { timeout } => {
                 w.u8(9);
                 w.opt_f64(*timeout);
             }
-            Reply::FileOp(op) => {
+            ToHost::FileOp(op) => {
                 w.u8(10);
                 op.write(&mut w);
             }
@@ -530,10 +531,10 @@ impl Reply {
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
         let mut r = Reader::new(frame).with_value_budget(MAX_VALUES);
         let reply = match r.u8()? {
-            0 => Reply::Ready { pid: r.u32()? },
-            1 => Reply::Failed(r.string()?),
-            2 => Reply::ToolCall { name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
-            3 => Reply::Done(match r.u8()? {
+            0 => ToHost::Ready { pid: r.u32()? },
+            1 => ToHost::Failed(r.string()?),
+            2 => ToHost::ToolCall { name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
+            3 => ToHost::Done(match r.u8()? {
                 0 => Outcome::Value(Value::read(&mut r)?),
                 1 => {
                     let kind = if r.bool()? { FinishKind::Submit } else { FinishKind::Final };
@@ -558,13 +559,13 @@ impl Reply {
                 4 => Outcome::BadInput(r.string()?),
                 other => return Err(WireError::BadTag(other)),
             }),
-            4 => Reply::Checkpoint,
-            5 => Reply::Forked,
-            6 => Reply::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
-            7 => Reply::Abandoned(read_stop(&mut r)?),
-            8 => Reply::ToolStart { call_id: r.u64()?, name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
-            9 => Reply::Wait { timeout: r.opt_f64()? },
-            10 => Reply::FileOp(FileOp::read(&mut r)?),
+            4 => ToHost::Checkpoint,
+            5 => ToHost::Forked,
+            6 => ToHost::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
+            7 => ToHost::Abandoned(read_stop(&mut r)?),
+            8 => ToHost::ToolStart { call_id: r.u64()?, name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
+            9 => ToHost::Wait { timeout: r.opt_f64()? },
+            10 => ToHost::FileOp(FileOp::read(&mut r)?),
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -579,14 +580,14 @@ mod tests {
     #[test]
     fn requests_round_trip() {
         let requests = vec![
-            Request::Spawn(SessionOptions { timeout_seconds: Some(1.5), abandon_after_seconds: 2.0, max_output_chars: 9, memory_limit: None, preload: vec!["json".into()], files: FilesOptions {
+            ToSession::Spawn(SessionOptions { timeout_seconds: Some(1.5), abandon_after_seconds: 2.0, max_output_chars: 9, memory_limit: None, preload: vec!["json".into()], files: FilesOptions {
                 mounts: vec![crate::protocol::files::MountDecl { path: "/data".into(), mode: crate::protocol::files::MountMode::Overlay, is_file: false }],
                 max_bytes: 5,
                 max_files: 6,
             } }),
-            Request::Files(FilesCommand::Write { path: "/a".into(), data: Value::Bytes(b"x".to_vec()) }),
-            Request::FileAnswer(FileAnswer::List(vec![("n".into(), crate::protocol::files::FileStat { kind: crate::protocol::files::FileKind::Dir, size: 1, mtime_ns: 2 })])),
-            Request::Execute(Box::new(Execute {
+            ToSession::Files(FilesCommand::Write { path: "/a".into(), data: Value::Bytes(b"x".to_vec()) }),
+            ToSession::FileAnswer(FileAnswer::List(vec![("n".into(), crate::protocol::files::FileStat { kind: crate::protocol::files::FileKind::Dir, size: 1, mtime_ns: 2 })])),
+            ToSession::Execute(Box::new(Execute {
                 code: "x = 1".into(),
                 variables: vec![("v".into(), Value::Int(3))],
                 tools: Some(vec![
@@ -596,55 +597,55 @@ mod tests {
                 fields: Some(vec![Field { name: "answer".into(), declared_type: Some("str".into()) }]),
                 checkpoint: true,
             })),
-            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: Some(vec![]), fields: None, checkpoint: false })),
-            Request::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: None, fields: None, checkpoint: false })),
-            Request::ToolResult(ToolResult::Raise(HostError {
+            ToSession::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: Some(vec![]), fields: None, checkpoint: false })),
+            ToSession::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: None, fields: None, checkpoint: false })),
+            ToSession::ToolResult(ToolResult::Raise(HostError {
                 type_name: "ValueError".into(),
                 is_builtin: true,
                 message: "m".into(),
                 host_type: "ValueError".into(),
                 traceback: "tb".into(),
             })),
-            Request::ToolResult(ToolResult::Refused("no".into())),
-            Request::Woken(vec![(3, ToolResult::Return(Value::Str("r".into()))), (1, ToolResult::Refused("no".into()))]),
-            Request::Woken(vec![]),
-            Request::Fork,
-            Request::Resume,
-            Request::Shutdown,
-            Request::InjectFault(FaultPlace::StackOverflow),
+            ToSession::ToolResult(ToolResult::Refused("no".into())),
+            ToSession::Woken(vec![(3, ToolResult::Return(Value::Str("r".into()))), (1, ToolResult::Refused("no".into()))]),
+            ToSession::Woken(vec![]),
+            ToSession::Fork,
+            ToSession::Resume,
+            ToSession::Shutdown,
+            ToSession::InjectFault(FaultPlace::StackOverflow),
         ];
         for request in requests {
-            assert_eq!(Request::decode(&request.encode().into_vec()).unwrap(), request);
+            assert_eq!(ToSession::decode(&request.encode().into_vec()).unwrap(), request);
         }
     }
 
     #[test]
     fn replies_round_trip() {
         let replies = vec![
-            Reply::Ready { pid: 42 },
-            Reply::ToolCall { name: "t".into(), args: vec![Value::None], kwargs: vec![("k".into(), Value::Bool(false))] },
-            Reply::Done(Outcome::Syntax { message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
-            Reply::Done(Outcome::Finish(FinishKind::Submit, Value::Dict(vec![]))),
-            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: None }),
-            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: String::new(), output: String::new(), stop: Some(Stop::Timeout) }),
-            Reply::Checkpoint,
-            Reply::Fault { signal: 6, out_of_memory: true },
-            Reply::Abandoned(Stop::Memory),
-            Reply::ToolStart { call_id: 7, name: "t".into(), args: vec![Value::Int(1)], kwargs: vec![("k".into(), Value::None)] },
-            Reply::Wait { timeout: Some(0.25) },
-            Reply::Wait { timeout: None },
-            Reply::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
+            ToHost::Ready { pid: 42 },
+            ToHost::ToolCall { name: "t".into(), args: vec![Value::None], kwargs: vec![("k".into(), Value::Bool(false))] },
+            ToHost::Done(Outcome::Syntax { message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
+            ToHost::Done(Outcome::Finish(FinishKind::Submit, Value::Dict(vec![]))),
+            ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: None }),
+            ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: String::new(), output: String::new(), stop: Some(Stop::Timeout) }),
+            ToHost::Checkpoint,
+            ToHost::Fault { signal: 6, out_of_memory: true },
+            ToHost::Abandoned(Stop::Memory),
+            ToHost::ToolStart { call_id: 7, name: "t".into(), args: vec![Value::Int(1)], kwargs: vec![("k".into(), Value::None)] },
+            ToHost::Wait { timeout: Some(0.25) },
+            ToHost::Wait { timeout: None },
+            ToHost::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
         ];
         for reply in replies {
-            assert_eq!(Reply::decode(&reply.encode()).unwrap(), reply);
+            assert_eq!(ToHost::decode(&reply.encode()).unwrap(), reply);
         }
     }
 
     #[test]
     fn a_session_cannot_say_it_crashed() {
         // `Crash` is the host's own finding: a reply claiming it is malformed.
-        assert!(matches!(Reply::decode(&Reply::Abandoned(Stop::Crash).encode()), Err(WireError::BadTag(3))));
-        assert_eq!(Reply::decode(&Reply::Abandoned(Stop::Interrupt).encode()).unwrap(), Reply::Abandoned(Stop::Interrupt));
+        assert!(matches!(ToHost::decode(&ToHost::Abandoned(Stop::Crash).encode()), Err(WireError::BadTag(3))));
+        assert_eq!(ToHost::decode(&ToHost::Abandoned(Stop::Interrupt).encode()).unwrap(), ToHost::Abandoned(Stop::Interrupt));
     }
 
     #[test]
@@ -656,13 +657,13 @@ mod tests {
             frame.resize(frame.len() + n, 0);
             frame
         };
-        assert!(Reply::decode(&frame(MAX_VALUES - 1)).is_ok());
-        assert!(matches!(Reply::decode(&frame(MAX_VALUES)), Err(WireError::TooManyValues)));
+        assert!(ToHost::decode(&frame(MAX_VALUES - 1)).is_ok());
+        assert!(matches!(ToHost::decode(&frame(MAX_VALUES)), Err(WireError::TooManyValues)));
         // A dict's claimed pairs are checked against the budget before anything is allocated for them.
         let mut dict = vec![3, 0, 10];
         dict.extend_from_slice(&(4 * MAX_VALUES as u64).to_le_bytes());
         dict.resize(dict.len() + 8 * MAX_VALUES, 0);
-        assert!(matches!(Reply::decode(&dict), Err(WireError::TooManyValues)));
+        assert!(matches!(ToHost::decode(&dict), Err(WireError::TooManyValues)));
     }
 
     #[test]
@@ -684,15 +685,15 @@ mod tests {
         // The host decodes whatever a session process sends: valid replies with bytes flipped, cut or
         // repeated, decoded many times over (a deterministic stream, so a failure replays).
         let seeds: Vec<Vec<u8>> = [
-            Reply::ToolCall { name: "t".into(), args: vec![Value::List(vec![Value::Int(1), Value::Str("x".into())])], kwargs: vec![("k".into(), Value::Dict(vec![(Value::None, Value::Float(1.0))]))] },
-            Reply::ToolStart { call_id: 3, name: "t".into(), args: vec![Value::Set(vec![Value::Bytes(vec![1])])], kwargs: vec![] },
-            Reply::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: Some(Stop::Memory) }),
-            Reply::Done(Outcome::Finish(FinishKind::Final, Value::Dict(vec![(Value::Str("a".into()), Value::BigInt(vec![1, 2, 3]))]))),
-            Reply::Wait { timeout: Some(1e19) },
-            Reply::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
+            ToHost::ToolCall { name: "t".into(), args: vec![Value::List(vec![Value::Int(1), Value::Str("x".into())])], kwargs: vec![("k".into(), Value::Dict(vec![(Value::None, Value::Float(1.0))]))] },
+            ToHost::ToolStart { call_id: 3, name: "t".into(), args: vec![Value::Set(vec![Value::Bytes(vec![1])])], kwargs: vec![] },
+            ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: Some(Stop::Memory) }),
+            ToHost::Done(Outcome::Finish(FinishKind::Final, Value::Dict(vec![(Value::Str("a".into()), Value::BigInt(vec![1, 2, 3]))]))),
+            ToHost::Wait { timeout: Some(1e19) },
+            ToHost::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
         ]
         .iter()
-        .map(Reply::encode)
+        .map(ToHost::encode)
         .collect();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
@@ -713,14 +714,14 @@ mod tests {
                     _ => {}
                 }
             }
-            let _ = Reply::decode(&frame);
+            let _ = ToHost::decode(&frame);
         }
     }
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
         for frame in [&b""[..], b"\xff", b"\x03\x09", b"\x02\x01\x00\x00\x00\x00\x00\x00\x00\xff"] {
-            assert!(Reply::decode(frame).is_err());
+            assert!(ToHost::decode(frame).is_err());
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The sandbox's filesystem from the session process's side: setting it up when a session starts (its mounts
 //! and quotas, and the native doors `_sandbox_files` asks the host through), and the host API's commands
 //! (`interp.files`), run between cells. The filesystem itself is Python (`python/_sandbox_files*.py`); a mount's
-//! operations cross to the host as `Reply::FileOp` (see `host::mounts`).
+//! operations cross to the host as `ToHost::FileOp` (see `host::mounts`).
 
 use rustpython_vm::builtins::{PyBytesRef, PyStr};
 use rustpython_vm::function::FuncArgs;

@@ -1,5 +1,5 @@
 //! A session process that dies says why: a handler for the fatal signals writes one pre-encoded
-//! `Reply::Fault` frame to the session's socket and lets the signal take the process. The host then rolls
+//! `ToHost::Fault` frame to the session's socket and lets the signal take the process. The host then rolls
 //! the session back to its checkpoint and names the cause (an abort after a failed allocation reads as
 //! MemoryError). Only async-signal-safe work happens in the handler: atomics and one `write`.
 
@@ -37,7 +37,7 @@ pub fn install(socket: RawFd) -> io::Result<()> {
 pub fn abandon(reason: crate::protocol::message::Stop) -> ! {
     let fd = REPORT_FD.load(Ordering::SeqCst);
     if fd >= 0 {
-        let body = crate::protocol::message::Reply::Abandoned(reason).encode();
+        let body = crate::protocol::message::ToHost::Abandoned(reason).encode();
         let mut frame = (body.len() as u64).to_le_bytes().to_vec();
         frame.extend_from_slice(&body);
         // SAFETY: a plain send of an owned buffer; a failed send only loses the report.
@@ -47,11 +47,11 @@ pub fn abandon(reason: crate::protocol::message::Stop) -> ! {
     unsafe { libc::_exit(70) }
 }
 
-/// The frame `Reply::Fault { signal, out_of_memory }` encodes to, built without allocating.
+/// The frame `ToHost::Fault { signal, out_of_memory }` encodes to, built without allocating.
 fn fault_frame(signal: i32, out_of_memory: bool) -> [u8; 14] {
     let mut frame = [0u8; 14];
     frame[..8].copy_from_slice(&6u64.to_le_bytes());
-    frame[8] = 6; // Reply::Fault's tag
+    frame[8] = 6; // ToHost::Fault's tag
     frame[9..13].copy_from_slice(&(signal as u32).to_le_bytes());
     frame[13] = out_of_memory as u8;
     frame
@@ -72,19 +72,19 @@ extern "C" fn on_fatal_signal(signal: libc::c_int) {
 mod tests {
     use super::*;
     use crate::protocol::channel::Channel;
-    use crate::protocol::message::Reply;
+    use crate::protocol::message::ToHost;
     use std::os::fd::AsRawFd;
 
     #[test]
     fn the_frame_is_what_the_protocol_encodes() {
-        let encoded = Reply::Fault { signal: libc::SIGSEGV, out_of_memory: true }.encode();
+        let encoded = ToHost::Fault { signal: libc::SIGSEGV, out_of_memory: true }.encode();
         assert_eq!(&fault_frame(libc::SIGSEGV, true)[8..], &encoded[..]);
         assert_eq!(u64::from_le_bytes(fault_frame(1, false)[..8].try_into().unwrap()), encoded.len() as u64);
     }
 
     /// Fork a child that installs the reporter on its end of a channel and then runs `die`; return what the
     /// parent reads and how the child ended.
-    fn report_of(die: fn()) -> (Reply, i32) {
+    fn report_of(die: fn()) -> (ToHost, i32) {
         let (parent, child) = Channel::pair().unwrap();
         // SAFETY: the child makes system calls only and never returns into the harness.
         let pid = unsafe { libc::fork() };
@@ -101,13 +101,13 @@ mod tests {
         // SAFETY: our own child.
         unsafe { libc::waitpid(pid, &mut status, 0) };
         assert!(libc::WIFSIGNALED(status), "the child must still die of its signal: status {status}");
-        (Reply::decode(&frame).unwrap(), libc::WTERMSIG(status))
+        (ToHost::decode(&frame).unwrap(), libc::WTERMSIG(status))
     }
 
     #[test]
     fn an_abort_is_reported_and_still_ends_the_process() {
         let (reply, signal) = report_of(|| std::process::abort());
-        assert_eq!(reply, Reply::Fault { signal: libc::SIGABRT, out_of_memory: false });
+        assert_eq!(reply, ToHost::Fault { signal: libc::SIGABRT, out_of_memory: false });
         assert_eq!(signal, libc::SIGABRT);
     }
 
@@ -118,7 +118,7 @@ mod tests {
             // SAFETY: deliberately fatal.
             unsafe { libc::raise(libc::SIGSEGV) };
         });
-        assert_eq!(reply, Reply::Fault { signal: libc::SIGSEGV, out_of_memory: true });
+        assert_eq!(reply, ToHost::Fault { signal: libc::SIGSEGV, out_of_memory: true });
         assert_eq!(signal, libc::SIGSEGV);
     }
 }

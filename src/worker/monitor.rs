@@ -1,7 +1,7 @@
 //! The session process's second thread. While a run is in progress it enforces the time limit (time in
 //! host tools excluded), the memory limit and the host's interrupt by asking the VM to stop; a run that
 //! ignores the stop for the grace period (a long native operation) ends the process with
-//! `Reply::Abandoned`, and the host rolls the session back to its checkpoint.
+//! `ToHost::Abandoned`, and the host rolls the session back to its checkpoint.
 //!
 //! The monitor holds no lock while the VM thread forks (checkpoints are forked between runs, and a fork's
 //! child starts a monitor of its own on fresh state), so nothing it had locked can wedge a child.

@@ -15,7 +15,7 @@ use seccompiler::BpfProgram;
 
 use crate::sandbox::limits::{Limits, Shared};
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{FaultPlace, Outcome, Reply, Request, SessionOptions, ToolResult};
+use crate::protocol::message::{FaultPlace, Outcome, ToHost, ToSession, SessionOptions, ToolResult};
 use crate::protocol::value::Value;
 use crate::protocol::files::{FileAnswer, FileOp};
 use crate::sandbox::host::{self, Host};
@@ -61,7 +61,7 @@ fn exit(code: i32) -> ! {
     unsafe { libc::_exit(code) }
 }
 
-fn send(reply: &Reply, fds: &[RawFd]) {
+fn send(reply: &ToHost, fds: &[RawFd]) {
     let frame = reply.encode();
     let sent = LINK.with(|link| link.borrow().as_ref().map(|c| c.send(&frame, fds)));
     if !matches!(sent, Some(Ok(()))) {
@@ -71,7 +71,7 @@ fn send(reply: &Reply, fds: &[RawFd]) {
 
 /// The next request. `Spin::Briefly` when the host usually answers within microseconds (a tool result, the
 /// next run): looking before sleeping saves both sides a wake-up. A frozen checkpoint just sleeps.
-fn receive(spin: Spin) -> (Request, Vec<OwnedFd>) {
+fn receive(spin: Spin) -> (ToSession, Vec<OwnedFd>) {
     let received = LINK.with(|link| {
         link.borrow().as_ref().map(|c| {
             if spin == Spin::Briefly {
@@ -84,7 +84,7 @@ fn receive(spin: Spin) -> (Request, Vec<OwnedFd>) {
         Some(Ok(received)) => received,
         _ => exit(EXIT_DONE), // end-of-file: the host let go of this process
     };
-    match Request::decode_frame(&frame) {
+    match ToSession::decode_frame(&frame) {
         Ok(request) => (request, fds),
         Err(_) => exit(EXIT_PROTOCOL),
     }
@@ -102,10 +102,10 @@ struct SocketHost;
 
 impl Host for SocketHost {
     fn call_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> ToolResult {
-        send(&Reply::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
+        send(&ToHost::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
         match receive(Spin::Briefly) {
-            (Request::ToolResult(result), _) => result,
-            (Request::Shutdown, _) => exit(EXIT_DONE),
+            (ToSession::ToolResult(result), _) => result,
+            (ToSession::Shutdown, _) => exit(EXIT_DONE),
             _ => exit(EXIT_PROTOCOL),
         }
     }
@@ -113,24 +113,24 @@ impl Host for SocketHost {
     fn start_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> u64 {
         static NEXT_CALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let call_id = NEXT_CALL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        send(&Reply::ToolStart { call_id, name: name.to_owned(), args, kwargs }, &[]);
+        send(&ToHost::ToolStart { call_id, name: name.to_owned(), args, kwargs }, &[]);
         call_id
     }
 
     fn wait_tools(&self, timeout: Option<f64>) -> Vec<(u64, ToolResult)> {
-        send(&Reply::Wait { timeout }, &[]);
+        send(&ToHost::Wait { timeout }, &[]);
         match receive(Spin::Briefly) {
-            (Request::Woken(results), _) => results,
-            (Request::Shutdown, _) => exit(EXIT_DONE),
+            (ToSession::Woken(results), _) => results,
+            (ToSession::Shutdown, _) => exit(EXIT_DONE),
             _ => exit(EXIT_PROTOCOL),
         }
     }
 
     fn file_op(&self, op: FileOp) -> FileAnswer {
-        send(&Reply::FileOp(op), &[]);
+        send(&ToHost::FileOp(op), &[]);
         match receive(Spin::Briefly) {
-            (Request::FileAnswer(answer), _) => answer,
-            (Request::Shutdown, _) => exit(EXIT_DONE),
+            (ToSession::FileAnswer(answer), _) => answer,
+            (ToSession::Shutdown, _) => exit(EXIT_DONE),
             _ => exit(EXIT_PROTOCOL),
         }
     }
@@ -170,18 +170,18 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
     // monitor thread and the allocator's own structures.
     let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
     if let Err(error) = confine::own_identity().and_then(|own| confine::set_limits(ceiling, own)).and_then(|()| confine::apply(filters)) {
-        send(&Reply::Failed(format!("the session process could not be confined: {error}")), &[]);
+        send(&ToHost::Failed(format!("the session process could not be confined: {error}")), &[]);
         exit(EXIT_SETUP);
     }
     let shared = Shared::new(limits, signals, &crate::memory::SESSION);
     crate::sandbox::limits::begin_session(shared.clone());
     if let Err(message) = crate::sandbox::preload(vm, &options.preload) {
-        send(&Reply::Failed(message), &[]);
+        send(&ToHost::Failed(message), &[]);
         exit(EXIT_SETUP);
     }
     if let Err(exc) = crate::sandbox::files::configure(vm, &options.files) {
         let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
-        send(&Reply::Failed(format!("the session's files could not be set up ({}: {})", report.type_name, report.message)), &[]);
+        send(&ToHost::Failed(format!("the session's files could not be set up ({}: {})", report.type_name, report.message)), &[]);
         exit(EXIT_SETUP);
     }
     let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared, stopped: false };
@@ -210,7 +210,7 @@ fn take_over() {
     // SAFETY: pidfd_open on this process; the descriptor is closed once sent.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) } as RawFd;
     let pid = std::process::id();
-    send(&Reply::Ready { pid }, if pidfd >= 0 { std::slice::from_ref(&pidfd) } else { &[] });
+    send(&ToHost::Ready { pid }, if pidfd >= 0 { std::slice::from_ref(&pidfd) } else { &[] });
     if pidfd >= 0 {
         // SAFETY: our own descriptor, sent (the host has its copy).
         unsafe { libc::close(pidfd) };
@@ -230,7 +230,7 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
             (due, unsaved) = (None, Duration::ZERO);
         }
         match receive(Spin::Briefly).0 {
-            Request::Execute(request) => {
+            ToSession::Execute(request) => {
                 let started = Instant::now();
                 let asked = request.checkpoint;
                 let place = fault.take();
@@ -242,7 +242,7 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                 }));
                 // A panic may leave the VM inconsistent: the process ends, the host rolls back.
                 let outcome: Outcome = outcome.unwrap_or_else(|_| std::process::abort());
-                send(&Reply::Done(outcome), &[]);
+                send(&ToHost::Done(outcome), &[]);
                 // Between checkpoints the host journals the runs (see `host::journal`); once they would
                 // take long to replay, a checkpoint is due anyway.
                 unsaved += started.elapsed();
@@ -259,14 +259,14 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                     }
                 }
             }
-            Request::Files(command) => {
+            ToSession::Files(command) => {
                 let outcome = catch_unwind(AssertUnwindSafe(|| run::files_command(vm, &mut session, command)));
-                send(&Reply::Done(outcome.unwrap_or_else(|_| std::process::abort())), &[]);
+                send(&ToHost::Done(outcome.unwrap_or_else(|_| std::process::abort())), &[]);
             }
-            Request::Fork => fork_live(&mut session),
-            Request::InjectFault(place) => fault = Some(place),
-            Request::Shutdown => exit(EXIT_DONE),
-            Request::Spawn(_) | Request::Resume | Request::ToolResult(_) | Request::Woken(_) | Request::FileAnswer(_) => exit(EXIT_PROTOCOL),
+            ToSession::Fork => fork_live(&mut session),
+            ToSession::InjectFault(place) => fault = Some(place),
+            ToSession::Shutdown => exit(EXIT_DONE),
+            ToSession::Spawn(_) | ToSession::Resume | ToSession::ToolResult(_) | ToSession::Woken(_) | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
         }
     }
 }
@@ -329,7 +329,7 @@ fn checkpoint(session: &mut run::Session) -> bool {
     match fork_with_socket() {
         None => false,
         Some(Side::Original(handed)) => {
-            send(&Reply::Checkpoint, &[handed.as_raw_fd()]);
+            send(&ToHost::Checkpoint, &[handed.as_raw_fd()]);
             true
         }
         Some(Side::Copy) => {
@@ -343,11 +343,11 @@ fn checkpoint(session: &mut run::Session) -> bool {
 /// checkpoint of itself at once (the host's journal is now relative to this process's state).
 fn wait_for_resume(session: &mut run::Session) {
     match receive(Spin::Never).0 {
-        Request::Resume => {
+        ToSession::Resume => {
             take_over();
             checkpoint(session);
         }
-        Request::Shutdown => exit(EXIT_DONE),
+        ToSession::Shutdown => exit(EXIT_DONE),
         _ => exit(EXIT_PROTOCOL),
     }
 }
@@ -356,8 +356,8 @@ fn wait_for_resume(session: &mut run::Session) {
 /// host's `Resume` (sent once the host can attest who answers) before it answers `Ready`.
 fn fork_live(session: &mut run::Session) {
     match fork_with_socket() {
-        None => send(&Reply::Failed("the session process could not be forked".into()), &[]),
-        Some(Side::Original(handed)) => send(&Reply::Forked, &[handed.as_raw_fd()]),
+        None => send(&ToHost::Failed("the session process could not be forked".into()), &[]),
+        Some(Side::Original(handed)) => send(&ToHost::Forked, &[handed.as_raw_fd()]),
         Some(Side::Copy) => wait_for_resume(session),
     }
 }

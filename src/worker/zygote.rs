@@ -12,7 +12,7 @@ use std::os::fd::RawFd;
 use pyo3::prelude::*;
 
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{Reply, Request};
+use crate::protocol::message::{ToHost, ToSession};
 use crate::sandbox::{self, Namespace};
 use crate::worker::{confine, monitor, session};
 
@@ -96,7 +96,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                 crate::memory::collapse_for_forks();
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
-            let (Ok(Request::Spawn(options)), Some(socket)) = (Request::decode(&frame), fds.pop()) else { continue };
+            let (Ok(ToSession::Spawn(options)), Some(socket)) = (ToSession::decode(&frame), fds.pop()) else { continue };
             let ready = match (&prepared, &filters, &interrupts) {
                 (Ok(namespace), Ok(filters), Ok(())) => Ok((namespace, filters)),
                 (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e.clone()),
@@ -104,7 +104,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
             let (namespace, filters) = match ready {
                 Ok(ready) => ready,
                 Err(reason) => {
-                    let refusal = Reply::Failed(format!("the sandbox could not be prepared: {reason}")).encode();
+                    let refusal = ToHost::Failed(format!("the sandbox could not be prepared: {reason}")).encode();
                     let _ = Channel::from_owned(socket).send(&refusal, &[]);
                     continue;
                 }
@@ -127,7 +127,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                     unsafe { libc::_exit(4) }
                 }
                 -1 => {
-                    let refusal = Reply::Failed("the zygote could not fork a session process".into()).encode();
+                    let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
                     let _ = Channel::from_owned(socket).send(&refusal, &[]);
                 }
                 _ => {

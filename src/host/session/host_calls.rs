@@ -1,7 +1,7 @@
-//! The host calls of one run that async sandbox code started (`Reply::ToolStart`): they run at the same time
+//! The host calls of one run that async sandbox code started (`ToHost::ToolStart`): they run at the same time
 //! on the interpreter's `ConcurrentCalls` (a bounded thread pool, `_concurrent_calls.py`), whose worker
 //! threads hand their outcomes back through an eventfd; the exchange answers the session's event loop when
-//! it waits (`Reply::Wait`) with the calls finished since (`Request::Woken`), or when its wait times out.
+//! it waits (`ToHost::Wait`) with the calls finished since (`ToSession::Woken`), or when its wait times out.
 //! Answers go only to a waiting session, so a rollback's replay can give them back at the same points.
 
 use std::collections::HashMap;
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use pyo3::prelude::*;
 
 use crate::host::tools::ToolTable;
-use crate::protocol::message::{Request, ToolResult};
+use crate::protocol::message::{ToSession, ToolResult};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
 
@@ -139,7 +139,7 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             return None;
         }
         self.waiting = None;
-        Some((Request::Woken(std::mem::take(&mut self.finished)).encode(), since.elapsed()))
+        Some((ToSession::Woken(std::mem::take(&mut self.finished)).encode(), since.elapsed()))
     }
 
     /// The run is over: the pool cancels the async calls still running (sync ones finish; every result still

@@ -17,7 +17,7 @@ use crate::host::lineage::Lineage;
 use crate::host::process::{self, Failure, Process};
 use crate::host::outcome::Replay;
 use crate::protocol::files::FileAnswer;
-use crate::protocol::message::{Reply, Request, ToolResult};
+use crate::protocol::message::{ToHost, ToSession, ToolResult};
 
 /// A replay that could not finish: why, and how many runs were replayed when the latest checkpoint came.
 struct ReplayFailed {
@@ -135,30 +135,30 @@ impl Session {
                 // Each tool call and each wait gets the answer it got the first time; a replay that asks
                 // differently gets a refusal (a tool call) or nothing (a wait), and is reported.
                 let answer = match received {
-                    Ok((_, Reply::Checkpoint, mut fds)) => {
+                    Ok((_, ToHost::Checkpoint, mut fds)) => {
                         state.got_checkpoint(fds.pop());
                         at_checkpoint = replayed;
                         continue;
                     }
-                    Ok((_, Reply::ToolStart { .. }, _)) => continue,
-                    Ok((_, Reply::ToolCall { name, .. }, _)) => match answers.next() {
+                    Ok((_, ToHost::ToolStart { .. }, _)) => continue,
+                    Ok((_, ToHost::ToolCall { name, .. }, _)) => match answers.next() {
                         Some(answer @ Answer::Tool(_)) => answer.clone(),
                         _ => {
                             replay.diverged += 1;
                             Answer::Tool(
-                                Request::ToolResult(ToolResult::Refused(format!(
+                                ToSession::ToolResult(ToolResult::Refused(format!(
                                     "tool '{name}' was not called when this cell first ran; its replay is refused"
                                 )))
                                 .encode(),
                             )
                         }
                     },
-                    Ok((_, Reply::FileOp(op), _)) => match self.mounts.not_journaled(&op, &mut changes) {
+                    Ok((_, ToHost::FileOp(op), _)) => match self.mounts.not_journaled(&op, &mut changes) {
                         // Done again (see `HostMounts::answer`): a read, or a refusal that does not depend on
                         // the folder. A folder changed since may make the replayed cell end differently, which
                         // is reported like any divergence.
                         Some(answer) => {
-                            let reply = Request::FileAnswer(answer).encode();
+                            let reply = ToSession::FileAnswer(answer).encode();
                             process::send_request(&state.process.link, &reply).map_err(|e| failed(e.to_string(), at_checkpoint))?;
                             continue;
                         }
@@ -167,7 +167,7 @@ impl Session {
                             _ => {
                                 replay.diverged += 1;
                                 Answer::File(
-                                    Request::FileAnswer(FileAnswer::Failed {
+                                    ToSession::FileAnswer(FileAnswer::Failed {
                                         errno: libc::EIO,
                                         detail: "this cell did not use its mounts this way when it first ran".into(),
                                     })
@@ -176,14 +176,14 @@ impl Session {
                             }
                         },
                     },
-                    Ok((_, Reply::Wait { .. }, _)) => match answers.next() {
+                    Ok((_, ToHost::Wait { .. }, _)) => match answers.next() {
                         Some(answer @ Answer::Woken(_)) => answer.clone(),
                         _ => {
                             replay.diverged += 1;
-                            Answer::Woken(Request::Woken(Vec::new()).encode())
+                            Answer::Woken(ToSession::Woken(Vec::new()).encode())
                         }
                     },
-                    Ok((done, Reply::Done(_), _)) => {
+                    Ok((done, ToHost::Done(_), _)) => {
                         let outcome = journal::digest(&done);
                         if outcome != entry.outcome {
                             replay.diverged += 1;
