@@ -9,8 +9,11 @@ from ._concurrent_calls import ConcurrentCalls
 
 __all__ = [
     "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "Session", "StopReason",
-    "check_mount_paths", "serve_zygote", "stdlib_modules",
+    "STREAM_KEY", "check_mount_paths", "serve_zygote", "stdlib_modules",
 ]
+
+# The keyword a stream's sandbox iterator pulls or closes its stream with (src/protocol/message.rs).
+STREAM_KEY: str
 
 # Type aliases of the stub only (the allowlist `tools/stubtest-allowlist.txt` names them).
 # (name, callable, parameter names positional arguments bind to, or None to pass them through,

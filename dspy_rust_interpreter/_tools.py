@@ -25,16 +25,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import _native
 from ._errors import InvalidNameError
 from ._tool_types import ArgumentMismatch, Check, compile_check, type_name
 
 # Globals the sandbox owns; a tool or variable of that name would hide them.
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
 
-# The key of the keyword argument a stream's sandbox iterator sends to pull or close (not an identifier, so
-# no ordinary call spells it); see _tool_calls.ToolCall. The sandbox's stream class (src/sandbox/tools.rs, made in the
-# zygote before any message from here) spells it too: `STREAM_KEY` there.
-STREAM_KEY = "\x00stream"
+# The key of the keyword argument a stream's sandbox iterator sends to pull or close; see _tool_calls.ToolCall
+# and src/protocol/message.rs, where it is defined for both ends.
+STREAM_KEY: str = _native.STREAM_KEY
 
 # Defaults longer than this (as source text) are shown in the stand-in by a short description instead.
 MAX_DEFAULT_SOURCE = 200

@@ -65,6 +65,11 @@ impl SessionOptions {
     }
 }
 
+/// The key of the keyword argument a stream's sandbox iterator pulls or closes the stream with, in a call of
+/// its tool (not an identifier, so no ordinary call spells it). The sandbox's stream class is made in the zygote
+/// with it; the host reads it as `_native.STREAM_KEY`.
+pub const STREAM_KEY: &str = "\0stream";
+
 /// A host exception from a tool, as text: the session makes its own exception from it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostError {

@@ -15,7 +15,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::sandbox::host;
 use crate::sandbox::limits;
-use crate::protocol::message::{HostError, ToolDecl, ToolResult};
+use crate::protocol::message::{HostError, ToolDecl, ToolResult, STREAM_KEY};
 use crate::protocol::value::Value;
 use crate::sandbox::state::{with_state, ToolEntry};
 use crate::sandbox::values;
@@ -86,9 +86,6 @@ def new_factory(invoke, stream_key):
 
     return make_tool
 ";
-
-/// The key a stand-in's keyword arguments carry a stream's `next`/`close` under (the host's `STREAM_KEY`).
-const STREAM_KEY: &str = "\0stream";
 
 pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let scope = vm.new_scope_with_builtins();
