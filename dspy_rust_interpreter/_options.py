@@ -64,16 +64,17 @@ def check_options(options: dict[str, Any]) -> Configuration:
         raise ValueError(f"sync_files must be True or False, got {mounting['sync_files']!r}")
     _check_deno_options(mounting)
     native = _native.Options(**{name: value for name, value in options.items() if name in native_names})
-    # Last: dspy's write paths are made on the host here, once every other option is known to be good.
+    packages = with_preload(resolve_packages(mounting["packages"]), native.preload)
+    others = [*native.mounts, *package_mounts(packages)]
+    _native.check_mount_paths([mount.path for mount in others])
+    # Last: dspy's write paths are made on the host here, once every other option (and every other mount they
+    # could overlap) is known to be good.
     paths = dspy_path_mounts(
-        mounting["enable_read_paths"] or (), mounting["enable_write_paths"] or (), mounting["sync_files"], native.mounts
+        mounting["enable_read_paths"] or (), mounting["enable_write_paths"] or (), mounting["sync_files"], others
     )
     if paths:
         native = _native.Options(**{**native.as_dict(), "mounts": [*native.mounts, *paths]})
-    packages = with_preload(resolve_packages(mounting["packages"]), native.preload)
-    configuration = Configuration(native, packages)
-    _native.check_mount_paths([mount.path for mount in (*native.mounts, *configuration.package_mounts())])
-    return configuration
+    return Configuration(native, packages)
 
 
 def _check_deno_options(mounting: dict[str, Any]) -> None:

@@ -66,10 +66,14 @@ class InterpreterPool:
     """
 
     def __init__(self, size: int = 4, *, checkout_timeout: float | None = None, **interpreter_options: Any) -> None:
-        if not isinstance(size, int) or size < 1:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise ValueError(f"size must be a positive int, got {size!r}")
-        if checkout_timeout is not None and checkout_timeout < 0:
-            raise ValueError("checkout_timeout must be None or a non-negative number of seconds")
+        if checkout_timeout is not None and (
+            isinstance(checkout_timeout, bool)
+            or not isinstance(checkout_timeout, (int, float))
+            or not 0 <= checkout_timeout <= threading.TIMEOUT_MAX
+        ):
+            raise ValueError(f"checkout_timeout must be None or a non-negative number of seconds, got {checkout_timeout!r}")
         self._configuration = check_options({"preload": DEFAULT_POOL_PRELOAD, **interpreter_options})
         self._size = size
         self._checkout_timeout = checkout_timeout

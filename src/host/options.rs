@@ -184,28 +184,42 @@ fn optional<T>(value: &Bound<'_, PyAny>, check: impl FnOnce(&Bound<'_, PyAny>) -
     }
 }
 
-/// A number of seconds above zero (an int or a float, not a bool; infinity is no limit).
+/// The longest wait any limit means (about 136 years): a longer one, infinity included, is read as this, so
+/// every deadline made from it (twice the grace, a limit plus its backstop, now plus a wait) is one that both
+/// Rust's clocks and Python's waits can hold.
+pub const LONGEST_SECONDS: f64 = u32::MAX as f64;
+
+/// A number of seconds of at least a microsecond (an int or a float, not a bool); one past `LONGEST_SECONDS` is
+/// that. An int's own value is read, never a subclass's `__float__`.
 fn seconds(value: &Bound<'_, PyAny>, name: &str, should: &str) -> PyResult<f64> {
-    if value.is_instance_of::<PyBool>() || !(value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>()) {
+    let seconds = if value.is_instance_of::<PyBool>() {
         return Err(invalid(name, should, value));
-    }
-    let seconds: f64 = value.extract().map_err(|_| invalid(name, should, value))?;
-    if seconds > 0.0 {
-        Ok(seconds)
+    } else if let Ok(float) = value.cast::<PyFloat>() {
+        float.value()
+    } else if value.is_instance_of::<PyInt>() {
+        let int: num_bigint::BigInt = value.extract()?;
+        num_traits::ToPrimitive::to_f64(&int).unwrap_or(f64::INFINITY)
+    } else {
+        return Err(invalid(name, should, value));
+    };
+    if seconds >= 1e-6 {
+        Ok(seconds.min(LONGEST_SECONDS))
     } else {
         Err(invalid(name, should, value))
     }
 }
 
-/// An int (not a bool) of at least `least`; one past u64 reads as u64's largest (no limit can be that large).
+/// An int (not a bool) of at least `least`, its own value read (never a subclass's comparisons); one past u64
+/// reads as u64's largest (no limit can be that large).
 fn count(value: &Bound<'_, PyAny>, least: u64, name: &str, should: &str) -> PyResult<u64> {
     if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
         return Err(invalid(name, should, value));
     }
-    let number = match value.extract::<u64>() {
-        Ok(number) => number,
-        Err(_) if value.gt(0)? => u64::MAX,
-        Err(_) => return Err(invalid(name, should, value)),
+    let int: num_bigint::BigInt = value.extract()?;
+    let number = match num_traits::ToPrimitive::to_u64(&int) {
+        Some(number) => number,
+        None if int.sign() == num_bigint::Sign::Plus => u64::MAX,
+        None => return Err(invalid(name, should, value)),
     };
     if number < least {
         return Err(invalid(name, should, value));
@@ -232,7 +246,8 @@ fn module_names(value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     items
         .iter()
         .map(|item| {
-            let name: String = item.cast::<PyString>().map_err(|_| invalid("preload", should, value))?.to_string();
+            // The string's own text (`to_str`), never a subclass's `__str__`.
+            let name = item.cast::<PyString>().map_err(|_| invalid("preload", should, value))?.to_str()?.to_owned();
             let each_part_an_identifier = name.split('.').all(|part| {
                 PyString::new(value.py(), part).call_method0("isidentifier").and_then(|is| is.is_truthy()).unwrap_or(false)
             });

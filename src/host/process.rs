@@ -74,8 +74,10 @@ impl Process {
             let _one_at_a_time = CONTROL.lock();
             // SAFETY: borrowed for this call only; the Python layer keeps the control socket open.
             let control = std::mem::ManuallyDrop::new(unsafe { Channel::from_raw(control_fd) });
+            // Within a deadline: a zygote that stops reading (or a socket that is not a zygote's) must not hold
+            // this lock, and every other session's start behind it, for ever.
             control
-                .send(&ToSession::Spawn(options.clone()).encode().into_vec(), &[theirs.as_raw_fd()])
+                .send_by(&ToSession::Spawn(options.clone()).encode().into_vec(), &[theirs.as_raw_fd()], Instant::now() + FRAME_WITHIN)
                 .map_err(|e| Failure::Zygote(format!("the zygote is gone ({e})")))?;
         }
         drop(theirs);

@@ -460,6 +460,9 @@ impl Session {
         package_mounts: Vec<Bound<'_, Mount>>,
         zygote_source: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
+        if control_fd < 0 {
+            return Err(PyValueError::new_err(format!("control_fd must be a file descriptor, got {control_fd}")));
+        }
         let mounts: Vec<Mount> = options.mounts.iter().cloned().chain(package_mounts.iter().map(|m| m.get().clone())).collect();
         let (host_mounts, files) = crate::host::mounts::open_mounts(&mounts, options.files_max_bytes, options.files_max_count)?;
         let strict_values = options.strict_values;

@@ -196,6 +196,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     for name in HANDED_OVER {
         hand_over(vm, name)?;
     }
+    hide_handed_over(vm)?;
     // Every native type exists before sandbox code runs, so that each gets its slots guarded.
     let natives: Vec<&'static str> = vm.state.module_defs.keys().copied().collect();
     for module in natives {
@@ -273,6 +274,11 @@ thread_local! {
     /// The definitions of the `HANDED_OVER` modules, taken out by the init hook of the VM built on this thread.
     static HANDED_OVER_NATIVES: std::cell::RefCell<Vec<(&'static str, &'static PyModuleDef)>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// The native modules handed over, and their stand-ins' names (see `hide_handed_over`).
+    static HANDED_OVER_MODULES: std::cell::RefCell<Vec<(PyObjectRef, &'static str)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// `builtin_function_or_method.__self__` as RustPython defines it.
+    static NATIVE_SELF: std::cell::RefCell<Option<PyObjectRef>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Import the stand-in `name`, handing it the native module as `<name>_native` only while it imports.
@@ -283,10 +289,35 @@ fn hand_over(vm: &VirtualMachine, name: &'static str) -> PyResult<()> {
     def.exec_module(vm, &native)?;
     let modules = vm.sys_module.get_attr("modules", vm)?;
     let native_name = format!("{name}_native");
-    modules.set_item(native_name.as_str(), native.into(), vm)?;
+    let native: PyObjectRef = native.into();
+    HANDED_OVER_MODULES.with(|handed| handed.borrow_mut().push((native.clone(), name)));
+    modules.set_item(native_name.as_str(), native, vm)?;
     let imported = vm.import(name, 0);
     modules.del_item(native_name.as_str(), vm)?;
     imported.map(drop)
+}
+
+/// A builtin function's `__self__` is, in RustPython, the module it was made in: for a function a stand-in
+/// keeps of its native module (`gc.collect`, `_csv`'s reader, `_sqlite3`'s connect), that is the very module
+/// the stand-in hides (`gc.get_objects`, the process-wide dialect registry, a connection without the time
+/// limit). Such a function answers with its stand-in instead, as CPython's `gc.collect.__self__` is `gc`.
+fn hide_handed_over(vm: &VirtualMachine) -> PyResult<()> {
+    let function_type = vm.ctx.types.builtin_function_or_method_type;
+    let original = function_type.get_attr(vm.ctx.intern_str("__self__")).ok_or_else(|| vm.new_system_error("builtin functions have no __self__"))?;
+    NATIVE_SELF.with(|native_self| *native_self.borrow_mut() = Some(original));
+    let getter = vm.new_function("__self__", |function: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+        let original = NATIVE_SELF.with(|native_self| native_self.borrow().clone()).expect("set with the getter");
+        let owner = vm.call_get_descriptor(&original, &function).unwrap_or_else(|| Ok(vm.ctx.none()))?;
+        let stand_in = HANDED_OVER_MODULES.with(|handed| handed.borrow().iter().find(|(module, _)| module.is(&owner)).map(|(_, name)| *name));
+        match stand_in {
+            Some(name) => vm.import(name, 0),
+            None => Ok(owner),
+        }
+    });
+    let property = vm.ctx.types.property_type.as_object().call((getter,), vm)?;
+    function_type.set_attr(vm.ctx.intern_str("__self__"), property);
+    function_type.modified();
+    Ok(())
 }
 
 /// `sys` describes the host's installation (interpreter path, prefixes, search path); the sandbox has none,

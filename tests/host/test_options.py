@@ -5,6 +5,7 @@ whoever opens it."""
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -68,8 +69,9 @@ def test_a_session_opened_directly_refuses_overlapping_mounts_too(tmp_path):
     hands it mounts of its own beside the options') cannot give one folder two sets of rules."""
     (tmp_path / "x").mkdir()
     options = _native.Options(mounts=[Mount("/data", tmp_path)])
-    with pytest.raises(ValueError, match="mounts /data and /data/x overlap"):
-        _native.Session(-1, options, [Mount("/data/x", tmp_path / "x", "rw")])
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with ours, theirs, pytest.raises(ValueError, match="mounts /data and /data/x overlap"):
+        _native.Session(ours.fileno(), options, [Mount("/data/x", tmp_path / "x", "rw")])
 
 
 def test_a_fork_and_a_pools_interpreters_keep_the_configuration_they_were_made_with():
@@ -87,3 +89,65 @@ def test_a_fork_and_a_pools_interpreters_keep_the_configuration_they_were_made_w
         interp.shutdown()
     with InterpreterPool(size=1, timeout=7.5) as pool, pool.interpreter() as pooled:
         assert pooled._configuration.options.timeout == 7.5
+
+
+def test_waits_too_long_for_any_clock_are_the_longest_one_and_still_run():
+    # abandon_after=1e19 made twice the grace overflow a Duration (a panic on the host); an infinite tool_timeout
+    # was a wait Python could not hold (OverflowError on every sync tool call).
+    longest = float(2**32 - 1)
+    options = _native.Options(timeout=float("inf"), abandon_after=1e19, tool_timeout=float("inf"))
+    assert (options.timeout, options.abandon_after, options.tool_timeout) == (longest, longest, longest)
+    interp = RustInterpreter(timeout=1.8e19, abandon_after=1e19, tool_timeout=float("inf"), tools={"twice": lambda x: 2 * x})
+    try:
+        assert interp.execute("twice(21)") == 42
+    finally:
+        interp.shutdown()
+
+
+def test_an_option_is_read_for_its_own_value_never_a_subclass_override():
+    class Sneaky(int):
+        def __gt__(self, other):
+            return True
+
+        def __float__(self):
+            return 1.0
+
+    class Named(str):
+        def __str__(self):
+            return "os"
+
+    with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes"):
+        _native.Options(memory_limit=Sneaky(-5))
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+        _native.Options(timeout=Sneaky(-2))
+    with pytest.raises(ValueError, match="preload must be a list or tuple of module names"):
+        _native.Options(preload=[Named("not a module")])
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+        _native.Options(timeout=1e-320)
+
+
+def test_nothing_is_made_on_the_host_when_a_later_mount_would_overlap(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "helper.py").write_text("X = 1\n")
+    (tmp_path / "other").mkdir()
+    new_file = tmp_path / "new.txt"
+    with pytest.raises(ValueError, match="overlap"):
+        RustInterpreter(enable_write_paths=[str(new_file)], mounts=[Mount("/packages", tmp_path / "other")], packages=[str(package)])
+    assert not new_file.exists()
+
+
+def test_a_session_is_opened_on_a_descriptor_or_refused_in_words():
+    with pytest.raises(ValueError, match="control_fd must be a file descriptor, got -1"):
+        _native.Session(-1, _native.Options())
+
+
+def test_a_pool_takes_a_size_and_a_wait_it_can_hold():
+    from dspy_rust_interpreter import InterpreterPool
+
+    for size in (True, 0, 2.0):
+        with pytest.raises(ValueError, match="size must be a positive int"):
+            InterpreterPool(size=size)
+    for wait in (float("nan"), float("inf"), -1, True):
+        with pytest.raises(ValueError, match="checkout_timeout must be None or a non-negative number of seconds"):
+            InterpreterPool(size=1, checkout_timeout=wait)

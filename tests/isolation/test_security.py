@@ -313,6 +313,21 @@ GROUPS["imports"] = {
     ),
     "gc_reloaded": ("import importlib, gc\nimportlib.reload(gc)\ngc.get_objects()", error("ImportError", "gc can be imported once per session")),
     "gc_native_by_name": ("import gc_native", no_module("gc_native")),
+    # A builtin function's __self__ is the module it was made in: for those a stand-in keeps of its native module,
+    # the stand-in (as CPython's gc.collect.__self__ is gc), never the native module it hides.
+    "gc_native_through_self": (
+        "import gc\ng = gc.collect.__self__\n(g is gc, getattr(g, 'get_objects', None))",
+        value("(True, None)"),
+    ),
+    "csv_native_through_self": (
+        "import _csv\n[f.__self__ is _csv for f in vars(_csv).values() if type(f) is type(len)]",
+        value("[True, True]"),
+    ),
+    "sqlite_native_through_self": (
+        "import _sqlite3\n{f.__self__.__name__ for f in vars(_sqlite3).values() if type(f) is type(len)}",
+        value("{'_sqlite3'}"),
+    ),
+    "self_of_other_builtins": ("import math\n(len.__self__.__name__, math.sqrt.__self__ is math, [].append.__self__)", value("('builtins', True, [])")),
     "gc_create_builtin": (
         "import _imp, importlib.machinery as m\ngetattr(_imp.create_builtin(m.ModuleSpec('gc', None)), 'get_objects', None)",
         value("None"),
