@@ -65,10 +65,9 @@ def check_options(options: dict[str, Any]) -> Configuration:
     _check_deno_options(mounting)
     native = _native.Options(**{name: value for name, value in options.items() if name in native_names})
     packages = with_preload(resolve_packages(mounting["packages"]), native.preload)
+    # Last: dspy's write paths are made on the host here, once every other option is known to be good;
+    # dspy_path_mounts checks that none of the mounts, the packages' included, overlap before it makes any.
     others = [*native.mounts, *package_mounts(packages)]
-    _native.check_mount_paths([mount.path for mount in others])
-    # Last: dspy's write paths are made on the host here, once every other option (and every other mount they
-    # could overlap) is known to be good.
     paths = dspy_path_mounts(
         mounting["enable_read_paths"] or (), mounting["enable_write_paths"] or (), mounting["sync_files"], others
     )

@@ -13,6 +13,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::host::mounts::{check_distinct, Mount};
 use crate::protocol::files::{DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES};
+use crate::protocol::message::LONGEST_WAIT;
 
 /// The options, as the sandbox and the Python layer read them.
 #[pyclass(frozen, get_all, module = "dspy_rust_interpreter._native")]
@@ -102,12 +103,10 @@ impl Options {
         }
         if !unknown.is_empty() {
             unknown.sort();
-            let mut names: Vec<&str> = DEFAULTS.iter().map(|(name, _)| *name).collect();
-            names.sort();
             return Err(PyTypeError::new_err(format!(
                 "RustInterpreter() got unexpected option(s) {}; the options are: {}",
                 unknown.join(", "),
-                names.join(", ")
+                Self::names().join(", ")
             )));
         }
         let get = |name: &str| -> PyResult<Bound<'_, PyAny>> {
@@ -184,12 +183,7 @@ fn optional<T>(value: &Bound<'_, PyAny>, check: impl FnOnce(&Bound<'_, PyAny>) -
     }
 }
 
-/// The longest wait any limit means (about 136 years): a longer one, infinity included, is read as this, so
-/// every deadline made from it (twice the grace, a limit plus its backstop, now plus a wait) is one that both
-/// Rust's clocks and Python's waits can hold.
-pub const LONGEST_SECONDS: f64 = u32::MAX as f64;
-
-/// A number of seconds of at least a microsecond (an int or a float, not a bool); one past `LONGEST_SECONDS` is
+/// A number of seconds of at least a microsecond (an int or a float, not a bool); one past `LONGEST_WAIT` is
 /// that. An int's own value is read, never a subclass's `__float__`.
 fn seconds(value: &Bound<'_, PyAny>, name: &str, should: &str) -> PyResult<f64> {
     let seconds = if value.is_instance_of::<PyBool>() {
@@ -203,7 +197,7 @@ fn seconds(value: &Bound<'_, PyAny>, name: &str, should: &str) -> PyResult<f64> 
         return Err(invalid(name, should, value));
     };
     if seconds >= 1e-6 {
-        Ok(seconds.min(LONGEST_SECONDS))
+        Ok(seconds.min(LONGEST_WAIT.as_secs_f64()))
     } else {
         Err(invalid(name, should, value))
     }

@@ -50,18 +50,20 @@ pub struct SessionOptions {
     pub files: FilesOptions,
 }
 
-/// A wait too long for a `Duration` (an infinite limit) is one of 136 years, which any clock can add.
-const FOREVER: Duration = Duration::from_secs(u32::MAX as u64);
+/// The longest wait any limit means (about 136 years): the host's `Options` reads a longer one, infinity
+/// included, as this, so every deadline made from it (twice the grace, a limit plus its backstop, now plus a
+/// wait) is one that both Rust's clocks and Python's waits can hold.
+pub const LONGEST_WAIT: Duration = Duration::from_secs(u32::MAX as u64);
 
 impl SessionOptions {
     /// The time limit of one run, None for none (the host's `Options` made it positive).
     pub fn timeout(&self) -> Option<Duration> {
-        self.timeout_seconds.map(|seconds| Duration::try_from_secs_f64(seconds).unwrap_or(FOREVER))
+        self.timeout_seconds.map(|seconds| Duration::try_from_secs_f64(seconds).unwrap_or(LONGEST_WAIT))
     }
 
     /// How long a run that ignores a stop request (a long native operation) gets before it is abandoned.
     pub fn grace(&self) -> Duration {
-        Duration::try_from_secs_f64(self.abandon_after_seconds).unwrap_or(FOREVER)
+        Duration::try_from_secs_f64(self.abandon_after_seconds).unwrap_or(LONGEST_WAIT)
     }
 }
 
