@@ -11,7 +11,10 @@ const ALSO: &str = "# stand-in also for: ";
 
 fn main() {
     println!("cargo:rerun-if-changed={FOLDER}");
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join(FOLDER);
+    // Read when the script runs, not when it was compiled: one target folder serves several clones, and a
+    // script compiled in one would read another's stand-ins.
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let folder = Path::new(&root).join(FOLDER);
     let mut files: Vec<_> = std::fs::read_dir(&folder)
         .expect("src/sandbox/python is readable")
         .map(|entry| entry.expect("a readable entry").path())

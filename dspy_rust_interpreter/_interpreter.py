@@ -236,7 +236,7 @@ class RustInterpreter:
             tool_seconds_before = runtime.stats.tool_seconds
             started = time.perf_counter()
             try:
-                outcome = session.execute(code, variables or None, tools, field_specs, context, runtime.concurrent_calls())
+                outcome = session.execute(code, variables or None, tools, field_specs, context, runtime.hooks)
             except _native.PanicException as panic:
                 raise self._fail(panic) from None
             except TypeError as refused:  # a variable that cannot cross: nothing was sent or changed
@@ -310,7 +310,7 @@ class RustInterpreter:
                 self._lock.release()
         on_shutdown, self._on_shutdown = self._on_shutdown, None
         self._runtime.close_streams()
-        self._runtime.close_concurrent_calls()
+        self._runtime.concurrent.close()
         if on_shutdown is not None:
             on_shutdown()
 

@@ -5,15 +5,10 @@ from collections.abc import Callable
 from contextvars import Context
 from typing import Any, final
 
-from ._concurrent_calls import ConcurrentCalls
-
 __all__ = [
-    "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "Session", "StopReason",
-    "STREAM_KEY", "check_mount_paths", "serve_zygote", "stdlib_modules",
+    "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "Session", "StopReason", "StreamOpened",
+    "ToolHooks", "check_mount_paths", "serve_zygote", "stdlib_modules",
 ]
-
-# The keyword a stream's sandbox iterator pulls or closes its stream with (src/protocol/message.rs).
-STREAM_KEY: str
 
 # Type aliases of the stub only (the allowlist `tools/stubtest-allowlist.txt` names them).
 # (name, callable, parameter names positional arguments bind to, or None to pass them through,
@@ -60,6 +55,30 @@ class RunOutcome:
     text: str | None
     stop: StopReason | None
     rolled_back: bool  # the session process died and the session was restored to before the run
+    results_too_large: int  # tool results the run's calls got refused for max_tool_result_bytes
+    value_size: int  # the data of ``value``: bytes of its text and binary data, 8 per other scalar, 2 per collection
+
+@final
+class StreamOpened:
+    """A tool's result that is a stream the interpreter keeps under ``id``: the sandbox pulls its items."""
+
+    def __new__(cls, id: int) -> StreamOpened: ...
+    @property
+    def id(self) -> int: ...
+
+@final
+class ToolHooks:
+    """The interpreter's part of what a session does with tools besides a plain call (src/host/tools.rs)."""
+
+    def __new__(
+        cls,
+        *,
+        pull_stream: Callable[[str, int, bool], tuple[bool, Any]],
+        begin: Callable[[], int],
+        start: Callable[[int, Callable[..., Any], tuple[Any, ...], dict[str, Any], Context | None], None],
+        take: Callable[[], list[tuple[int, bool, Any]]],
+        abandon: Callable[[], None],
+    ) -> ToolHooks: ...
 
 @final
 class Mount:
@@ -138,11 +157,12 @@ class Session:
         tools: list[ToolSpec] | None = None,
         fields: list[FieldSpec] | None = None,
         context: Context | None = None,
-        calls: ConcurrentCalls | None = None,
+        hooks: ToolHooks | None = None,
     ) -> RunOutcome:
         """Run code. Raises TypeError when a variable cannot enter the sandbox (nothing is bound). A run
         whose process died is rolled back and reported as an Error naming the cause (``rolled_back``). Tools
-        that async sandbox code calls run at the same time on ``calls``; without it, one after the other."""
+        that async sandbox code calls run at the same time on the pool of ``hooks``, which also serves tools'
+        streams; without it, calls run one after the other and no tool streams."""
     def files_write(self, path: str, data: str | bytes) -> RunOutcome:
         """Make the sandbox file at ``path`` hold ``data``; the outcome's value is None, or an Error."""
     def files_read(self, path: str) -> RunOutcome:

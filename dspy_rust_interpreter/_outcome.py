@@ -10,7 +10,6 @@ from typing import Any
 from . import _native
 from ._errors import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput
 from ._native import OutcomeKind, StopReason
-from ._tool_calls import estimate_size
 
 # Errors of the session's filesystem that the host API raises as themselves.
 _PASSED_ERRORS = frozenset({
@@ -58,10 +57,11 @@ def command_result(outcome: _native.RunOutcome) -> Any:
 def count_outcome(stats: Any, outcome: _native.RunOutcome) -> None:
     """``outcome`` in the interpreter's counters (``stats()``)."""
     stats.executes += 1
+    stats.tool_results_too_large += outcome.results_too_large
     kind = outcome.kind
     if kind is OutcomeKind.Value:
         value = outcome.value
-        stats.output_chars += len(value) if type(value) is str else estimate_size(value, 1 << 20)
+        stats.output_chars += len(value) if type(value) is str else outcome.value_size
     elif kind is OutcomeKind.Syntax:
         stats.errors += 1
     elif kind is OutcomeKind.Error:

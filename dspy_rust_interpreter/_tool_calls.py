@@ -1,8 +1,11 @@
-"""One host tool call: argument checks, guards (budget, timeout, result size), async and streaming results,
-logging and per-session counters.
+"""One host tool call: argument checks, guards (budget, timeout), async and streaming results, logging and
+per-session counters.
 
 The native layer calls a ``ToolCall`` (the callable of a ``ToolSpec``) when the session process asks for it,
-on the ``execute()`` caller's own thread, inside a copy of its contextvars context, while it waits.
+on the ``execute()`` caller's own thread, inside a copy of its contextvars context, while it waits, and
+converts its result (counting it against ``max_tool_result_bytes`` as it goes: ``src/host/tools.rs``). The
+rest of what a session does with tools, the items of a stream and the calls async code runs at once, reaches
+this layer through the interpreter's ``_native.ToolHooks``.
 """
 
 from __future__ import annotations
@@ -10,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import collections.abc
 import inspect
+import itertools
 import logging
-import secrets
 import threading
 import time
 import weakref
@@ -19,12 +22,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from . import _native
-    from ._native import ToolSpec
-
+from . import _native
+from ._concurrent_calls import ConcurrentCalls
 from ._tool_context import CALLER_LOOP, CANCEL_SCOPE, CancelScope, tool_thread_context
-from ._tools import STREAM_KEY, ArgumentChecks, describe_tool
+from ._tools import ArgumentChecks, describe_tool
+
+if TYPE_CHECKING:
+    from ._native import ToolSpec
 
 logger = logging.getLogger("dspy_rust_interpreter")
 
@@ -93,31 +97,25 @@ class ToolRuntime:
         self.owner_id = id(owner)
         self.timeout: float | None = options.tool_timeout
         self.max_calls: int | None = options.max_tool_calls
-        self.max_result_bytes: int | None = options.max_tool_result_bytes
         self.slow_seconds: float = options.slow_tool_seconds
         self.stats = SessionStats()
         self.calls_made = 0
         self.calls: dict[str, ToolCall] = {}
-        # Per interpreter and random: a forged marker or token reaches at most this session's own streams.
-        self.marker = "\x00dspy-rust-stream:" + secrets.token_hex(8)
-        self.streams: dict[str, OpenStream] = {}
+        # The streams this interpreter's tools opened and the sandbox has not finished, by id.
+        self.streams: dict[int, OpenStream] = {}
+        self._stream_ids = itertools.count(1)
         # Set per execute(): report each tool call through dspy's callbacks (only when some are active).
         self.report_calls = False
-        self.max_concurrent: int = options.max_concurrent_tools
-        self._concurrent: Any = None
-
-    def concurrent_calls(self) -> Any:
-        """The pool that runs the calls async sandbox code has in flight at once (made on first use)."""
-        if self._concurrent is None:
-            from ._concurrent_calls import ConcurrentCalls
-
-            self._concurrent = ConcurrentCalls(self.max_concurrent, self.owner_id)
-        return self._concurrent
-
-    def close_concurrent_calls(self) -> None:
-        concurrent, self._concurrent = self._concurrent, None
-        if concurrent is not None:
-            concurrent.close()
+        # Runs the calls async sandbox code has in flight at once (no thread until the first such call).
+        self.concurrent = ConcurrentCalls(options.max_concurrent_tools, self.owner_id)
+        concurrent = self.concurrent
+        self.hooks = _native.ToolHooks(
+            pull_stream=self.pull_stream,
+            begin=concurrent.begin,
+            start=concurrent.start,
+            take=concurrent.take,
+            abandon=concurrent.abandon,
+        )
 
     # -- results ---------------------------------------------------------------------------------------------
 
@@ -133,56 +131,40 @@ class ToolRuntime:
             return self._open_stream(name, result, is_async=True)
         return result  # the native layer converts models and dataclasses, and rejects the rest
 
-    def check_size(self, name: str, result: Any) -> None:
-        limit = self.max_result_bytes
-        if limit is None:
-            return
-        size = estimate_size(result, limit)
-        if size > limit:
-            self.stats.tool_results_too_large += 1
-            raise RuntimeError(
-                f"the result is larger than max_tool_result_bytes={limit} (about {size}+ bytes); ask the tool "
-                "for less (a narrower query, a smaller limit, or fewer fields)"
-            )
-
     # -- streams ---------------------------------------------------------------------------------------------
 
-    def _open_stream(self, name: str, iterator: Any, is_async: bool) -> tuple[str, str]:
-        token = secrets.token_urlsafe(16)
-        self.streams[token] = OpenStream(name, iterator, is_async)
-        return (self.marker, token)
+    def _open_stream(self, name: str, iterator: Any, is_async: bool) -> _native.StreamOpened:
+        stream = next(self._stream_ids)
+        self.streams[stream] = OpenStream(name, iterator, is_async)
+        return _native.StreamOpened(stream)
 
-    def stream_request(self, name: str, request: Any) -> tuple[bool, Any] | None:
-        """A stream's sandbox iterator asks for its next item, or closes the stream."""
-        if type(request) is not tuple or len(request) != 2 or request[0] not in ("next", "close"):
-            raise TypeError(f"tool {name!r}: malformed stream request")
-        action, token = request
-        stream = self.streams.get(token) if isinstance(token, str) else None
-        if stream is None or stream.tool != name:
-            if action == "close":
-                return None
+    def pull_stream(self, name: str, stream: int, close: bool) -> tuple[bool, Any]:
+        """The sandbox's end of stream ``stream`` of tool ``name`` asks for its next item: ``(True, item)``,
+        or ``(False, None)`` at its end; with ``close``, it ends the stream."""
+        open_stream = self.streams.get(stream)
+        if open_stream is None or open_stream.tool != name:
+            if close:
+                return (False, None)
             raise RuntimeError(
                 "this stream is closed: a tool's stream lasts until it is exhausted, closed, or the end of the "
                 f"execute() that opened it; call {name}(...) again for a new one"
             )
-        if action == "close":
-            self.close_stream(token)
-            return None
+        if close:
+            self.close_stream(stream)
+            return (False, None)
         started = time.perf_counter()
         try:
-            item = self._pull(stream, name)
+            item = self._pull(open_stream, name)
         except StopIteration:
-            del self.streams[token]
+            del self.streams[stream]
             return (False, None)
         except BaseException:
             # A generator that raised is finished; one still running past tool_timeout cannot be closed.
-            self.streams.pop(token, None)
+            self.streams.pop(stream, None)
             raise
         finally:
             self.stats.tool_seconds += time.perf_counter() - started
         self.stats.stream_items += 1
-        if self.max_result_bytes is not None:
-            self.check_size(name, item)
         return (True, item)
 
     def _pull(self, stream: OpenStream, name: str) -> Any:
@@ -195,8 +177,8 @@ class ToolRuntime:
             return next(stream.iterator)
         return call_with_timeout(next, (stream.iterator,), {}, self.timeout, name, self.owner_id)
 
-    def close_stream(self, token: str) -> None:
-        stream = self.streams.pop(token, None)
+    def close_stream(self, stream_id: int) -> None:
+        stream = self.streams.pop(stream_id, None)
         if stream is None:
             return
         try:
@@ -213,8 +195,8 @@ class ToolRuntime:
 
     def close_streams(self) -> None:
         """End of execute() or shutdown: every stream still open is abandoned; close its host generator."""
-        for token in list(self.streams):
-            self.close_stream(token)
+        for stream_id in list(self.streams):
+            self.close_stream(stream_id)
 
 
 class ToolCall:
@@ -232,8 +214,6 @@ class ToolCall:
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # self positional-only: a tool may take "self="
         runtime = self.runtime
-        if kwargs and STREAM_KEY in kwargs:
-            return runtime.stream_request(self.name, kwargs[STREAM_KEY])
         if runtime.report_calls:
             owner = runtime.owner()
             if owner is not None:
@@ -258,8 +238,6 @@ class ToolCall:
                 result = call_with_timeout(self.func, args, kwargs, runtime.timeout, name, runtime.owner_id)
             if result.__class__ not in PLAIN_RESULTS:
                 result = runtime.finish_result(name, result)
-            if runtime.max_result_bytes is not None:
-                runtime.check_size(name, result)
         except BaseException as error:
             elapsed = time.perf_counter() - started
             stats.tool_seconds += elapsed
@@ -289,14 +267,13 @@ class ToolCall:
         slow = elapsed >= self.runtime.slow_seconds
         if not slow and not logger.isEnabledFor(logging.DEBUG):
             return
-        size = estimate_size(args) + estimate_size(kwargs)
         logger.log(
             logging.WARNING if slow else logging.DEBUG,
-            "tool %r%s: %.1f ms, arguments ~%d bytes, %s",
+            "tool %r%s: %.1f ms, arguments %s, %s",
             self.name,
             f" was slow (over slow_tool_seconds={self.runtime.slow_seconds})" if slow else "",
             elapsed * 1000,
-            size,
+            ", ".join([*(f"#{i}" for i in range(len(args))), *kwargs]) or "none",
             outcome,
         )
 
@@ -409,41 +386,12 @@ def _run_on_loop(coroutine: Any, loop: asyncio.AbstractEventLoop) -> Any:
                 raise RuntimeError("the event loop that called aexecute() stopped while an async tool ran") from None
 
 
-# -- sizes -----------------------------------------------------------------------------------------------------
-
-
-def estimate_size(value: Any, limit: int | None = None) -> int:
-    """A cheap estimate of ``value``'s size as data (bytes of text, 8 per number); stops once past ``limit``."""
-    total = 0
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, (str, bytes)):
-            total += len(item)
-        elif isinstance(item, dict):
-            total += 2
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):  # named tuples too
-            total += 2
-            pending.extend(item)
-        elif hasattr(type(item), "__dataclass_fields__") or hasattr(type(item), "model_fields"):
-            # A dataclass or pydantic model crosses as the dict of its fields.
-            total += 2
-            pending.extend(getattr(item, "__dict__", {}).values())
-        else:
-            total += 8
-        if limit is not None and total > limit:
-            break
-    return total
-
-
 def build_tool_specs(tools: Mapping[str, Callable[..., Any]], runtime: ToolRuntime) -> list[ToolSpec]:
     """One spec per tool, for the native layer: the guarded host call, binding, and the stand-in's source."""
     specs = []
     calls = {}
     for name, func in tools.items():
-        checks, positional, source = describe_tool(name, func, runtime.marker)
+        checks, positional, source = describe_tool(name, func)
         call = ToolCall(name, func, checks, runtime)
         calls[name] = call
         specs.append((name, call, positional, source))

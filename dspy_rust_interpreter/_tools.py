@@ -3,8 +3,8 @@
 A stand-in is a sandbox function generated from the host callable's ``inspect.signature`` and docstring, so
 ``help(search)``, ``search.__doc__`` and ``inspect.signature(search)`` work in the sandbox, and a call with
 the wrong arity fails with the VM's own TypeError before anything crosses to the host. Its body forwards
-the bound arguments to ``__invoke(name, args, kwargs)`` (see src/sandbox/tools.rs) and turns a stream marker
-(see ``_tool_calls``) into a lazy iterator.
+the bound arguments to ``__invoke(name, args, kwargs)`` (see src/sandbox/tools.rs), which returns the result,
+or a lazy iterator over a stream the host keeps.
 
 The source is built from validated identifiers and ``repr()`` of strings and plain literals only, so no
 host-controlled text (docstrings, default values, annotations) can inject code into the sandbox.
@@ -17,7 +17,6 @@ import functools
 import inspect
 import keyword
 import math
-import secrets
 import threading
 import types
 import typing
@@ -25,16 +24,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import _native
 from ._errors import InvalidNameError
 from ._tool_types import ArgumentMismatch, Check, compile_check, type_name
 
 # Globals the sandbox owns; a tool or variable of that name would hide them.
 RESERVED_NAMES = frozenset({"SUBMIT", "FINAL", "FINAL_VAR", "call_tool", "print", "__builtins__", "__name__"})
-
-# The key of the keyword argument a stream's sandbox iterator sends to pull or close; see _tool_calls.ToolCall
-# and src/protocol/message.rs, where it is defined for both ends.
-STREAM_KEY: str = _native.STREAM_KEY
 
 # Defaults longer than this (as source text) are shown in the stand-in by a short description instead.
 MAX_DEFAULT_SOURCE = 200
@@ -192,13 +186,13 @@ def _resolved_hints(func: Callable[..., Any], signature: inspect.Signature) -> d
 # -- stand-in source ---------------------------------------------------------------------------------------
 
 
-def stand_in_source(name: str, func: Callable[..., Any], signature: inspect.Signature | None, marker: str) -> str:
+def stand_in_source(name: str, func: Callable[..., Any], signature: inspect.Signature | None) -> str:
     """The sandbox source defining ``def <name>(...)``: the tool's signature and docstring, forwarding."""
     doc = tool_doc(func) or f"Host tool {name!r}."
     faithful = signature is not None and _plan_call(signature) is not None
     used = {name, *(signature.parameters if signature is not None else ())}
     helpers = _helper_names(used)
-    lines = _prelude(helpers, marker)
+    lines = _prelude(helpers)
     if faithful:
         assert signature is not None
         lines += _faithful_def(name, signature, doc, helpers)
@@ -206,8 +200,7 @@ def stand_in_source(name: str, func: Callable[..., Any], signature: inspect.Sign
         lines += [
             f"def {name}(*args, **kwargs):",
             f"    {doc!r}",
-            f"    {helpers['r']} = {helpers['call']}({name!r}, args, kwargs)",
-            *_return_lines(name, helpers),
+            f"    return {helpers['call']}({name!r}, args, kwargs)",
         ]
     return "\n".join(lines) + "\n"
 
@@ -219,27 +212,13 @@ def _helper_names(used: set[str]) -> dict[str, str]:
     while any(u.startswith(prefix) for u in used):
         n += 1
         prefix = f"_tool{n}_"
-    return {key: prefix + key for key in ("call", "mark", "Default", "Stream", "r", "kw")}
+    return {key: prefix + key for key in ("call", "Default", "r", "kw")}
 
 
-def _prelude(h: dict[str, str], marker: str) -> list[str]:
-    # `__invoke`, `__Default` and `__Stream` are made once in the sandbox (src/sandbox/tools.rs): a stand-in's source is
+def _prelude(h: dict[str, str]) -> list[str]:
+    # `__invoke` and `__Default` are made once in the sandbox (src/sandbox/tools.rs): a stand-in's source is
     # its def and these names.
-    return [
-        f"{h['call']} = __invoke",
-        f"{h['mark']} = {marker!r}",
-        f"{h['Default']} = __Default",
-        f"{h['Stream']} = __Stream",
-    ]
-
-
-def _return_lines(name: str, h: dict[str, str]) -> list[str]:
-    r = h["r"]
-    return [
-        f"    if {r}.__class__ is tuple and len({r}) == 2 and {r}[0] == {h['mark']}:",
-        f"        return {h['Stream']}({name!r}, {r}[1])",
-        f"    return {r}",
-    ]
+    return [f"{h['call']} = __invoke", f"{h['Default']} = __Default"]
 
 
 @dataclass(frozen=True)
@@ -301,11 +280,11 @@ def _faithful_def(name: str, signature: inspect.Signature, doc: str, h: dict[str
             f"    for {h['r']} in {tuple(host_defaults)!r}:",
             f"        if {h['kw']}[{h['r']}].__class__ is {h['Default']}:",
             f"            del {h['kw']}[{h['r']}]",
-            f"    {h['r']} = {h['call']}({name!r}, {args_text}, {h['kw']})",
+            f"    return {h['call']}({name!r}, {args_text}, {h['kw']})",
         ]
     else:
-        lines.append(f"    {h['r']} = {h['call']}({name!r}, {args_text}, {kw_text})")
-    return lines + _return_lines(name, h)
+        lines.append(f"    return {h['call']}({name!r}, {args_text}, {kw_text})")
+    return lines
 
 
 def _parameter_list(signature: inspect.Signature, h: dict[str, str]) -> tuple[str, list[str]]:
@@ -351,22 +330,19 @@ def _default_text(default: Any) -> str:
 # -- the table the native layer installs -------------------------------------------------------------------
 
 
-def describe_tool(name: str, func: Callable[..., Any], marker: str) -> tuple[ArgumentChecks, list[str] | None, str]:
+def describe_tool(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, tuple[str, ...] | None, str]:
     """What the sandbox needs of one tool: its argument checks, the names positional arguments bind to (when
-    it takes keywords only), and its stand-in's source with the session's stream marker."""
+    it takes keywords only), and its stand-in's source."""
     check_global_name(name, "tool")
     if not callable(func):
         raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
-    checks, positional, source = _shape(name, func)
-    return checks, positional, source.replace(_MARKER_SLOT_TEXT, repr(marker))
+    return _shape(name, func)
 
 
-# What a tool's signature makes of it (its checks, positional names, stand-in source with the stream marker
-# left as a slot), kept for plain functions by everything that decides it. RLM passes new closures of the same
-# functions (`llm_query`) to every interpreter it makes: resolving their annotations and writing their
-# stand-ins again cost each new session ~0.2 ms per tool.
-_MARKER_SLOT = "\x00marker-slot:" + secrets.token_hex(8)
-_MARKER_SLOT_TEXT = repr(_MARKER_SLOT)
+# What a tool's signature makes of it (its checks, positional names, stand-in source), kept for plain
+# functions by everything that decides it. RLM passes new closures of the same functions (`llm_query`) to
+# every interpreter it makes: resolving their annotations and writing their stand-ins again cost each new
+# session ~0.2 ms per tool.
 _SHAPES: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
 _SHAPES_KEPT = 256
 _shapes_lock = threading.Lock()
@@ -383,7 +359,7 @@ def _shape(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, 
     signature = tool_signature(func)
     checks = argument_checks(name, func, signature)
     positional = None if signature is None else _positional_names(signature)
-    shape = (checks, positional, stand_in_source(name, func, signature, _MARKER_SLOT))
+    shape = (checks, positional, stand_in_source(name, func, signature))
     if key is not None:
         with _shapes_lock:
             _SHAPES[key] = shape

@@ -47,7 +47,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<protocol::message::Stop>()?;
     m.add_function(wrap_pyfunction!(worker::zygote::serve_zygote, m)?)?;
     m.add_function(wrap_pyfunction!(stdlib_modules, m)?)?;
-    m.add("STREAM_KEY", protocol::message::STREAM_KEY)?;
+    m.add_class::<host::tools::ToolHooks>()?;
+    m.add_class::<host::tools::StreamOpened>()?;
     // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.
     m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;
     Ok(())

@@ -12,20 +12,21 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, 
 
 use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::host::known::{self, Form};
-use crate::protocol::value::{Value, MAX_DEPTH, MAX_VALUES};
+use crate::protocol::value::{Value, CONTAINER_DATA, MAX_DEPTH, MAX_VALUES};
 use crate::protocol::wire::{HostBuffer, REFER_FROM};
 
 type Result<T> = std::result::Result<T, ConvertError>;
 
 /// A host value as protocol data; a value of no known kind is refused.
 pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
-    Walk { seen: 0, unknown_as_str: false, as_str: Vec::new() }.value(obj, 0)
+    Walk { seen: 0, unknown_as_str: false, as_str: Vec::new(), data: 0, max_data: None }.value(obj, 0)
 }
 
-/// A host value as protocol data, where a value of no known kind (or one whose conversion fails) crosses as
-/// its str(); also the type names of the values that did, for the caller's warning.
-pub fn to_value_or_str(obj: &Bound<'_, PyAny>) -> Result<(Value, Vec<String>)> {
-    let mut walk = Walk { seen: 0, unknown_as_str: true, as_str: Vec::new() };
+/// A tool's result as protocol data, refused past `max_data` bytes of data (counted as `Value::data_size`, while
+/// walking: a result far over is not converted whole). With `unknown_as_str`, a value of no known kind (or one
+/// whose conversion fails) crosses as its str(); the type names of those that did come back, for a warning.
+pub fn to_result_value(obj: &Bound<'_, PyAny>, unknown_as_str: bool, max_data: Option<usize>) -> Result<(Value, Vec<String>)> {
+    let mut walk = Walk { seen: 0, unknown_as_str, as_str: Vec::new(), data: 0, max_data };
     let value = walk.value(obj, 0)?;
     Ok((value, walk.as_str))
 }
@@ -35,9 +36,27 @@ struct Walk {
     unknown_as_str: bool,
     /// The type names of the values that crossed as their str() (each name once).
     as_str: Vec<String>,
+    /// The data counted so far, and the most allowed.
+    data: usize,
+    max_data: Option<usize>,
 }
 
 impl Walk {
+    /// Count `size` bytes of data against the budget.
+    fn spend(&mut self, size: usize) -> Result<()> {
+        self.data = self.data.saturating_add(size);
+        match self.max_data {
+            Some(limit) if self.data > limit => Err(ConvertError::new(ConvertErrorKind::OverBudget { limit, seen: self.data })),
+            _ => Ok(()),
+        }
+    }
+
+    /// A value with no items, counted.
+    fn leaf(&mut self, value: Value) -> Result<Value> {
+        self.spend(value.own_data_size())?;
+        Ok(value)
+    }
+
     fn value(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value> {
         if depth > MAX_DEPTH {
             return Err(ConvertError::new(ConvertErrorKind::TooDeep));
@@ -47,58 +66,65 @@ impl Walk {
             return Err(ConvertError::new(ConvertErrorKind::TooLarge));
         }
         if obj.is_none() {
-            return Ok(Value::None);
+            return self.leaf(Value::None);
         }
         if let Ok(b) = obj.cast::<PyBool>() {
-            return Ok(Value::Bool(b.is_true()));
+            return self.leaf(Value::Bool(b.is_true()));
         }
         if obj.is_instance_of::<PyInt>() {
             if let Ok(small) = obj.extract::<i64>() {
-                return Ok(Value::Int(small));
+                return self.leaf(Value::Int(small));
             }
             let big: num_bigint::BigInt = obj.extract().map_err(|e| failed(obj.py(), e))?;
-            return Ok(Value::BigInt(big.to_signed_bytes_le()));
+            return self.leaf(Value::BigInt(big.to_signed_bytes_le()));
         }
         if let Ok(f) = obj.cast::<PyFloat>() {
-            return Ok(Value::Float(f.value()));
+            return self.leaf(Value::Float(f.value()));
         }
         if let Ok(s) = obj.cast::<PyString>() {
             if let Ok(text) = s.to_str() {
                 if text.len() >= REFER_FROM {
                     // SAFETY: a str's UTF-8 is immutable and lives as long as the str, which `owner` holds.
-                    return Ok(Value::Host(unsafe { HostBuffer::new(true, text.as_bytes(), owner(obj)) }));
+                    return self.leaf(Value::Host(unsafe { HostBuffer::new(true, text.as_bytes(), owner(obj)) }));
                 }
-                return Ok(Value::Str(text.to_owned()));
+                return self.leaf(Value::Str(text.to_owned()));
             }
             // Lone surrogates cannot be UTF-8; they become U+FFFD.
-            return Ok(Value::Str(s.to_string_lossy().into_owned()));
+            return self.leaf(Value::Str(s.to_string_lossy().into_owned()));
         }
         if let Ok(b) = obj.cast::<PyBytes>() {
             let bytes = b.as_bytes();
             if bytes.len() >= REFER_FROM {
                 // SAFETY: a bytes object's data is immutable and lives as long as it does; `owner` holds it.
-                return Ok(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
+                return self.leaf(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
             }
-            return Ok(Value::Bytes(bytes.to_vec()));
+            return self.leaf(Value::Bytes(bytes.to_vec()));
         }
         if let Ok(list) = obj.cast::<PyList>() {
+            self.spend(CONTAINER_DATA)?;
             return Ok(Value::List(self.items(&mut list.iter(), depth)?));
         }
         if let Ok(tuple) = obj.cast::<PyTuple>() {
             // A named tuple crosses as the dict of its fields, as dspy's interpreter passes it.
             match known::named_tuple_fields(obj) {
                 Ok(Some(fields)) => return self.value(&fields, depth + 1),
-                Ok(None) => return Ok(Value::Tuple(self.items(&mut tuple.iter(), depth)?)),
+                Ok(None) => {
+                    self.spend(CONTAINER_DATA)?;
+                    return Ok(Value::Tuple(self.items(&mut tuple.iter(), depth)?));
+                }
                 Err(e) => return self.unknown(obj, Some(failed(obj.py(), e))),
             }
         }
         if let Ok(set) = obj.cast::<PySet>() {
+            self.spend(CONTAINER_DATA)?;
             return Ok(Value::Set(self.items(&mut set.iter(), depth)?));
         }
         if let Ok(set) = obj.cast::<PyFrozenSet>() {
+            self.spend(CONTAINER_DATA)?;
             return Ok(Value::FrozenSet(self.items(&mut set.iter(), depth)?));
         }
         if let Ok(dict) = obj.cast::<PyDict>() {
+            self.spend(CONTAINER_DATA)?;
             let mut pairs = Vec::with_capacity(dict.len());
             for (key, value) in dict.iter() {
                 let segment = || format!("[{}]", key.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into()));
@@ -110,7 +136,10 @@ impl Walk {
         }
         match known::form(obj) {
             Ok(Some(Form::Instead(plain))) => self.value(&plain, depth + 1),
-            Ok(Some(Form::Value(value))) => Ok(value),
+            Ok(Some(Form::Value(value))) => {
+                self.spend(value.data_size())?;
+                Ok(value)
+            }
             Ok(None) => self.unknown(obj, None),
             Err(e) => self.unknown(obj, Some(failed(obj.py(), e))),
         }
@@ -134,7 +163,7 @@ impl Walk {
             self.as_str.push(name.clone());
         }
         let text = obj.str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("<{name} object>"));
-        Ok(Value::Str(without_addresses(&text)))
+        self.leaf(Value::Str(without_addresses(&text)))
     }
 }
 

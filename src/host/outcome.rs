@@ -50,6 +50,10 @@ pub struct RunOutcome {
     pub stop: Option<Stop>,
     /// The session process died during the run and the session was restored to before it.
     pub rolled_back: bool,
+    /// Tool results the run's calls got refused for `max_tool_result_bytes`.
+    pub results_too_large: u32,
+    /// The data of `value` (`Value::data_size`), for the output counter of a value that is not text.
+    pub value_size: u64,
 }
 
 #[pymethods]
@@ -81,6 +85,8 @@ impl RunOutcome {
             text: None,
             stop: None,
             rolled_back: false,
+            results_too_large: 0,
+            value_size: 0,
         }
     }
 
@@ -113,7 +119,7 @@ impl RunOutcome {
     /// here) is the cell's TypeError, as a value that cannot leave the sandbox is: the session is intact.
     fn value_or_error(py: Python<'_>, kind: OutcomeKind, value: &Value, what: &str) -> Self {
         match convert::from_value(value, py) {
-            Ok(value) => Self { value, ..Self::new(py, kind) },
+            Ok(converted) => Self { value: converted, value_size: value.data_size() as u64, ..Self::new(py, kind) },
             Err(e) => Self {
                 error_type: "TypeError".into(),
                 message: format!("the cell's {}", e.describe(what)),

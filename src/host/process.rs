@@ -208,5 +208,6 @@ pub fn name(reply: &ToHost) -> &'static str {
         ToHost::ToolStart { .. } => "ToolStart",
         ToHost::Wait { .. } => "Wait",
         ToHost::FileOp(_) => "FileOp",
+        ToHost::StreamPull { .. } => "StreamPull",
     }
 }

@@ -20,7 +20,7 @@ use crate::host::mounts::{HostMounts, Mount};
 use crate::host::options::Options;
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
-use crate::host::tools::{ToolSpec, ToolTable};
+use crate::host::tools::{ResultRules, ToolHooks, ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
 use crate::protocol::files::FilesCommand;
 use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, ToHost, ToSession, SessionOptions};
@@ -60,8 +60,8 @@ pub struct Session {
     interrupted: AtomicBool,
     /// The host folders mounted in the session, shared with its forks.
     mounts: std::sync::Arc<HostMounts>,
-    /// A tool result of no kind the sandbox knows is refused, not passed as its str().
-    strict_values: bool,
+    /// What a tool's result may be (`strict_values`, `max_tool_result_bytes`).
+    result_rules: ResultRules,
     /// Gives the control socket of a live zygote (starting one if need be): a rollback before the first
     /// checkpoint whose zygote is gone spawns from the new one.
     zygote_source: Option<Py<PyAny>>,
@@ -175,7 +175,7 @@ impl Session {
         tools: ToolTable,
         respawn_from: Option<OwnedFd>,
         mounts: std::sync::Arc<HostMounts>,
-        strict_values: bool,
+        result_rules: ResultRules,
         zygote_source: Option<Py<PyAny>>,
         lineage: Lineage,
     ) -> Self {
@@ -201,7 +201,7 @@ impl Session {
             live: Mutex::new(live),
             interrupted: AtomicBool::new(false),
             mounts,
-            strict_values,
+            result_rules,
             zygote_source,
             lineages: Mutex::new(vec![lineage]),
         }
@@ -261,7 +261,7 @@ impl Session {
         state: &mut State,
         frame: Encoded,
         context: Option<&Bound<'py, PyAny>>,
-        pool: Option<&Bound<'py, PyAny>>,
+        hooks: Option<&ToolHooks>,
     ) -> (Ending, Option<PyErr>) {
         let gone = |e: std::io::Error| Ending::Died(Cause::Lost(format!("the session process is gone ({e})")));
         if let Err(e) = py.detach(|| process::send_request(&state.process.link, &frame)) {
@@ -283,7 +283,7 @@ impl Session {
         }
         let mut answers = RunAnswers::default();
         let mut changes = 0;
-        let mut host_calls = HostCalls::new(pool);
+        let mut host_calls = HostCalls::new(py, hooks);
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
         let mut interrupt: Option<(PyErr, Instant)> = None;
@@ -343,6 +343,16 @@ impl Session {
                         }
                     }
                     Ok((_, ToHost::Wait { timeout }, _)) => host_calls.wait(timeout),
+                    Ok((_, ToHost::StreamPull { tool, stream, close }, _)) => {
+                        let called = Instant::now();
+                        let result = state.tools.pull_stream(py, &tool, stream, close, context, hooks);
+                        tool_time += called.elapsed();
+                        let reply = ToSession::ToolResult(result).encode();
+                        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
+                            break gone(e);
+                        }
+                        answers.push(Answer::Tool(reply));
+                    }
                     Ok((_, ToHost::FileOp(op), _)) => {
                         let mounts = &self.mounts;
                         let (answer, journaled) = py.detach(|| mounts.answer(&op, &mut changes));
@@ -465,7 +475,7 @@ impl Session {
         }
         let mounts: Vec<Mount> = options.mounts.iter().cloned().chain(package_mounts.iter().map(|m| m.get().clone())).collect();
         let (host_mounts, files) = crate::host::mounts::open_mounts(&mounts, options.files_max_bytes, options.files_max_count)?;
-        let strict_values = options.strict_values;
+        let result_rules = ResultRules { strict_values: options.strict_values, max_bytes: options.max_tool_result_bytes };
         let options = SessionOptions {
             timeout_seconds: options.timeout,
             abandon_after_seconds: options.abandon_after,
@@ -483,13 +493,13 @@ impl Session {
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
         let lineage = Lineage::of(process.pid);
-        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), strict_values, zygote_source, lineage))
+        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), result_rules, zygote_source, lineage))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
-    /// Tools that async sandbox code calls run at the same time on `calls` (the interpreter's
-    /// `ConcurrentCalls`); without it, one at a time.
-    #[pyo3(signature = (code, variables=None, tools=None, fields=None, context=None, calls=None))]
+    /// Tools that async sandbox code calls run at the same time on the pool of `hooks`, which also serves
+    /// tools' streams; without it, calls run one at a time and no tool streams.
+    #[pyo3(signature = (code, variables=None, tools=None, fields=None, context=None, hooks=None))]
     #[allow(clippy::too_many_arguments)]
     fn execute(
         &self,
@@ -499,7 +509,7 @@ impl Session {
         tools: Option<Vec<ToolSpec>>,
         fields: Option<Vec<(String, Option<String>)>>,
         context: Option<Bound<'_, PyAny>>,
-        calls: Option<Bound<'_, PyAny>>,
+        hooks: Option<PyRef<'_, ToolHooks>>,
     ) -> PyResult<RunOutcome> {
         if self.would_wait_on_itself() {
             return Err(PyRuntimeError::new_err("execute() would wait on itself: it was called from a tool this session is running"));
@@ -510,7 +520,7 @@ impl Session {
         };
         let (variables, kept, next_key) = Self::variables(state, variables.as_ref())?;
         if let Some(specs) = tools {
-            state.tools = ToolTable::new(specs, self.strict_values);
+            state.tools = ToolTable::new(specs, self.result_rules);
             state.resend_tools = true;
         }
         // A fault for the tool call stays armed until the exchange serves one.
@@ -541,12 +551,15 @@ impl Session {
         let _waiting = Waiting::on(self.id);
         // The session keeps a checkpoint due until it can fork one: ask once.
         state.checkpoint_pending |= asks_checkpoint;
-        let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref(), calls.as_ref());
+        let (ending, interrupt) = self.exchange(py, state, frame, context.as_ref(), hooks.as_deref());
         if matches!(&ending, Ending::Done(outcome) if !matches!(outcome, Outcome::BadInput(_))) {
             state.kept = kept;
             state.next_key = next_key;
         }
-        self.conclude(py, &mut guard, ending, interrupt)
+        let results_too_large = state.tools.take_results_too_large();
+        let mut outcome = self.conclude(py, &mut guard, ending, interrupt)?;
+        outcome.results_too_large = results_too_large;
+        Ok(outcome)
     }
 
     /// The host API on the session's files (see `interp.files`): write `data` (str or bytes) to the file at
@@ -601,7 +614,7 @@ impl Session {
         let process = py.detach(|| Process::resume(channel, &self.options)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
         let lineage = self.lineages.lock().last().map(Lineage::share).expect("a session has a lineage from its start");
-        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.strict_values, None, lineage))
+        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.result_rules, None, lineage))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be

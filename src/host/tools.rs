@@ -3,16 +3,107 @@
 //! Calls that async sandbox code starts run at the same time instead, on the interpreter's bounded pool
 //! (`ConcurrentCalls` in `_concurrent_calls.py`), each in a copy of that context.
 //! Arguments were bound to the tool's parameter names in the session; here they only cross back into host
-//! values, checked, as everything from a session process is.
+//! values, checked, as everything from a session process is. A result crosses into the session by one walk
+//! (`convert`), which also counts it against `max_tool_result_bytes`; an iterator stays here, pulled item by
+//! item (`ToolResult::Stream`, `ToHost::StreamPull`).
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::host::convert;
+use crate::protocol::conversion::{ConvertError, ConvertErrorKind};
 use crate::protocol::message::{HostError, ToolDecl, ToolResult};
 use crate::protocol::value::Value;
+
+/// What a tool's result may be, from the session's options: of a kind the sandbox knows (`strict_values`),
+/// else passed as its str(); at most `max_bytes` of data (`max_tool_result_bytes`).
+#[derive(Clone, Copy, Default)]
+pub struct ResultRules {
+    pub strict_values: bool,
+    pub max_bytes: Option<u64>,
+}
+
+/// What a tool's host call returns for a result that is a stream (`ToolRuntime` keeps the iterator under
+/// `id`): the session gets `ToolResult::Stream(id)` and pulls the items through `ToolHooks.pull_stream`.
+#[pyclass(frozen, get_all, module = "dspy_rust_interpreter._native")]
+pub struct StreamOpened {
+    pub id: u64,
+}
+
+#[pymethods]
+impl StreamOpened {
+    #[new]
+    fn new(id: u64) -> Self {
+        Self { id }
+    }
+}
+
+/// The host's part of what a session does with tools besides a plain call, as the Python layer provides it
+/// (`ToolRuntime`): the next item of a stream, and the pool the calls of async sandbox code run on at once
+/// (`ConcurrentCalls`). Each is a callable, checked when this is made; these five are the whole interface.
+#[pyclass(frozen, module = "dspy_rust_interpreter._native")]
+pub struct ToolHooks {
+    /// `(tool, stream, close) -> (more, item)`: the next item of stream `stream` of `tool`, `(False, None)`
+    /// at its end; with `close`, the stream is ended.
+    pull_stream: Py<PyAny>,
+    /// `() -> int`: a run starts using the pool; the eventfd its calls' outcomes are signalled on.
+    begin: Py<PyAny>,
+    /// `(call_id, func, args, kwargs, context) -> None`: run one call on the pool.
+    start: Py<PyAny>,
+    /// `() -> list[(call_id, ok, value or exception)]`: the outcomes handed back since the last take.
+    take: Py<PyAny>,
+    /// `() -> None`: the run is over; async calls still running are cancelled, outcomes still to come dropped.
+    abandon: Py<PyAny>,
+}
+
+#[pymethods]
+impl ToolHooks {
+    #[new]
+    #[pyo3(signature = (*, pull_stream, begin, start, take, abandon))]
+    fn new(pull_stream: Bound<'_, PyAny>, begin: Bound<'_, PyAny>, start: Bound<'_, PyAny>, take: Bound<'_, PyAny>, abandon: Bound<'_, PyAny>) -> PyResult<Self> {
+        let callable = |name: &str, hook: Bound<'_, PyAny>| {
+            if hook.is_callable() {
+                Ok(hook.unbind())
+            } else {
+                Err(PyTypeError::new_err(format!("ToolHooks: {name} must be callable, not {}", hook.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
+            }
+        };
+        Ok(Self {
+            pull_stream: callable("pull_stream", pull_stream)?,
+            begin: callable("begin", begin)?,
+            start: callable("start", start)?,
+            take: callable("take", take)?,
+            abandon: callable("abandon", abandon)?,
+        })
+    }
+}
+
+impl ToolHooks {
+    /// A run starts using the pool: the eventfd to poll for its calls' outcomes.
+    pub fn begin(&self, py: Python<'_>) -> PyResult<std::os::fd::RawFd> {
+        self.begin.bind(py).call0()?.extract()
+    }
+
+    /// The outcomes of pooled calls since the last take; a malformed entry is skipped.
+    pub fn take<'py>(&self, py: Python<'py>) -> Vec<(u64, PyResult<Bound<'py, PyAny>>)> {
+        let Ok(done) = self.take.bind(py).call0() else { return Vec::new() };
+        let Ok(items) = done.try_iter() else { return Vec::new() };
+        items
+            .flatten()
+            .filter_map(|item| item.extract::<(u64, bool, Bound<'py, PyAny>)>().ok())
+            .map(|(call_id, ok, value)| (call_id, if ok { Ok(value) } else { Err(PyErr::from_value(value)) }))
+            .collect()
+    }
+
+    pub fn abandon(&self, py: Python<'_>) {
+        // Nothing to do about a pool that fails to cancel: the run is over either way.
+        drop(self.abandon.bind(py).call0());
+    }
+}
 
 /// A tool as the Python layer hands it over: name, callable, the parameter names positional arguments
 /// bind to (None: passed through), and the source of its sandbox stand-in (None: a generic one).
@@ -23,13 +114,14 @@ pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>, Option<String>);
 pub struct ToolTable {
     callables: HashMap<String, Py<PyAny>>,
     declarations: Vec<ToolDecl>,
-    /// A result of no kind the sandbox knows is refused (True) or crosses as its str() with a warning.
-    strict_values: bool,
+    rules: ResultRules,
+    /// Results refused for `max_tool_result_bytes` since the last `take_results_too_large`.
+    results_too_large: Cell<u32>,
 }
 
 impl ToolTable {
-    pub fn new(specs: Vec<ToolSpec>, strict_values: bool) -> Self {
-        let mut table = Self { strict_values, ..Self::default() };
+    pub fn new(specs: Vec<ToolSpec>, rules: ResultRules) -> Self {
+        let mut table = Self { rules, ..Self::default() };
         for (name, callable, positional_names, source) in specs {
             table.callables.insert(name.clone(), callable);
             table.declarations.push(ToolDecl { name, positional_names, source });
@@ -45,8 +137,14 @@ impl ToolTable {
         Self {
             callables: self.callables.iter().map(|(name, callable)| (name.clone(), callable.clone_ref(py))).collect(),
             declarations: self.declarations.clone(),
-            strict_values: self.strict_values,
+            rules: self.rules,
+            results_too_large: Cell::new(0),
         }
+    }
+
+    /// How many results were refused for `max_tool_result_bytes` since the last time this was asked.
+    pub fn take_results_too_large(&self) -> u32 {
+        self.results_too_large.take()
     }
 
     /// Call tool `name` for the session; every failure is an answer the session can raise.
@@ -72,8 +170,8 @@ impl ToolTable {
         self.outcome(py, name, result)
     }
 
-    /// Start tool `name` for the session on `calls` (the interpreter's `ConcurrentCalls`), to run while the
-    /// session goes on; its outcome comes back from `calls.take()`. A call that cannot start is answered at once.
+    /// Start tool `name` for the session on the pool of `hooks`, to run while the session goes on; its outcome
+    /// comes back from `hooks.take()`. A call that cannot start is answered at once.
     pub fn start(
         &self,
         py: Python<'_>,
@@ -82,13 +180,46 @@ impl ToolTable {
         args: Vec<Value>,
         kwargs: Vec<(String, Value)>,
         context: Option<&Bound<'_, PyAny>>,
-        calls: &Bound<'_, PyAny>,
+        hooks: &ToolHooks,
     ) -> Result<(), ToolResult> {
         let (callable, positional, keyword) = self.bind(py, name, &args, &kwargs)?;
-        calls
-            .call_method1(pyo3::intern!(py, "start"), (call_id, callable.clone_ref(py), positional, keyword, context))
+        hooks
+            .start
+            .bind(py)
+            .call1((call_id, callable.clone_ref(py), positional, keyword, context))
             .map(drop)
             .map_err(|err| ToolResult::Raise(host_error(py, err)))
+    }
+
+    /// The next item of stream `stream` of tool `tool` (or, with `close`, its end), run in the caller's
+    /// `context` as the tool's own calls are.
+    pub fn pull_stream(
+        &self,
+        py: Python<'_>,
+        tool: &str,
+        stream: u64,
+        close: bool,
+        context: Option<&Bound<'_, PyAny>>,
+        hooks: Option<&ToolHooks>,
+    ) -> ToolResult {
+        let Some(hooks) = hooks else {
+            return ToolResult::Refused(format!("tool '{tool}': this interpreter has no streams"));
+        };
+        let pull = hooks.pull_stream.bind(py);
+        let pulled = match context {
+            Some(context) => context.call_method1(pyo3::intern!(py, "run"), (pull, tool, stream, close)),
+            None => pull.call1((tool, stream, close)),
+        };
+        let pulled = pulled.and_then(|pair| pair.extract::<(bool, Bound<'_, PyAny>)>());
+        match pulled {
+            Ok(_) if close => ToolResult::Return(Value::None),
+            Ok((false, _)) => ToolResult::End,
+            Ok((true, item)) => match self.outcome(py, tool, Ok(item)) {
+                ToolResult::Stream(_) => ToolResult::Refused(format!("tool '{tool}': a stream's item cannot be a stream")),
+                answer => answer,
+            },
+            Err(err) => ToolResult::Raise(host_error(py, err)),
+        }
     }
 
     /// The callable and host arguments of a call, or the refusal the session gets.
@@ -116,26 +247,40 @@ impl ToolTable {
         Ok((callable, positional, keyword))
     }
 
-    /// What a tool's call came to, as the session's answer.
+    /// What a tool's call came to, as the session's answer: its value (counted against `max_tool_result_bytes`
+    /// as it is converted), a stream, or the exception.
     pub fn outcome(&self, py: Python<'_>, name: &str, result: PyResult<Bound<'_, PyAny>>) -> ToolResult {
         let value = match result {
             Ok(value) => value,
             Err(err) => return ToolResult::Raise(host_error(py, err)),
         };
-        let returned = |e: crate::protocol::conversion::ConvertError| {
-            ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
-        };
-        if self.strict_values {
-            return convert::to_value(&value).map_or_else(returned, ToolResult::Return);
+        if let Ok(opened) = value.cast::<StreamOpened>() {
+            return ToolResult::Stream(opened.get().id);
         }
-        match convert::to_value_or_str(&value) {
+        let ResultRules { strict_values, max_bytes } = self.rules;
+        let max_bytes = max_bytes.map(|max| usize::try_from(max).unwrap_or(usize::MAX));
+        match convert::to_result_value(&value, !strict_values, max_bytes) {
             Ok((value, as_str)) => {
                 if !as_str.is_empty() {
                     warn_as_str(py, name, &as_str);
                 }
                 ToolResult::Return(value)
             }
-            Err(e) => returned(e),
+            Err(ConvertError { kind: ConvertErrorKind::OverBudget { limit, seen }, .. }) => {
+                self.results_too_large.set(self.results_too_large.get().saturating_add(1));
+                let message = format!(
+                    "the result is larger than max_tool_result_bytes={limit} (about {seen}+ bytes); ask the tool for \
+                     less (a narrower query, a smaller limit, or fewer fields)"
+                );
+                ToolResult::Raise(HostError {
+                    type_name: "RuntimeError".into(),
+                    is_builtin: true,
+                    message,
+                    host_type: "RuntimeError".into(),
+                    traceback: String::new(),
+                })
+            }
+            Err(e) => ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())),
         }
     }
 }

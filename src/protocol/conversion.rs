@@ -23,12 +23,15 @@ pub enum ConvertErrorKind {
     TooLarge,
     #[error("could not be converted: {0}")]
     Failed(String),
+    /// More data than the caller allows (`max_tool_result_bytes`), `seen` bytes when the walk stopped.
+    #[error("holds more than {limit} bytes of data")]
+    OverBudget { limit: usize, seen: usize },
 }
 
 impl ConvertErrorKind {
     /// Too deep or too large to show either: repr() of it would be as unbounded as converting it.
     pub fn is_size(&self) -> bool {
-        matches!(self, Self::TooDeep | Self::TooLarge)
+        matches!(self, Self::TooDeep | Self::TooLarge | Self::OverBudget { .. })
     }
 }
 

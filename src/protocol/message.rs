@@ -67,11 +67,6 @@ impl SessionOptions {
     }
 }
 
-/// The key of the keyword argument a stream's sandbox iterator pulls or closes the stream with, in a call of
-/// its tool (not an identifier, so no ordinary call spells it). The sandbox's stream class is made in the zygote
-/// with it; the host reads it as `_native.STREAM_KEY`.
-pub const STREAM_KEY: &str = "\0stream";
-
 /// A host exception from a tool, as text: the session makes its own exception from it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostError {
@@ -85,6 +80,11 @@ pub struct HostError {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolResult {
     Return(Value),
+    /// The tool returned an iterator: its items stay on the host, pulled one by one (`ToHost::StreamPull`)
+    /// through the stream of this id.
+    Stream(u64),
+    /// The answer to a `StreamPull` whose stream has no more items.
+    End,
     Raise(HostError),
     /// The host could not use the call or its result; the message becomes a TypeError in the sandbox.
     Refused(String),
@@ -220,6 +220,9 @@ pub enum ToHost {
     Wait { timeout: Option<f64> },
     /// An operation on a mount's host folder, which the host does and answers with `ToSession::FileAnswer`.
     FileOp(FileOp),
+    /// The next item of a tool's stream (`ToolResult::Stream`), or (`close`) the end of it: answered with a
+    /// `ToSession::ToolResult` (the item, `End`, or the tool's exception; `Return(None)` for a close).
+    StreamPull { tool: String, stream: u64, close: bool },
     Done(Outcome),
     /// A frozen copy of the session as of the last completed run (its socket travels with the message).
     Checkpoint,
@@ -249,6 +252,11 @@ fn write_tool_result(w: &mut Writer, result: &ToolResult) {
             w.u8(2);
             w.str(message);
         }
+        ToolResult::Stream(id) => {
+            w.u8(3);
+            w.u64(*id);
+        }
+        ToolResult::End => w.u8(4),
     }
 }
 
@@ -263,6 +271,8 @@ fn read_tool_result(r: &mut Reader<'_>) -> WireResult<ToolResult> {
             traceback: r.string()?,
         }),
         2 => ToolResult::Refused(r.string()?),
+        3 => ToolResult::Stream(r.u64()?),
+        4 => ToolResult::End,
         other => return Err(WireError::BadTag(other)),
     })
 }
@@ -530,6 +540,12 @@ impl ToHost {
                 w.u8(10);
                 op.write(&mut w);
             }
+            ToHost::StreamPull { tool, stream, close } => {
+                w.u8(11);
+                w.str(tool);
+                w.u64(*stream);
+                w.bool(*close);
+            }
         }
         w.finish().into_vec()
     }
@@ -573,6 +589,7 @@ impl ToHost {
             8 => ToHost::ToolStart { call_id: r.u64()?, name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
             9 => ToHost::Wait { timeout: r.opt_f64()? },
             10 => ToHost::FileOp(FileOp::read(&mut r)?),
+            11 => ToHost::StreamPull { tool: r.string()?, stream: r.u64()?, close: r.bool()? },
             other => return Err(WireError::BadTag(other)),
         };
         r.finish()?;
@@ -614,6 +631,8 @@ mod tests {
                 traceback: "tb".into(),
             })),
             ToSession::ToolResult(ToolResult::Refused("no".into())),
+            ToSession::ToolResult(ToolResult::Stream(9)),
+            ToSession::ToolResult(ToolResult::End),
             ToSession::Woken(vec![(3, ToolResult::Return(Value::Str("r".into()))), (1, ToolResult::Refused("no".into()))]),
             ToSession::Woken(vec![]),
             ToSession::Fork,
@@ -639,6 +658,7 @@ mod tests {
             ToHost::Fault { signal: 6, out_of_memory: true },
             ToHost::Abandoned(Stop::Memory),
             ToHost::ToolStart { call_id: 7, name: "t".into(), args: vec![Value::Int(1)], kwargs: vec![("k".into(), Value::None)] },
+            ToHost::StreamPull { tool: "t".into(), stream: 3, close: true },
             ToHost::Wait { timeout: Some(0.25) },
             ToHost::Wait { timeout: None },
             ToHost::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),

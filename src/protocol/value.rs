@@ -69,7 +69,38 @@ mod tag {
     pub const UUID: u8 = 19;
 }
 
+/// How much data a value holds, the measure of `max_tool_result_bytes` and of the output counter for a result
+/// that is not text: the bytes of its text and binary data, `CONTAINER_DATA` for each collection, and
+/// `SCALAR_DATA` for any other value.
+pub const SCALAR_DATA: usize = 8;
+pub const CONTAINER_DATA: usize = 2;
+
 impl Value {
+    /// The data this value holds, its items' included (see `SCALAR_DATA`).
+    pub fn data_size(&self) -> usize {
+        let own = self.own_data_size();
+        match self {
+            Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
+                own + items.iter().map(Value::data_size).sum::<usize>()
+            }
+            Value::Dict(pairs) => own + pairs.iter().map(|(k, v)| k.data_size() + v.data_size()).sum::<usize>(),
+            Value::Keep(_, value) => value.data_size(),
+            _ => own,
+        }
+    }
+
+    /// The data of this value itself, not counting its items.
+    pub fn own_data_size(&self) -> usize {
+        match self {
+            Value::Str(s) | Value::Decimal(s) => s.len(),
+            Value::Bytes(b) | Value::BigInt(b) => b.len(),
+            Value::Host(buffer) => buffer.bytes().len(),
+            Value::List(_) | Value::Tuple(_) | Value::Set(_) | Value::FrozenSet(_) | Value::Dict(_) => CONTAINER_DATA,
+            Value::Keep(..) => 0,
+            _ => SCALAR_DATA,
+        }
+    }
+
     /// About how many bytes this value takes once made in the session (its str and bytes data, and a few
     /// words per value); cheap: no value is converted.
     pub fn size_hint(&self) -> usize {

@@ -17,6 +17,9 @@ pub trait Host {
     fn start_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> u64;
     /// The started calls that finish within `timeout` seconds (at least one when `None`), by id.
     fn wait_tools(&self, timeout: Option<f64>) -> Vec<(u64, ToolResult)>;
+    /// The next item of tool `tool`'s stream `stream` (`ToolResult::Stream`), or `End`; with `close`, the
+    /// stream is ended on the host instead.
+    fn pull_stream(&self, tool: &str, stream: u64, close: bool) -> ToolResult;
     /// An operation on a mount's host folder.
     fn file_op(&self, op: FileOp) -> FileAnswer;
 }
@@ -33,6 +36,9 @@ impl Host for NoHost {
     }
     fn wait_tools(&self, _: Option<f64>) -> Vec<(u64, ToolResult)> {
         Vec::new()
+    }
+    fn pull_stream(&self, tool: &str, _: u64, _: bool) -> ToolResult {
+        self.call_tool(tool, Vec::new(), Vec::new())
     }
     fn file_op(&self, _: FileOp) -> FileAnswer {
         FileAnswer::Failed { errno: libc::ENOSYS, detail: "this sandbox has no host".into() }

@@ -23,7 +23,7 @@ pub use crate::protocol::message::{Field, FinishKind};
 pub struct SessionState {
     pub globals: Option<PyDictRef>,
     pub tools: HashMap<String, Arc<ToolEntry>>,
-    pub tool_factory: Option<PyObjectRef>,
+    pub tool_factory: Option<crate::sandbox::tools::ToolFactory>,
     pub fields: Option<Vec<Field>>,
     /// What the current run wrote to `sys.stdout`, and to `sys.stderr` (kept apart: see `output`).
     pub output: String,

@@ -15,7 +15,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::sandbox::host;
 use crate::sandbox::limits;
-use crate::protocol::message::{HostError, ToolDecl, ToolResult, STREAM_KEY};
+use crate::protocol::message::{HostError, ToolDecl, ToolResult};
 use crate::protocol::value::Value;
 use crate::sandbox::state::{with_state, ToolEntry};
 use crate::sandbox::values;
@@ -26,7 +26,7 @@ use crate::sandbox::values;
 /// that streams): a stand-in's source is then only its `def`, and a session with RLM's three tools no longer
 /// compiles and builds six classes before its first run.
 const STAND_IN_FACTORY: &str = "\
-def new_factory(invoke, stream_key):
+def new_factory(invoke, pull):
     class Default:
         'A default the host applies itself (it is not a plain literal): the argument is left out.'
         __slots__ = ('text',)
@@ -37,15 +37,15 @@ def new_factory(invoke, stream_key):
 
     class Stream:
         'Items a host tool streams, pulled one by one; closed when abandoned or at the end of the run.'
-        __slots__ = ('_tool', '_token', '_done')
-        def __init__(self, tool, token):
-            self._tool, self._token, self._done = tool, token, False
+        __slots__ = ('_tool', '_id', '_done')
+        def __init__(self, tool, id):
+            self._tool, self._id, self._done = tool, id, False
         def __iter__(self):
             return self
         def __next__(self):
             if self._done:
                 raise StopIteration
-            more, item = invoke(self._tool, (), {stream_key: ('next', self._token)})
+            more, item = pull(self._tool, self._id, False)
             if not more:
                 self._done = True
                 raise StopIteration
@@ -54,7 +54,7 @@ def new_factory(invoke, stream_key):
             'Stop the stream: the host closes its generator.'
             if not self._done:
                 self._done = True
-                invoke(self._tool, (), {stream_key: ('close', self._token)})
+                pull(self._tool, self._id, True)
         def __enter__(self):
             return self
         def __exit__(self, *exc_info):
@@ -78,23 +78,34 @@ def new_factory(invoke, stream_key):
             tool.__name__ = tool.__qualname__ = name
             tool.__doc__ = f'Host tool {name!r}.'
         else:
-            namespace = {'__invoke': invoke, '__Default': Default, '__Stream': Stream, '__name__': 'tools'}
+            namespace = {'__invoke': invoke, '__Default': Default, '__name__': 'tools'}
             exec(compile(source, '<tools>', 'exec'), namespace)
             tool = namespace[name]
         tool.__module__ = 'tools'
         return tool
 
-    return make_tool
+    return make_tool, Stream
 ";
 
-pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+/// What the zygote makes once for every session's tools: the stand-in maker, and the class of a stream's
+/// sandbox end.
+pub struct ToolFactory {
+    make_tool: PyObjectRef,
+    stream: PyObjectRef,
+}
+
+pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<ToolFactory> {
     let scope = vm.new_scope_with_builtins();
     let code = vm
         .compile(STAND_IN_FACTORY, rustpython_vm::compiler::Mode::Exec, "<tools>")
         .map_err(|e| vm.new_runtime_error(format!("tool factory does not compile: {e}")))?;
     vm.run_code_obj(code, scope.clone())?;
     let invoke = vm.new_function("invoke", invoke_from_stand_in);
-    scope.globals.get_item("new_factory", vm)?.call((invoke, vm.ctx.new_str(STREAM_KEY)), vm)
+    let pull = vm.new_function("pull", pull_stream);
+    let made = scope.globals.get_item("new_factory", vm)?.call((invoke, pull), vm)?;
+    let made = made.downcast::<rustpython_vm::builtins::PyTuple>().map_err(|_| vm.new_type_error("the tool factory makes a pair"))?;
+    let [make_tool, stream] = <[PyObjectRef; 2]>::try_from(made.as_slice().to_vec()).map_err(|_| vm.new_type_error("the tool factory makes a pair"))?;
+    Ok(ToolFactory { make_tool, stream })
 }
 
 pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<()> {
@@ -111,7 +122,7 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, decls: Vec<ToolDe
     for ToolDecl { name, positional_names, source } in decls {
         table.insert(name, Arc::new(ToolEntry { positional_names, source }));
     }
-    let (old, factory) = with_state(|s| (std::mem::replace(&mut s.tools, table), s.tool_factory.clone()));
+    let (old, factory) = with_state(|s| (std::mem::replace(&mut s.tools, table), s.tool_factory.as_ref().map(|f| f.make_tool.clone())));
     let factory = factory.expect("set at start-up");
     let new_names: Vec<String> = with_state(|s| s.tools.keys().cloned().collect());
     for name in old.keys() {
@@ -269,11 +280,33 @@ fn in_host_time<R>(shared: Option<&crate::sandbox::limits::Shared>, f: impl FnOn
     result
 }
 
+/// `pull(tool, id, close)` for a stream's sandbox end: `(True, item)`, `(False, None)` once the stream has
+/// no more items, or the tool's exception; with `close`, the host ends the stream. Always a wait for the host,
+/// in async code too (an iterator's `__next__` cannot be awaited).
+fn pull_stream(tool: PyStrRef, stream: u64, close: bool, vm: &VirtualMachine) -> PyResult {
+    let name = tool.to_string_lossy();
+    let shared = limits::shared();
+    if shared.as_ref().is_some_and(|shared| shared.stopping().is_some()) {
+        return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
+    }
+    let pair = |more: bool, item: PyObjectRef| vm.ctx.new_tuple(vec![vm.ctx.new_bool(more).into(), item]).into();
+    match in_host_time(shared.as_deref(), || host::host().pull_stream(&name, stream, close)) {
+        ToolResult::End => Ok(pair(false, vm.ctx.none())),
+        ToolResult::Stream(_) => Err(vm.new_type_error(format!("tool '{name}': a stream's item cannot be a stream"))),
+        item => Ok(pair(true, tool_result_in_sandbox(item, &name, vm)?)),
+    }
+}
+
 fn tool_result_in_sandbox(result: ToolResult, name: &str, vm: &VirtualMachine) -> PyResult {
     match result {
         ToolResult::Return(value) => values::into_sandbox(value, vm).map_err(|e| {
             vm.new_type_error(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
         }),
+        ToolResult::Stream(id) => {
+            let stream = with_state(|s| s.tool_factory.as_ref().map(|f| f.stream.clone())).expect("set at start-up");
+            stream.call((vm.ctx.new_str(name), id), vm)
+        }
+        ToolResult::End => Err(vm.new_type_error(format!("tool '{name}': the host ended a stream that was not pulled"))),
         ToolResult::Raise(error) => Err(host_error_in_sandbox(error, vm, name)),
         ToolResult::Refused(message) => Err(vm.new_type_error(message)),
     }

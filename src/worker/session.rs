@@ -126,6 +126,15 @@ impl Host for SocketHost {
         }
     }
 
+    fn pull_stream(&self, tool: &str, stream: u64, close: bool) -> ToolResult {
+        send(&ToHost::StreamPull { tool: tool.to_owned(), stream, close }, &[]);
+        match receive(Spin::Briefly) {
+            (ToSession::ToolResult(result), _) => result,
+            (ToSession::Shutdown, _) => exit(EXIT_DONE),
+            _ => exit(EXIT_PROTOCOL),
+        }
+    }
+
     fn file_op(&self, op: FileOp) -> FileAnswer {
         send(&ToHost::FileOp(op), &[]);
         match receive(Spin::Briefly) {

@@ -298,6 +298,7 @@ def test_a_duplicated_call_id_runs_the_tool_at_most_once(pool):
     one at a time."""
     results = run_scenario(
         f"""
+        from dspy_rust_interpreter import _native
         from dspy_rust_interpreter._concurrent_calls import ConcurrentCalls
 
         def behave(sock):
@@ -317,7 +318,10 @@ def test_a_duplicated_call_id_runs_the_tool_at_most_once(pool):
             return 1
 
         pool = ConcurrentCalls(4, 0) if {pool!r} else None
-        results.update(run(session, "x = 1", None, [("count", count, None, None)], None, None, pool))
+        hooks = None if pool is None else _native.ToolHooks(
+            pull_stream=lambda *a: (False, None), begin=pool.begin, start=pool.start, take=pool.take, abandon=pool.abandon
+        )
+        results.update(run(session, "x = 1", None, [("count", count, None, None)], None, None, hooks))
         time.sleep(1)  # calls the pool had queued finish
         results["calls"] = len(calls)
         if pool is not None:

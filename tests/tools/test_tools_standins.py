@@ -143,7 +143,7 @@ def test_docstring_and_defaults_cannot_inject_code():
     def evil(text="'''\nimport os\n"):
         """\"\"\"\nraise SystemExit\n'''"""
 
-    source = stand_in_source("evil", evil, tool_signature(evil), "m")
+    source = stand_in_source("evil", evil, tool_signature(evil))
     namespace = {"__invoke": lambda *a: a, "__Default": object, "__Stream": object}
     exec(compile(source, "<test>", "exec"), namespace)
     assert namespace["evil"].__doc__ == evil.__doc__

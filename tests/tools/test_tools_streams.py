@@ -84,17 +84,45 @@ def test_stream_error_arrives_in_the_sandbox(make_interp):
     assert interp.execute(code) == [1, "tool 'broken' failed with ValueError: disk on fire"]
 
 
-def test_forged_token_reaches_no_other_stream_or_session(make_interp):
-    secret = make_interp(tools={"rows": lambda: iter(["secret"])})
-    secret.execute("s = rows()")  # opened and closed at the end of that run
-    other = make_interp(tools={"rows": lambda: iter(["mine"])})
-    token = next(iter(secret._runtime.streams), "any")
+def test_a_forged_stream_reaches_only_the_streams_its_own_run_opened(make_interp):
+    interp = make_interp(tools={"rows": lambda: iter(["mine"]), "more": lambda: iter(["more"])})
+    interp.execute("kept = rows()\nStream = type(kept)\nkept_id = kept._id")  # closed at the end of that run
+    # The class of a stream is the sandbox's own: made by hand, it names a stream id and a tool.
+    for forged in ("Stream('rows', kept_id)", "Stream('rows', 10**6)", "Stream('more', rows()._id)"):
+        with pytest.raises(CodeExecutionError, match="this stream is closed"):
+            interp.execute(f"next({forged})")
+    assert interp.execute("s = rows()\nnext(Stream('rows', s._id))") == "mine"
+
+
+def test_a_stream_opened_in_async_code_is_a_stream(make_interp):
+    """Awaited in a coroutine, a streaming tool gives the same lazy iterator as a plain call, and its items
+    are pulled from inside the event loop too."""
+    source = Source()
+    interp = make_interp(tools={"rows": source, "other": Source()})
     code = (
-        f"mark = rows.__globals__['_tool_mark']\n"
-        f"s = rows.__globals__['_tool_Stream']('rows', {token!r})\nnext(s)"
+        "import asyncio\n"
+        "async def main():\n"
+        "    first, second = await asyncio.gather(rows(3), other(2))\n"
+        "    return list(first), [x for x in second]\n"
+        "asyncio.run(main())"
     )
-    with pytest.raises(CodeExecutionError, match="this stream is closed"):
-        other.execute(code)
+    assert interp.execute(code) == ([0, 1, 2], [0, 1])
+    assert source.closed
+
+
+def test_no_keyword_is_taken_for_the_stream_machinery(make_interp):
+    """A stream is pulled with messages of its own: any keyword a tool takes reaches it as given."""
+    interp = make_interp(tools={"echo": lambda **kwargs: sorted(kwargs)})
+    assert interp.execute("call_tool('echo', **{'\\x00stream': ('next', 'x'), 'a': 1})") == ["\x00stream", "a"]
+
+
+def test_a_stream_item_over_max_tool_result_bytes_is_refused_and_counted(make_interp):
+    interp = make_interp(tools={"rows": lambda: iter(["x" * 10, "y" * 5000])}, max_tool_result_bytes=1000)
+    code = "s = rows()\ngot = [next(s)]\ntry:\n    next(s)\nexcept RuntimeError as e:\n    got.append(str(e))\ngot"
+    first, refusal = interp.execute(code)
+    assert first == "x" * 10
+    assert "larger than max_tool_result_bytes=1000" in refusal
+    assert interp.stats()["tool_results_too_large"] == 1
 
 
 def test_lists_and_strings_are_not_streams(make_interp):

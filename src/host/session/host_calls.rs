@@ -1,5 +1,5 @@
 //! The host calls of one run that async sandbox code started (`ToHost::ToolStart`): they run at the same time
-//! on the interpreter's `ConcurrentCalls` (a bounded thread pool, `_concurrent_calls.py`), whose worker
+//! on the pool of the interpreter's `ToolHooks` (`ConcurrentCalls`, a bounded thread pool), whose worker
 //! threads hand their outcomes back through an eventfd; the exchange answers the session's event loop when
 //! it waits (`ToHost::Wait`) with the calls finished since (`ToSession::Woken`), or when its wait times out.
 //! Answers go only to a waiting session, so a rollback's replay can give them back at the same points.
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
-use crate::host::tools::ToolTable;
+use crate::host::tools::{ToolHooks, ToolTable};
 use crate::protocol::message::{ToSession, ToolResult};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
@@ -20,8 +20,9 @@ use crate::protocol::wire::Encoded;
 pub const MAX_RUNNING: usize = 1000;
 
 pub struct HostCalls<'a, 'py> {
-    /// The interpreter's `ConcurrentCalls`; None: calls run one at a time, when started.
-    pool: Option<&'a Bound<'py, PyAny>>,
+    /// The interpreter's pool; None: calls run one at a time, when started.
+    pool: Option<&'a ToolHooks>,
+    py: Python<'py>,
     wake_fd: Option<RawFd>,
     /// Running calls: the tool's name by call id.
     running: HashMap<u64, String>,
@@ -33,16 +34,16 @@ pub struct HostCalls<'a, 'py> {
 }
 
 impl<'a, 'py> HostCalls<'a, 'py> {
-    pub fn new(pool: Option<&'a Bound<'py, PyAny>>) -> Self {
-        Self { pool, wake_fd: None, running: HashMap::new(), finished: Vec::new(), last_started: 0, waiting: None }
+    pub fn new(py: Python<'py>, pool: Option<&'a ToolHooks>) -> Self {
+        Self { pool, py, wake_fd: None, running: HashMap::new(), finished: Vec::new(), last_started: 0, waiting: None }
     }
 
     /// The pool, told at this run's first call that a new run began (it drops what earlier runs' calls
     /// still hand back), with its eventfd.
-    fn pool(&mut self) -> Option<&'a Bound<'py, PyAny>> {
+    fn pool(&mut self) -> Option<&'a ToolHooks> {
         let pool = self.pool?;
         if self.wake_fd.is_none() {
-            match pool.call_method0(pyo3::intern!(pool.py(), "begin")).and_then(|fd| fd.extract()) {
+            match pool.begin(self.py) {
                 Ok(fd) => self.wake_fd = Some(fd),
                 Err(_) => self.pool = None,
             }
@@ -120,12 +121,8 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     /// Take the outcomes the pool's threads handed back.
     pub fn collect(&mut self, py: Python<'py>, tools: &ToolTable) {
         let Some(pool) = self.pool else { return };
-        let Ok(done) = pool.call_method0(pyo3::intern!(py, "take")) else { return };
-        let Ok(items) = done.try_iter() else { return };
-        for item in items.flatten() {
-            let Ok((call_id, ok, value)) = item.extract::<(u64, bool, Bound<'py, PyAny>)>() else { continue };
+        for (call_id, result) in pool.take(py) {
             let Some(name) = self.running.remove(&call_id) else { continue };
-            let result = if ok { Ok(value) } else { Err(PyErr::from_value(value)) };
             self.finished.push((call_id, tools.outcome(py, &name, result)));
         }
     }
@@ -146,7 +143,7 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     /// to come is dropped).
     pub fn abandon(self) {
         if let (Some(pool), false) = (self.pool, self.running.is_empty()) {
-            let _ = pool.call_method0(pyo3::intern!(pool.py(), "abandon"));
+            pool.abandon(self.py);
         }
     }
 
@@ -162,11 +159,13 @@ mod tests {
 
     #[test]
     fn any_wait_a_session_asks_for_is_safe() {
-        for timeout in [1e19, f64::INFINITY, f64::MAX, f64::NAN, -1.0, 0.0, 1e-12] {
-            let mut calls = HostCalls::new(None);
-            calls.wait(Some(timeout));
-            // No call is running: the wait is answered at once, whatever was asked.
-            assert!(calls.answer().is_some(), "{timeout}");
-        }
+        Python::attach(|py| {
+            for timeout in [1e19, f64::INFINITY, f64::MAX, f64::NAN, -1.0, 0.0, 1e-12] {
+                let mut calls = HostCalls::new(py, None);
+                calls.wait(Some(timeout));
+                // No call is running: the wait is answered at once, whatever was asked.
+                assert!(calls.answer().is_some(), "{timeout}");
+            }
+        });
     }
 }

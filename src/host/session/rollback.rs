@@ -141,7 +141,7 @@ impl Session {
                         continue;
                     }
                     Ok((_, ToHost::ToolStart { .. }, _)) => continue,
-                    Ok((_, ToHost::ToolCall { name, .. }, _)) => match answers.next() {
+                    Ok((_, ToHost::ToolCall { name, .. } | ToHost::StreamPull { tool: name, .. }, _)) => match answers.next() {
                         Some(answer @ Answer::Tool(_)) => answer.clone(),
                         _ => {
                             replay.diverged += 1;
