@@ -8,30 +8,33 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use super::channel::Frame;
+use super::codec;
 use super::files::{FileAnswer, FileOp, FilesCommand, FilesOptions};
 use super::value::{Value, MAX_VALUES};
-use super::wire::{Encoded, Reader, WireError, WireResult, Writer};
+use super::wire::{Encoded, Reader, WireError, WireResult};
 
 /// A declared output field: name and, for the simple types dspy declares, the expected type.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Field {
     pub name: String,
     pub declared_type: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FinishKind {
-    /// dspy 3.4's `SUBMIT(...)` -> `FinalOutput`.
-    Submit,
     /// The seed protocol's `FINAL(...)` / `FINAL_VAR(...)` -> `FinalAnswerResult`.
     Final,
+    /// dspy 3.4's `SUBMIT(...)` -> `FinalOutput`.
+    Submit,
 }
 
 /// A tool as the session sees it: its name, the parameter names positional arguments bind to (when the host
 /// callable must be called with keywords), and the source of its stand-in (a `def` with the tool's own
 /// signature and docstring), if any.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDecl {
     pub name: String,
     pub positional_names: Option<Vec<String>>,
@@ -39,7 +42,7 @@ pub struct ToolDecl {
 }
 
 /// The session's limits, sent once when it starts (a fork or checkpoint keeps its parent's).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SessionOptions {
     pub timeout_seconds: Option<f64>,
     /// How long a run that ignores a stop request (a long native operation) gets before it is abandoned.
@@ -68,7 +71,7 @@ impl SessionOptions {
 }
 
 /// A host exception from a tool, as text: the session makes its own exception from it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostError {
     pub type_name: String,
     pub is_builtin: bool,
@@ -77,20 +80,20 @@ pub struct HostError {
     pub traceback: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToolResult {
     Return(Value),
+    Raise(HostError),
+    /// The host could not use the call or its result; the message becomes a TypeError in the sandbox.
+    Refused(String),
     /// The tool returned an iterator: its items stay on the host, pulled one by one (`ToHost::StreamPull`)
     /// through the stream of this id.
     Stream(u64),
     /// The answer to a `StreamPull` whose stream has no more items.
     End,
-    Raise(HostError),
-    /// The host could not use the call or its result; the message becomes a TypeError in the sandbox.
-    Refused(String),
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Execute {
     pub code: String,
     pub variables: Vec<(String, Value)>,
@@ -101,15 +104,13 @@ pub struct Execute {
     pub checkpoint: bool,
 }
 
-#[derive(Debug, PartialEq)]
+/// The host's messages, tagged on the wire by their order here (a new one goes last).
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToSession {
     /// To the zygote: start a session with these options on the socket passed with the message.
     Spawn(SessionOptions),
     Execute(Box<Execute>),
     ToolResult(ToolResult),
-    /// The answer to `ToHost::Wait`: the host calls (started with `ToHost::ToolStart`) that finished since the
-    /// last answer, by call id; none when the wait timed out.
-    Woken(Vec<(u64, ToolResult)>),
     /// Make a live, independent copy of the session; it answers `Ready` on the socket sent back with `Forked`.
     Fork,
     /// To a checkpoint: become the live session.
@@ -118,6 +119,9 @@ pub enum ToSession {
     Shutdown,
     /// For tests: make the next run fail in this way (see `FaultPlace`), to prove that the session survives.
     InjectFault(FaultPlace),
+    /// The answer to `ToHost::Wait`: the host calls (started with `ToHost::ToolStart`) that finished since the
+    /// last answer, by call id; none when the wait timed out.
+    Woken(Vec<(u64, ToolResult)>),
     /// The host API on the session's files, between runs; answered by `Done` like a run.
     Files(FilesCommand),
     /// The answer to `ToHost::FileOp`.
@@ -125,7 +129,7 @@ pub enum ToSession {
 }
 
 /// Where a test asks the session process to fail during its next run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FaultPlace {
     /// A Rust panic while the VM runs.
     Panic = 0,
@@ -140,7 +144,7 @@ pub enum FaultPlace {
 /// ignored the stop for the grace period (a long native operation), by ending the session process; or the
 /// session process's death, which only the host sees (a session never sends `Crash`).
 #[pyo3::pyclass(eq, eq_int, frozen, name = "StopReason", module = "dspy_rust_interpreter._native")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stop {
     Timeout = 0,
     Memory = 1,
@@ -149,7 +153,7 @@ pub enum Stop {
     Crash = 3,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Outcome {
     /// What `execute()` returns when no finish call was accepted: printed text or a value.
     Value(Value),
@@ -205,13 +209,23 @@ pub fn cap_text(text: &mut String, max_chars: usize) -> usize {
     max_chars
 }
 
-#[derive(Debug, PartialEq)]
+/// The session process's messages, tagged on the wire by their order here (a new one goes last).
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost {
     /// The process serving the session from now on (its pidfd travels with the message).
     Ready { pid: u32 },
     /// The session could not be built (e.g. a preload module the sandbox does not offer).
     Failed(String),
     ToolCall { name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
+    Done(Outcome),
+    /// A frozen copy of the session as of the last completed run (its socket travels with the message).
+    Checkpoint,
+    /// The live copy asked for by `Fork` (its socket travels with the message).
+    Forked,
+    /// The process is dying of this signal; `out_of_memory` when an allocation failed first.
+    Fault { signal: i32, out_of_memory: bool },
+    /// The process is ending itself: the run was asked to stop and did not within the grace period.
+    Abandoned(Stop),
     /// Start a host call that runs while the session goes on (a tool called in async code); its result comes
     /// in a `ToSession::Woken`.
     ToolStart { call_id: u64, name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
@@ -223,376 +237,38 @@ pub enum ToHost {
     /// The next item of a tool's stream (`ToolResult::Stream`), or (`close`) the end of it: answered with a
     /// `ToSession::ToolResult` (the item, `End`, or the tool's exception; `Return(None)` for a close).
     StreamPull { tool: String, stream: u64, close: bool },
-    Done(Outcome),
-    /// A frozen copy of the session as of the last completed run (its socket travels with the message).
-    Checkpoint,
-    /// The live copy asked for by `Fork` (its socket travels with the message).
-    Forked,
-    /// The process is dying of this signal; `out_of_memory` when an allocation failed first.
-    Fault { signal: i32, out_of_memory: bool },
-    /// The process is ending itself: the run was asked to stop and did not within the grace period.
-    Abandoned(Stop),
-}
-
-fn write_tool_result(w: &mut Writer, result: &ToolResult) {
-    match result {
-        ToolResult::Return(value) => {
-            w.u8(0);
-            value.write(w);
-        }
-        ToolResult::Raise(error) => {
-            w.u8(1);
-            w.str(&error.type_name);
-            w.bool(error.is_builtin);
-            w.str(&error.message);
-            w.str(&error.host_type);
-            w.str(&error.traceback);
-        }
-        ToolResult::Refused(message) => {
-            w.u8(2);
-            w.str(message);
-        }
-        ToolResult::Stream(id) => {
-            w.u8(3);
-            w.u64(*id);
-        }
-        ToolResult::End => w.u8(4),
-    }
-}
-
-fn read_tool_result(r: &mut Reader<'_>) -> WireResult<ToolResult> {
-    Ok(match r.u8()? {
-        0 => ToolResult::Return(Value::read(r)?),
-        1 => ToolResult::Raise(HostError {
-            type_name: r.string()?,
-            is_builtin: r.bool()?,
-            message: r.string()?,
-            host_type: r.string()?,
-            traceback: r.string()?,
-        }),
-        2 => ToolResult::Refused(r.string()?),
-        3 => ToolResult::Stream(r.u64()?),
-        4 => ToolResult::End,
-        other => return Err(WireError::BadTag(other)),
-    })
-}
-
-fn write_values(w: &mut Writer, values: &[Value]) {
-    w.len(values.len());
-    for value in values {
-        value.write(w);
-    }
-}
-
-fn read_values(r: &mut Reader<'_>) -> WireResult<Vec<Value>> {
-    let n = r.count(1)?;
-    r.room_for_values(n)?;
-    (0..n).map(|_| Value::read(r)).collect()
-}
-
-fn write_named(w: &mut Writer, values: &[(String, Value)]) {
-    w.len(values.len());
-    for (name, value) in values {
-        w.str(name);
-        value.write(w);
-    }
-}
-
-fn read_named(r: &mut Reader<'_>) -> WireResult<Vec<(String, Value)>> {
-    let n = r.count(9)?;
-    r.room_for_values(n)?;
-    (0..n).map(|_| Ok((r.string()?, Value::read(r)?))).collect()
-}
-
-/// An optional stop: 0 for none, else 1 followed by the stop's tag.
-fn write_stop(w: &mut Writer, stop: Option<Stop>) {
-    match stop {
-        None => w.u8(0),
-        Some(stop) => {
-            w.u8(1);
-            w.u8(stop as u8);
-        }
-    }
-}
-
-fn read_stop(r: &mut Reader<'_>) -> WireResult<Stop> {
-    Ok(match r.u8()? {
-        0 => Stop::Timeout,
-        1 => Stop::Memory,
-        2 => Stop::Interrupt,
-        other => return Err(WireError::BadTag(other)),
-    })
 }
 
 impl ToSession {
     pub fn encode(&self) -> Encoded {
-        let mut w = Writer::default();
-        match self {
-            ToSession::Spawn(options) => {
-                w.u8(0);
-                w.opt_f64(options.timeout_seconds);
-                w.f64(options.abandon_after_seconds);
-                w.u64(options.max_output_chars);
-                w.opt_u64(options.memory_limit);
-                w.strs(&options.preload);
-                options.files.write(&mut w);
-            }
-            ToSession::Execute(execute) => {
-                w.u8(1);
-                w.str(&execute.code);
-                write_named(&mut w, &execute.variables);
-                w.bool(execute.tools.is_some());
-                if let Some(tools) = &execute.tools {
-                    w.len(tools.len());
-                    for tool in tools {
-                        w.str(&tool.name);
-                        w.bool(tool.positional_names.is_some());
-                        if let Some(names) = &tool.positional_names {
-                            w.strs(names);
-                        }
-                        w.opt_str(tool.source.as_deref());
-                    }
-                }
-                w.bool(execute.fields.is_some());
-                if let Some(fields) = &execute.fields {
-                    w.len(fields.len());
-                    for field in fields {
-                        w.str(&field.name);
-                        w.opt_str(field.declared_type.as_deref());
-                    }
-                }
-                w.bool(execute.checkpoint);
-            }
-            ToSession::ToolResult(result) => {
-                w.u8(2);
-                write_tool_result(&mut w, result);
-            }
-            ToSession::Woken(results) => {
-                w.u8(7);
-                w.len(results.len());
-                for (call_id, result) in results {
-                    w.u64(*call_id);
-                    write_tool_result(&mut w, result);
-                }
-            }
-            ToSession::Fork => w.u8(3),
-            ToSession::Resume => w.u8(4),
-            ToSession::Shutdown => w.u8(5),
-            ToSession::InjectFault(place) => {
-                w.u8(6);
-                w.u8(*place as u8);
-            }
-            ToSession::Files(command) => {
-                w.u8(8);
-                command.write(&mut w);
-            }
-            ToSession::FileAnswer(answer) => {
-                w.u8(9);
-                answer.write(&mut w);
-            }
-        }
-        w.finish()
+        codec::encode(self)
     }
 
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
-        Self::read(Reader::new(frame))
+        codec::decode(Reader::new(frame))
     }
 
     /// A received request; its large values keep the frame's pages when it is mapped (see `Reader::of_frame`).
     pub fn decode_frame(frame: &Frame) -> WireResult<Self> {
-        Self::read(Reader::of_frame(frame))
-    }
-
-    fn read(mut r: Reader<'_>) -> WireResult<Self> {
-        let request = match r.u8()? {
-            0 => ToSession::Spawn(SessionOptions {
-                timeout_seconds: r.opt_f64()?,
-                abandon_after_seconds: r.f64()?,
-                max_output_chars: r.u64()?,
-                memory_limit: r.opt_u64()?,
-                preload: r.strings()?,
-                files: FilesOptions::read(&mut r)?,
-            }),
-            1 => {
-                let code = r.string()?;
-                let variables = read_named(&mut r)?;
-                let tools = if r.bool()? {
-                    let n = r.count(10)?;
-                    let mut tools = Vec::with_capacity(n);
-                    for _ in 0..n {
-                        let name = r.string()?;
-                        let positional_names = if r.bool()? { Some(r.strings()?) } else { None };
-                        tools.push(ToolDecl { name, positional_names, source: r.opt_string()? });
-                    }
-                    Some(tools)
-                } else {
-                    None
-                };
-                let fields = if r.bool()? {
-                    let n = r.count(9)?;
-                    Some((0..n).map(|_| Ok(Field { name: r.string()?, declared_type: r.opt_string()? })).collect::<WireResult<_>>()?)
-                } else {
-                    None
-                };
-                ToSession::Execute(Box::new(Execute { code, variables, tools, fields, checkpoint: r.bool()? }))
-            }
-            2 => ToSession::ToolResult(read_tool_result(&mut r)?),
-            7 => {
-                let n = r.count(10)?;
-                let mut results = Vec::with_capacity(n);
-                for _ in 0..n {
-                    results.push((r.u64()?, read_tool_result(&mut r)?));
-                }
-                ToSession::Woken(results)
-            }
-            3 => ToSession::Fork,
-            4 => ToSession::Resume,
-            5 => ToSession::Shutdown,
-            6 => ToSession::InjectFault(match r.u8()? {
-                0 => FaultPlace::Panic,
-                1 => FaultPlace::Abort,
-                2 => FaultPlace::StackOverflow,
-                other => return Err(WireError::BadTag(other)),
-            }),
-            8 => ToSession::Files(FilesCommand::read(&mut r)?),
-            9 => ToSession::FileAnswer(FileAnswer::read(&mut r)?),
-            other => return Err(WireError::BadTag(other)),
-        };
-        r.finish()?;
-        Ok(request)
+        codec::decode(Reader::of_frame(frame))
     }
 }
 
 impl ToHost {
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::default();
-        match self {
-            ToHost::Ready { pid } => {
-                w.u8(0);
-                w.u32(*pid);
-            }
-            ToHost::Failed(message) => {
-                w.u8(1);
-                w.str(message);
-            }
-            ToHost::ToolCall { name, args, kwargs } => {
-                w.u8(2);
-                w.str(name);
-                write_values(&mut w, args);
-                write_named(&mut w, kwargs);
-            }
-            ToHost::Done(outcome) => {
-                w.u8(3);
-                match outcome {
-                    Outcome::Value(value) => {
-                        w.u8(0);
-                        value.write(&mut w);
-                    }
-                    Outcome::Finish(kind, fields) => {
-                        w.u8(1);
-                        w.bool(*kind == FinishKind::Submit);
-                        fields.write(&mut w);
-                    }
-                    Outcome::Syntax { message, lineno, offset, text } => {
-                        w.u8(2);
-                        w.str(message);
-                        w.opt_u64(*lineno);
-                        w.opt_u64(*offset);
-                        w.opt_str(text.as_deref());
-                    }
-                    Outcome::Error { type_name, message, traceback, output, stop } => {
-                        w.u8(3);
-                        w.str(type_name);
-                        w.str(message);
-                        w.str(traceback);
-                        w.str(output);
-                        write_stop(&mut w, *stop);
-                    }
-                    Outcome::BadInput(message) => {
-                        w.u8(4);
-                        w.str(message);
-                    }
-                }
-            }
-            ToHost::Checkpoint => w.u8(4),
-            ToHost::Forked => w.u8(5),
-            ToHost::Fault { signal, out_of_memory } => {
-                w.u8(6);
-                w.u32(*signal as u32);
-                w.bool(*out_of_memory);
-            }
-            ToHost::Abandoned(reason) => {
-                w.u8(7);
-                w.u8(*reason as u8);
-            }
-            ToHost::ToolStart { call_id, name, args, kwargs } => {
-                w.u8(8);
-                w.u64(*call_id);
-                w.str(name);
-                write_values(&mut w, args);
-                write_named(&mut w, kwargs);
-            }
-            ToHost::Wait { timeout } => {
-                w.u8(9);
-                w.opt_f64(*timeout);
-            }
-            ToHost::FileOp(op) => {
-                w.u8(10);
-                op.write(&mut w);
-            }
-            ToHost::StreamPull { tool, stream, close } => {
-                w.u8(11);
-                w.str(tool);
-                w.u64(*stream);
-                w.bool(*close);
-            }
-        }
-        w.finish().into_vec()
+        codec::encode(self).into_vec()
     }
 
-    /// A reply from a session process, which is not trusted: at most `MAX_VALUES` values in all.
+    /// A reply from a session process, which is not trusted: at most `MAX_VALUES` values in all, and nothing
+    /// only the host may say (`Stop::Crash`) or cannot do (a file write past `MAX_TRANSFER`).
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
-        let mut r = Reader::new(frame).with_value_budget(MAX_VALUES);
-        let reply = match r.u8()? {
-            0 => ToHost::Ready { pid: r.u32()? },
-            1 => ToHost::Failed(r.string()?),
-            2 => ToHost::ToolCall { name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
-            3 => ToHost::Done(match r.u8()? {
-                0 => Outcome::Value(Value::read(&mut r)?),
-                1 => {
-                    let kind = if r.bool()? { FinishKind::Submit } else { FinishKind::Final };
-                    Outcome::Finish(kind, Value::read(&mut r)?)
-                }
-                2 => Outcome::Syntax {
-                    message: r.string()?,
-                    lineno: r.opt_u64()?,
-                    offset: r.opt_u64()?,
-                    text: r.opt_string()?,
-                },
-                3 => Outcome::Error {
-                    type_name: r.string()?,
-                    message: r.string()?,
-                    traceback: r.string()?,
-                    output: r.string()?,
-                    stop: match r.u8()? {
-                        0 => None,
-                        _ => Some(read_stop(&mut r)?),
-                    },
-                },
-                4 => Outcome::BadInput(r.string()?),
-                other => return Err(WireError::BadTag(other)),
-            }),
-            4 => ToHost::Checkpoint,
-            5 => ToHost::Forked,
-            6 => ToHost::Fault { signal: r.u32()? as i32, out_of_memory: r.bool()? },
-            7 => ToHost::Abandoned(read_stop(&mut r)?),
-            8 => ToHost::ToolStart { call_id: r.u64()?, name: r.string()?, args: read_values(&mut r)?, kwargs: read_named(&mut r)? },
-            9 => ToHost::Wait { timeout: r.opt_f64()? },
-            10 => ToHost::FileOp(FileOp::read(&mut r)?),
-            11 => ToHost::StreamPull { tool: r.string()?, stream: r.u64()?, close: r.bool()? },
-            other => return Err(WireError::BadTag(other)),
-        };
-        r.finish()?;
+        let reply: Self = codec::decode(Reader::new(frame).with_value_budget(MAX_VALUES))?;
+        let crash = Err(WireError::Malformed("a session process cannot report a crash".into()));
+        match &reply {
+            ToHost::Abandoned(Stop::Crash) | ToHost::Done(Outcome::Error { stop: Some(Stop::Crash), .. }) => return crash,
+            ToHost::FileOp(op) => op.check().map_err(WireError::Malformed)?,
+            _ => {}
+        }
         Ok(reply)
     }
 }
@@ -671,8 +347,40 @@ mod tests {
     #[test]
     fn a_session_cannot_say_it_crashed() {
         // `Crash` is the host's own finding: a reply claiming it is malformed.
-        assert!(matches!(ToHost::decode(&ToHost::Abandoned(Stop::Crash).encode()), Err(WireError::BadTag(3))));
+        assert!(matches!(ToHost::decode(&ToHost::Abandoned(Stop::Crash).encode()), Err(WireError::Malformed(_))));
+        let crashed = Outcome::Error { type_name: "E".into(), message: String::new(), traceback: String::new(), output: String::new(), stop: Some(Stop::Crash) };
+        assert!(matches!(ToHost::decode(&ToHost::Done(crashed).encode()), Err(WireError::Malformed(_))));
         assert_eq!(ToHost::decode(&ToHost::Abandoned(Stop::Interrupt).encode()).unwrap(), ToHost::Abandoned(Stop::Interrupt));
+    }
+
+    #[test]
+    fn a_session_cannot_send_more_file_data_than_one_message_carries() {
+        let write = |n: usize| ToHost::FileOp(FileOp::Write { mount: 0, path: vec!["f".into()], offset: 0, data: vec![1; n], create: true });
+        assert!(ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER).encode()).is_ok());
+        assert!(matches!(ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER + 1).encode()), Err(WireError::Malformed(_))));
+    }
+
+    /// The wire form is the one `wire.rs` documents, byte for byte (the hostile-session tests write frames by
+    /// hand): a tag byte per variant, fields in order, `u64` lengths, an option as a `0`/`1` byte.
+    #[test]
+    fn the_derived_encoding_is_the_documented_layout() {
+        let call = ToHost::ToolStart { call_id: 1, name: "ab".into(), args: vec![Value::Int(-1)], kwargs: vec![("k".into(), Value::None)] };
+        let mut expected = vec![8];
+        expected.extend_from_slice(&1u64.to_le_bytes());
+        expected.extend_from_slice(&2u64.to_le_bytes());
+        expected.extend_from_slice(b"ab");
+        expected.extend_from_slice(&1u64.to_le_bytes());
+        expected.push(3);
+        expected.extend_from_slice(&(-1i64).to_le_bytes());
+        expected.extend_from_slice(&1u64.to_le_bytes());
+        expected.extend_from_slice(&1u64.to_le_bytes());
+        expected.extend_from_slice(b"k");
+        expected.push(0);
+        assert_eq!(call.encode(), expected);
+        let mut wait = vec![9, 1];
+        wait.extend_from_slice(&0.5f64.to_le_bytes());
+        assert_eq!(ToHost::Wait { timeout: Some(0.5) }.encode(), wait);
+        assert_eq!(ToHost::Wait { timeout: None }.encode(), vec![9, 0]);
     }
 
     #[test]

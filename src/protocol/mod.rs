@@ -1,11 +1,13 @@
-//! What the host and a session process say to each other, shared by both ends: `wire` reads and writes
-//! the binary encoding, `value` is the plain data that crosses (`when` its dates and times), `message` the requests and replies, and
-//! `channel` moves framed messages (and file descriptors) over a Unix socket.
+//! What the host and a session process say to each other, shared by both ends: `message` the requests and
+//! replies (`files` those of the sandbox's filesystem), `value` the plain data that crosses (`when` its dates
+//! and times), all plain types deriving serde's traits; `codec` puts them on the wire in `wire`'s binary
+//! encoding, and `channel` moves framed messages (and file descriptors) over a Unix socket.
 //!
 //! The session side is untrusted: every decoder checks lengths, depth and UTF-8, and a malformed message is
 //! an error for that session only.
 
 pub mod channel;
+pub mod codec;
 pub mod conversion;
 pub mod files;
 pub mod message;

@@ -5,8 +5,12 @@
 //! str or bytes goes into the frame straight from the host object's buffer (`HostBuffer`): it is copied
 //! once, into the frame's file.
 
+use serde::de::{self, Deserialize, Deserializer, EnumAccess, SeqAccess, VariantAccess, Visitor};
+use serde::ser::{Serialize, SerializeTupleVariant, Serializer};
+
+use super::codec::{ByteBuf, Bytes, Referred, PADDED, VALUE};
 use super::when::When;
-use super::wire::{HostBuffer, Reader, WireError, WireResult, Writer, REFER_FROM};
+use super::wire::{HostBuffer, WireError, REFER_FROM};
 
 /// Deeper nesting than this is refused on either side (it is also how a value that contains itself is
 /// caught while converting).
@@ -118,150 +122,161 @@ impl Value {
                 _ => 0,
             }
     }
+}
 
-    pub fn write(&self, w: &mut Writer) {
+/// A value's wire form: one tag (its variant's index, the `tag` numbers), then what the kind holds; a large host
+/// buffer is referred to, read back as an owned `Str`/`Bytes` (see `codec`).
+impl Serialize for Value {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let tagged = |tag: u8| u32::from(tag);
         match self {
-            Value::None => w.u8(tag::NONE),
-            Value::Bool(false) => w.u8(tag::FALSE),
-            Value::Bool(true) => w.u8(tag::TRUE),
-            Value::Int(i) => {
-                w.u8(tag::INT);
-                w.i64(*i);
-            }
-            Value::BigInt(bytes) => {
-                w.u8(tag::BIG_INT);
-                w.bytes(bytes);
-            }
-            Value::Float(f) => {
-                w.u8(tag::FLOAT);
-                w.f64(*f);
-            }
-            Value::Str(s) => {
-                w.u8(tag::STR);
-                w.str(s);
-            }
-            Value::Bytes(b) => {
-                w.u8(tag::BYTES);
-                w.bytes(b);
-            }
-            Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
-                w.u8(match self {
-                    Value::List(_) => tag::LIST,
-                    Value::Tuple(_) => tag::TUPLE,
-                    Value::Set(_) => tag::SET,
-                    _ => tag::FROZEN_SET,
-                });
-                w.len(items.len());
-                for item in items {
-                    item.write(w);
-                }
-            }
-            Value::Dict(items) => {
-                w.u8(tag::DICT);
-                w.len(items.len());
-                for (k, v) in items {
-                    k.write(w);
-                    v.write(w);
-                }
-            }
-            Value::When(when) => {
-                w.u8(tag::WHEN);
-                when.write(w);
-            }
-            Value::Decimal(text) => {
-                w.u8(tag::DECIMAL);
-                w.str(text);
-            }
-            Value::Uuid(int) => {
-                w.u8(tag::UUID);
-                w.bytes(&int.to_le_bytes());
-            }
+            Value::None => s.serialize_unit_variant(VALUE, tagged(tag::NONE), "None"),
+            Value::Bool(false) => s.serialize_unit_variant(VALUE, tagged(tag::FALSE), "False"),
+            Value::Bool(true) => s.serialize_unit_variant(VALUE, tagged(tag::TRUE), "True"),
+            Value::Int(i) => s.serialize_newtype_variant(VALUE, tagged(tag::INT), "Int", i),
+            Value::BigInt(bytes) => s.serialize_newtype_variant(VALUE, tagged(tag::BIG_INT), "BigInt", &Bytes(bytes)),
+            Value::Float(f) => s.serialize_newtype_variant(VALUE, tagged(tag::FLOAT), "Float", f),
+            Value::Str(text) => s.serialize_newtype_variant(VALUE, tagged(tag::STR), "Str", text.as_str()),
+            Value::Bytes(bytes) => s.serialize_newtype_variant(VALUE, tagged(tag::BYTES), "Bytes", &Bytes(bytes)),
+            Value::List(items) => s.serialize_newtype_variant(VALUE, tagged(tag::LIST), "List", items),
+            Value::Tuple(items) => s.serialize_newtype_variant(VALUE, tagged(tag::TUPLE), "Tuple", items),
+            Value::Set(items) => s.serialize_newtype_variant(VALUE, tagged(tag::SET), "Set", items),
+            Value::FrozenSet(items) => s.serialize_newtype_variant(VALUE, tagged(tag::FROZEN_SET), "FrozenSet", items),
+            Value::Dict(pairs) => s.serialize_newtype_variant(VALUE, tagged(tag::DICT), "Dict", pairs),
+            Value::When(when) => s.serialize_newtype_variant(VALUE, tagged(tag::WHEN), "When", when),
+            Value::Decimal(text) => s.serialize_newtype_variant(VALUE, tagged(tag::DECIMAL), "Decimal", text.as_str()),
+            Value::Uuid(int) => s.serialize_newtype_variant(VALUE, tagged(tag::UUID), "Uuid", &Bytes(&int.to_le_bytes())),
             Value::Keep(key, value) => {
-                w.u8(tag::KEEP);
-                w.u64(*key);
-                value.write(w);
+                let mut kept = s.serialize_tuple_variant(VALUE, tagged(tag::KEEP), "Keep", 2)?;
+                kept.serialize_field(key)?;
+                kept.serialize_field(&**value)?;
+                kept.end()
             }
-            Value::Kept(key) => {
-                w.u8(tag::KEPT);
-                w.u64(*key);
-            }
+            Value::Kept(key) => s.serialize_newtype_variant(VALUE, tagged(tag::KEPT), "Kept", key),
             Value::Host(buffer) if buffer.bytes().len() >= REFER_FROM => {
-                w.u8(if buffer.is_str { tag::PADDED_STR } else { tag::PADDED_BYTES });
-                w.refer(buffer);
+                let (tag, name) = if buffer.is_str { (tag::PADDED_STR, "PaddedStr") } else { (tag::PADDED_BYTES, "PaddedBytes") };
+                s.serialize_newtype_variant(VALUE, tagged(tag), name, &Referred(buffer))
             }
             Value::Host(buffer) => {
-                w.u8(if buffer.is_str { tag::STR } else { tag::BYTES });
-                w.bytes(buffer.bytes());
+                let (tag, name) = if buffer.is_str { (tag::STR, "Str") } else { (tag::BYTES, "Bytes") };
+                s.serialize_newtype_variant(VALUE, tagged(tag), name, &Bytes(buffer.bytes()))
             }
         }
     }
+}
 
-    pub fn read(r: &mut Reader<'_>) -> WireResult<Value> {
-        Self::read_at(r, 0)
+/// The variant names, for serde's messages only (the wire has the tags).
+const VARIANTS: &[&str] = &[
+    "None", "False", "True", "Int", "BigInt", "Float", "Str", "Bytes", "List", "Tuple", "Dict", "Set", "FrozenSet",
+    "Keep", "Kept", "PaddedStr", "PaddedBytes", "When", "Decimal", "Uuid",
+];
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_enum(VALUE, VARIANTS, ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+/// Bytes written as a newtype of `codec::PADDED`: a referred buffer, owned (its pages, when they can be).
+struct Padded(Vec<u8>);
+
+impl<'de> Deserialize<'de> for Padded {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_newtype_struct(PADDED, ByteBuf).map(Padded)
+    }
+}
+
+/// Bytes as one length-prefixed string.
+struct OwnedBytes(Vec<u8>);
+
+impl<'de> Deserialize<'de> for OwnedBytes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_byte_buf(ByteBuf).map(OwnedBytes)
+    }
+}
+
+fn utf8<E: de::Error>(bytes: Vec<u8>) -> Result<String, E> {
+    String::from_utf8(bytes).map_err(|_| E::custom(WireError::BadUtf8))
+}
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a value")
     }
 
-    fn read_at(r: &mut Reader<'_>, depth: usize) -> WireResult<Value> {
-        if depth > MAX_DEPTH + 1 {
-            return Err(WireError::TooDeep);
-        }
-        r.spend_value()?;
-        let items = |r: &mut Reader<'_>| -> WireResult<Vec<Value>> {
-            let n = r.count(1)?;
-            r.room_for_values(n)?;
-            (0..n).map(|_| Self::read_at(r, depth + 1)).collect()
-        };
-        Ok(match r.u8()? {
-            tag::NONE => Value::None,
-            tag::FALSE => Value::Bool(false),
-            tag::TRUE => Value::Bool(true),
-            tag::INT => Value::Int(r.i64()?),
-            tag::BIG_INT => Value::BigInt(r.bytes()?.to_vec()),
-            tag::FLOAT => Value::Float(r.f64()?),
-            tag::STR => Value::Str(r.string()?),
-            tag::BYTES => Value::Bytes(r.bytes()?.to_vec()),
-            tag::LIST => Value::List(items(r)?),
-            tag::TUPLE => Value::Tuple(items(r)?),
-            tag::SET => Value::Set(items(r)?),
-            tag::FROZEN_SET => Value::FrozenSet(items(r)?),
-            tag::DICT => {
-                let n = r.count(2)?;
-                r.room_for_values(n.saturating_mul(2))?;
-                let mut pairs = Vec::with_capacity(n);
-                for _ in 0..n {
-                    let k = Self::read_at(r, depth + 1)?;
-                    pairs.push((k, Self::read_at(r, depth + 1)?));
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (tag, variant): (u32, _) = data.variant()?;
+        let Ok(tag) = u8::try_from(tag) else { return Err(de::Error::custom(format!("unknown tag {tag}"))) };
+        Ok(match tag {
+            tag::NONE | tag::FALSE | tag::TRUE => {
+                variant.unit_variant()?;
+                match tag {
+                    tag::NONE => Value::None,
+                    other => Value::Bool(other == tag::TRUE),
                 }
-                Value::Dict(pairs)
             }
-            tag::KEEP => {
-                let key = r.u64()?;
-                Value::Keep(key, Box::new(Self::read_at(r, depth + 1)?))
+            tag::INT => Value::Int(variant.newtype_variant()?),
+            tag::BIG_INT => Value::BigInt(variant.newtype_variant::<OwnedBytes>()?.0),
+            tag::FLOAT => Value::Float(variant.newtype_variant()?),
+            tag::STR => Value::Str(variant.newtype_variant()?),
+            tag::BYTES => Value::Bytes(variant.newtype_variant::<OwnedBytes>()?.0),
+            tag::LIST => Value::List(variant.newtype_variant()?),
+            tag::TUPLE => Value::Tuple(variant.newtype_variant()?),
+            tag::SET => Value::Set(variant.newtype_variant()?),
+            tag::FROZEN_SET => Value::FrozenSet(variant.newtype_variant()?),
+            tag::DICT => Value::Dict(variant.newtype_variant()?),
+            tag::KEEP => variant.tuple_variant(2, KeepVisitor)?,
+            tag::KEPT => Value::Kept(variant.newtype_variant()?),
+            tag::WHEN => Value::When(variant.newtype_variant()?),
+            tag::DECIMAL => Value::Decimal(variant.newtype_variant()?),
+            tag::UUID => {
+                let bytes = variant.newtype_variant::<OwnedBytes>()?.0;
+                let bytes: [u8; 16] = bytes.try_into().map_err(|_| de::Error::custom("a UUID is 16 bytes"))?;
+                Value::Uuid(u128::from_le_bytes(bytes))
             }
-            tag::KEPT => Value::Kept(r.u64()?),
-            tag::WHEN => Value::When(When::read(r)?),
-            tag::DECIMAL => Value::Decimal(r.string()?),
-            tag::UUID => Value::Uuid(u128::from_le_bytes(r.bytes()?.try_into().map_err(|_| WireError::Truncated)?)),
-            tag::PADDED_STR => Value::Str(r.padded_string()?),
-            tag::PADDED_BYTES => Value::Bytes(r.padded_bytes()?),
-            other => return Err(WireError::BadTag(other)),
+            tag::PADDED_STR => Value::Str(utf8(variant.newtype_variant::<Padded>()?.0)?),
+            tag::PADDED_BYTES => Value::Bytes(variant.newtype_variant::<Padded>()?.0),
+            other => return Err(de::Error::custom(WireError::BadTag(other))),
         })
+    }
+}
+
+struct KeepVisitor;
+
+impl<'de> Visitor<'de> for KeepVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a key and a value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let missing = || de::Error::custom("a kept value has a key and a value");
+        let key = seq.next_element()?.ok_or_else(missing)?;
+        let value: Value = seq.next_element()?.ok_or_else(missing)?;
+        Ok(Value::Keep(key, Box::new(value)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::codec;
+    use crate::protocol::wire::{Reader, WireResult, Writer};
     use std::sync::Arc;
     use crate::protocol::when::Clock;
 
     fn round_trip(value: &Value) -> Value {
-        let mut w = Writer::default();
-        value.write(&mut w);
-        let frame = w.finish().into_vec();
-        let mut r = Reader::new(&frame);
-        let back = Value::read(&mut r).unwrap();
-        r.finish().unwrap();
-        back
+        let frame = codec::encode(value).into_vec();
+        codec::decode(Reader::new(&frame)).unwrap()
+    }
+
+    fn read(frame: &[u8]) -> WireResult<Value> {
+        codec::decode(Reader::new(frame))
     }
 
     #[test]
@@ -316,14 +331,12 @@ mod tests {
         // SAFETY: the Arc owns the buffer, unchanged.
         let host = unsafe { HostBuffer::new(true, text.as_bytes(), text.clone()) };
         let value = Value::List(vec![Value::Int(1), Value::Host(host.clone()), Value::Host(host)]);
-        let mut w = Writer::default();
-        value.write(&mut w);
         let (a, b) = Channel::pair().unwrap();
-        a.send_out_of_line(&w.finish().parts()).unwrap();
+        a.send_out_of_line(&codec::encode(&value).parts()).unwrap();
         let (frame, _) = b.recv_trusted(1 << 30).unwrap();
         let Frame::Mapped(_) = &frame else { panic!("sent out of line") };
         let frame_range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
-        let back = Value::read(&mut Reader::of_frame(&frame)).unwrap();
+        let back: Value = codec::decode(Reader::of_frame(&frame)).unwrap();
         drop(frame);
         let Value::List(items) = &back else { panic!("{back:?}") };
         for item in &items[1..] {
@@ -339,7 +352,7 @@ mod tests {
         let mut w = Writer::default();
         w.u8(tag::LIST);
         w.u64(u64::MAX / 2);
-        assert!(matches!(Value::read(&mut Reader::new(&w.buf)), Err(WireError::Truncated)));
+        assert!(matches!(read(&w.buf), Err(WireError::Truncated)));
     }
 
     #[test]
@@ -350,7 +363,7 @@ mod tests {
             w.u64(1);
         }
         w.u8(tag::NONE);
-        assert!(matches!(Value::read(&mut Reader::new(&w.buf)), Err(WireError::TooDeep)));
+        assert!(matches!(read(&w.buf), Err(WireError::TooDeep)));
     }
 
     #[test]
@@ -358,6 +371,6 @@ mod tests {
         let mut w = Writer::default();
         w.u8(tag::STR);
         w.bytes(&[0xff, 0xfe]);
-        assert!(matches!(Value::read(&mut Reader::new(&w.buf)), Err(WireError::BadUtf8)));
+        assert!(matches!(read(&w.buf), Err(WireError::BadUtf8)));
     }
 }

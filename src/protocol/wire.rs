@@ -1,5 +1,6 @@
-//! The binary encoding of messages: little-endian integers, length-prefixed byte strings. Reading never
-//! trusts a length: it is checked against what is left of the frame before anything is allocated. Writing
+//! The binary encoding of messages (`codec` writes and reads every message with these): little-endian
+//! integers, length-prefixed byte strings. Reading never trusts a length: it is checked against what is left
+//! of the frame before anything is allocated. Writing
 //! leaves a large host buffer where it is: the encoded frame refers to it, and it is copied only when sent,
 //! starting on a page of the frame, so that a session that maps the frame can keep those pages as the value.
 
@@ -23,6 +24,8 @@ pub enum WireError {
     TooLarge(usize),
     #[error("the message holds more values than a message may")]
     TooManyValues,
+    #[error("malformed message: {0}")]
+    Malformed(String),
 }
 
 pub type WireResult<T> = Result<T, WireError>;
@@ -146,34 +149,6 @@ impl Writer {
     pub fn str(&mut self, value: &str) {
         self.bytes(value.as_bytes());
     }
-
-    pub fn opt_str(&mut self, value: Option<&str>) {
-        self.bool(value.is_some());
-        if let Some(value) = value {
-            self.str(value);
-        }
-    }
-
-    pub fn opt_u64(&mut self, value: Option<u64>) {
-        self.bool(value.is_some());
-        if let Some(value) = value {
-            self.u64(value);
-        }
-    }
-
-    pub fn opt_f64(&mut self, value: Option<f64>) {
-        self.bool(value.is_some());
-        if let Some(value) = value {
-            self.f64(value);
-        }
-    }
-
-    pub fn strs(&mut self, values: &[String]) {
-        self.len(values.len());
-        for value in values {
-            self.str(value);
-        }
-    }
 }
 
 pub struct Reader<'a> {
@@ -283,10 +258,6 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(self.bytes()?).map_err(|_| WireError::BadUtf8)
     }
 
-    pub fn string(&mut self) -> WireResult<String> {
-        self.str().map(str::to_owned)
-    }
-
     /// The bytes written by `Writer::refer`, past their padding.
     fn padded(&mut self) -> WireResult<&'a [u8]> {
         let pad = u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes"));
@@ -303,31 +274,6 @@ impl<'a> Reader<'a> {
     pub fn padded_bytes(&mut self) -> WireResult<Vec<u8>> {
         let bytes = self.padded()?;
         Ok(self.owned(bytes))
-    }
-
-    /// A str written by `Writer::refer`: as `padded_bytes`, checked as UTF-8 first.
-    pub fn padded_string(&mut self) -> WireResult<String> {
-        let bytes = self.padded()?;
-        std::str::from_utf8(bytes).map_err(|_| WireError::BadUtf8)?;
-        // SAFETY: checked as UTF-8 just above (the same bytes, adopted or copied).
-        Ok(unsafe { String::from_utf8_unchecked(self.owned(bytes)) })
-    }
-
-    pub fn opt_string(&mut self) -> WireResult<Option<String>> {
-        Ok(if self.bool()? { Some(self.string()?) } else { None })
-    }
-
-    pub fn opt_u64(&mut self) -> WireResult<Option<u64>> {
-        Ok(if self.bool()? { Some(self.u64()?) } else { None })
-    }
-
-    pub fn opt_f64(&mut self) -> WireResult<Option<f64>> {
-        Ok(if self.bool()? { Some(self.f64()?) } else { None })
-    }
-
-    pub fn strings(&mut self) -> WireResult<Vec<String>> {
-        let n = self.count(8)?;
-        (0..n).map(|_| self.string()).collect()
     }
 }
 

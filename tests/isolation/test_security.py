@@ -407,7 +407,7 @@ GROUPS["frames"] = {
     "f_builtins_open": ("import sys\nsys._getframe().f_builtins['open']('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
     "tool_error_traceback_frames": (
         "try:\n    fail()\nexcept KeyError as e:\n    tb = e.__traceback__\nframes = []\nwhile tb:\n    f = tb.tb_frame\n    tool = f.f_code.co_filename == '<tools>'\n    frames.append((f.f_code.co_filename, sorted(f.f_globals) if tool else None, sorted(type(v).__name__ for v in f.f_locals.values()) if tool else None))\n    tb = tb.tb_next\nframes",
-        value("[('<cell 1>', None, None), ('<tools>', ['__Default', '__Stream', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_mark', 'fail'], [])]"),
+        value("[('<cell 1>', None, None), ('<tools>', ['__Default', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_call', 'fail'], [])]"),
         {"tools": True},
     ),
     "tool_closure_contents": (
@@ -417,7 +417,7 @@ GROUPS["frames"] = {
     ),
     "tool_globals": (
         "sorted(echo.__globals__)",
-        value("['__Default', '__Stream', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_Stream', '_tool_call', '_tool_mark', 'echo']"),
+        value("['__Default', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_call', 'echo']"),
         {"tools": True},
     ),
     "tool_has_no_wrapped_host_callable": (
@@ -620,7 +620,7 @@ GROUPS["tools"] = {
     ),
     "self_referencing_result": ("selfref()", error("TypeError", "is nested more than 256 levels deep, or contains itself"), T),
     # A host generator never enters the sandbox: it streams plain items through a sandbox-side iterator.
-    "generator_result": ("g = gen()\n(type(g).__name__, g.__slots__, list(g))", value("('Stream', ('_tool', '_token', '_done'), [1])"), T),
+    "generator_result": ("g = gen()\n(type(g).__name__, g.__slots__, list(g))", value("('Stream', ('_tool', '_id', '_done'), [1])"), T),
     # A host object of no known kind crosses as its str() (as in dspy's interpreter): text, never the object.
     "host_module_result": ("m = leak_module()\n(type(m).__name__, m.startswith('<module'))", value("('str', True)"), T),
     "reentrant_execute": ("reenter()", error("RuntimeError", "cannot re-enter the sandbox that is calling it"), T),
