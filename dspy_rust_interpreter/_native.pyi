@@ -11,9 +11,8 @@ __all__ = [
 ]
 
 # Type aliases of the stub only (the allowlist `tools/stubtest-allowlist.txt` names them).
-# (name, callable, parameter names positional arguments bind to, or None to pass them through,
-#  source of the sandbox stand-in with the tool's signature, or None)
-ToolSpec = tuple[str, Callable[..., Any], tuple[str, ...] | list[str] | None, str | None]
+# (name, callable, source of the sandbox stand-in with the tool's signature, or None for a generic one)
+ToolSpec = tuple[str, Callable[..., Any], str | None]
 # (name, declared simple type or None)
 FieldSpec = tuple[str, str | None]
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _native
+from ._callbacks import reported
 from ._concurrent_calls import ConcurrentCalls
 from ._tool_context import CALLER_LOOP, CANCEL_SCOPE, CancelScope, tool_thread_context
 from ._tools import ArgumentChecks, describe_tool
@@ -202,7 +203,7 @@ class ToolRuntime:
 class ToolCall:
     """The host side of one tool: what the native layer calls with the sandbox's arguments."""
 
-    __slots__ = ("name", "func", "checks", "runtime", "is_async", "__weakref__")
+    __slots__ = ("name", "func", "checks", "runtime", "is_async", "_reported", "__weakref__")
 
     def __init__(self, name: str, func: Callable[..., Any], checks: ArgumentChecks | None, runtime: ToolRuntime):
         self.name = name
@@ -211,13 +212,16 @@ class ToolCall:
         self.runtime = runtime
         # A coroutine function needs no thread for its timeout: it is awaited under asyncio.wait_for.
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))  # noqa: B004 - an object whose __call__ is async
+        self._reported: Callable[..., Any] | None = None  # made when dspy callbacks first watch a call
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # self positional-only: a tool may take "self="
         runtime = self.runtime
         if runtime.report_calls:
             owner = runtime.owner()
             if owner is not None:
-                return owner.invoke_tool(self.name, list(args), kwargs)
+                if self._reported is None:
+                    self._reported = _reported_invoke(self)
+                return self._reported(owner, self.name, list(args), kwargs)
         return self.invoke(args, kwargs)
 
     def invoke(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -276,6 +280,17 @@ class ToolCall:
             ", ".join([*(f"#{i}" for i in range(len(args))), *kwargs]) or "none",
             outcome,
         )
+
+
+def _reported_invoke(call: ToolCall) -> Callable[..., Any]:
+    """``call`` as dspy's callbacks see an interpreter's tool call: a method ``invoke_tool(self, tool_name, args,
+    kwargs)`` of the interpreter (``_callbacks.reported`` applies dspy's decorator, which names the operation
+    after the function and takes the inputs from its parameters), calling this tool directly."""
+
+    def invoke_tool(self: Any, tool_name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        return call.invoke(tuple(args), kwargs)
+
+    return reported(invoke_tool)
 
 
 # -- timeouts and awaitables ---------------------------------------------------------------------------------
@@ -391,9 +406,9 @@ def build_tool_specs(tools: Mapping[str, Callable[..., Any]], runtime: ToolRunti
     specs = []
     calls = {}
     for name, func in tools.items():
-        checks, positional, source = describe_tool(name, func)
+        checks, source = describe_tool(name, func)
         call = ToolCall(name, func, checks, runtime)
         calls[name] = call
-        specs.append((name, call, positional, source))
+        specs.append((name, call, source))
     runtime.calls = calls
     return specs

@@ -62,27 +62,6 @@ def tool_signature(func: Callable[..., Any]) -> inspect.Signature | None:
     return signature
 
 
-def positional_parameter_names(func: Callable[..., Any]) -> tuple[str, ...] | None:
-    """The parameter names positional arguments bind to, following ``__signature__``.
-
-    dspy's RLM wraps user tools as ``invoke(**kwargs)`` carrying the original function's ``__signature__``:
-    such a tool only works if positional arguments are turned into keyword arguments by that signature.
-    Positional-only or ``*args`` parameters mean the callable takes positional arguments itself: None.
-    """
-    signature = tool_signature(func)
-    return None if signature is None else _positional_names(signature)
-
-
-def _positional_names(signature: inspect.Signature) -> tuple[str, ...] | None:
-    names = []
-    for parameter in signature.parameters.values():
-        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.VAR_POSITIONAL):
-            return None
-        if parameter.kind is parameter.POSITIONAL_OR_KEYWORD:
-            names.append(parameter.name)
-    return tuple(names)
-
-
 def tool_doc(func: Callable[..., Any]) -> str | None:
     target = func.func if isinstance(func, functools.partial) else func
     try:
@@ -330,16 +309,16 @@ def _default_text(default: Any) -> str:
 # -- the table the native layer installs -------------------------------------------------------------------
 
 
-def describe_tool(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, tuple[str, ...] | None, str]:
-    """What the sandbox needs of one tool: its argument checks, the names positional arguments bind to (when
-    it takes keywords only), and its stand-in's source."""
+def describe_tool(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, str]:
+    """What the sandbox needs of one tool: its argument checks, and its stand-in's source (whose signature binds
+    a call's arguments, in the sandbox, whether the tool is called by its name or through ``call_tool``)."""
     check_global_name(name, "tool")
     if not callable(func):
         raise TypeError(f"tool {name!r} is not callable (got {type(func).__name__})")
     return _shape(name, func)
 
 
-# What a tool's signature makes of it (its checks, positional names, stand-in source), kept for plain
+# What a tool's signature makes of it (its checks and stand-in source), kept for plain
 # functions by everything that decides it. RLM passes new closures of the same functions (`llm_query`) to
 # every interpreter it makes: resolving their annotations and writing their stand-ins again cost each new
 # session ~0.2 ms per tool.
@@ -348,7 +327,7 @@ _SHAPES_KEPT = 256
 _shapes_lock = threading.Lock()
 
 
-def _shape(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, tuple[str, ...] | None, str]:
+def _shape(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, str]:
     key = _shape_key(name, func)
     if key is not None:
         with _shapes_lock:
@@ -357,9 +336,7 @@ def _shape(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks | None, 
                 _SHAPES.move_to_end(key)
                 return shape
     signature = tool_signature(func)
-    checks = argument_checks(name, func, signature)
-    positional = None if signature is None else _positional_names(signature)
-    shape = (checks, positional, stand_in_source(name, func, signature))
+    shape = (argument_checks(name, func, signature), stand_in_source(name, func, signature))
     if key is not None:
         with _shapes_lock:
             _SHAPES[key] = shape

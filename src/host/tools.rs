@@ -2,8 +2,8 @@
 //! tools this session registered, inside the caller's `contextvars` copy (so tools see dspy's settings).
 //! Calls that async sandbox code starts run at the same time instead, on the interpreter's bounded pool
 //! (`ConcurrentCalls` in `_concurrent_calls.py`), each in a copy of that context.
-//! Arguments were bound to the tool's parameter names in the session; here they only cross back into host
-//! values, checked, as everything from a session process is. A result crosses into the session by one walk
+//! Arguments were bound to the tool's signature in the session (by its stand-in); here they only cross back
+//! into host values, checked, as everything from a session process is. A result crosses into the session by one walk
 //! (`convert`), which also counts it against `max_tool_result_bytes`; an iterator stays here, pulled item by
 //! item (`ToolResult::Stream`, `ToHost::StreamPull`).
 
@@ -105,9 +105,9 @@ impl ToolHooks {
     }
 }
 
-/// A tool as the Python layer hands it over: name, callable, the parameter names positional arguments
-/// bind to (None: passed through), and the source of its sandbox stand-in (None: a generic one).
-pub type ToolSpec = (String, Py<PyAny>, Option<Vec<String>>, Option<String>);
+/// A tool as the Python layer hands it over: name, callable, and the source of its sandbox stand-in (None: a
+/// generic one).
+pub type ToolSpec = (String, Py<PyAny>, Option<String>);
 
 /// The tools of one session: the callables stay here, the session gets their declarations.
 #[derive(Default)]
@@ -122,9 +122,9 @@ pub struct ToolTable {
 impl ToolTable {
     pub fn new(specs: Vec<ToolSpec>, rules: ResultRules) -> Self {
         let mut table = Self { rules, ..Self::default() };
-        for (name, callable, positional_names, source) in specs {
+        for (name, callable, source) in specs {
             table.callables.insert(name.clone(), callable);
-            table.declarations.push(ToolDecl { name, positional_names, source });
+            table.declarations.push(ToolDecl { name, source });
         }
         table
     }

@@ -15,8 +15,7 @@ use std::cell::RefCell;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
 
-use super::value::MAX_DEPTH;
-use super::wire::{Encoded, HostBuffer, Reader, WireError, WireResult, Writer};
+use super::wire::{Encoded, HostBuffer, Reader, WireError, WireResult, Writer, MAX_DEPTH};
 
 /// The name `Value` gives its enum: each one read spends the frame's value budget and is a level of depth.
 pub const VALUE: &str = "Value";

@@ -31,13 +31,11 @@ pub enum FinishKind {
     Submit,
 }
 
-/// A tool as the session sees it: its name, the parameter names positional arguments bind to (when the host
-/// callable must be called with keywords), and the source of its stand-in (a `def` with the tool's own
-/// signature and docstring), if any.
+/// A tool as the session sees it: its name and the source of its stand-in (a `def` with the tool's own
+/// signature and docstring, which binds a call's arguments), if any.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDecl {
     pub name: String,
-    pub positional_names: Option<Vec<String>>,
     pub source: Option<String>,
 }
 
@@ -291,8 +289,8 @@ mod tests {
                 code: "x = 1".into(),
                 variables: vec![("v".into(), Value::Int(3))],
                 tools: Some(vec![
-                    ToolDecl { name: "t".into(), positional_names: Some(vec!["a".into()]), source: None },
-                    ToolDecl { name: "u".into(), positional_names: None, source: Some("def u(): pass".into()) },
+                    ToolDecl { name: "t".into(), source: None },
+                    ToolDecl { name: "u".into(), source: Some("def u(): pass".into()) },
                 ]),
                 fields: Some(vec![Field { name: "answer".into(), declared_type: Some("str".into()) }]),
                 checkpoint: true,

@@ -12,12 +12,7 @@ use super::codec::{ByteBuf, Bytes, Referred, PADDED, VALUE};
 use super::when::When;
 use super::wire::{HostBuffer, WireError, REFER_FROM};
 
-/// Deeper nesting than this is refused on either side (it is also how a value that contains itself is
-/// caught while converting).
-pub const MAX_DEPTH: usize = 256;
-/// More values than this in one conversion are refused: shared sub-lists would otherwise be expanded again
-/// and again (`a = [a, a]` a hundred times is 2**100 values).
-pub const MAX_VALUES: usize = 1_000_000;
+pub use super::wire::{MAX_DEPTH, MAX_VALUES};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {

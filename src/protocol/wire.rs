@@ -30,6 +30,13 @@ pub enum WireError {
 
 pub type WireResult<T> = Result<T, WireError>;
 
+/// Deeper nesting of values than this is refused on either side (it is also how a value that contains itself
+/// is caught while converting).
+pub const MAX_DEPTH: usize = 256;
+/// More values than this in one conversion (or one frame from a session) are refused: shared sub-lists would
+/// otherwise be expanded again and again (`a = [a, a]` a hundred times is 2**100 values).
+pub const MAX_VALUES: usize = 1_000_000;
+
 /// Host buffers at least this large are referred to, not copied, by an encoded frame.
 pub const REFER_FROM: usize = crate::memory::ADOPT_FROM;
 /// Referred buffers start on a multiple of this in the frame (a page, or several).

@@ -3,17 +3,25 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::rc::Rc;
 
 use rustpython_vm::builtins::{PyDictRef, PyTypeRef};
 use rustpython_vm::PyObjectRef;
 
 /// A host tool as the sandbox sees it (the callable stays in the host, which calls it by name).
 pub struct ToolEntry {
-    /// Names positional arguments bind to, when the tool must be called with keywords (RLM's wrappers).
-    pub positional_names: Option<Vec<String>>,
     /// The source of its stand-in (see `tools::ToolSpec`), None for the generic one.
     pub source: Option<String>,
+    /// The stand-in: the function the tool's global is, and what `call_tool(name, ...)` calls, so the VM binds
+    /// a call's arguments to the tool's signature whichever way it is made.
+    pub stand_in: PyObjectRef,
+}
+
+/// What the zygote makes once for every session's tools (`tools::new_stand_in_factory`): the stand-in maker,
+/// and the class of a stream's sandbox end.
+pub struct ToolFactory {
+    pub make_tool: PyObjectRef,
+    pub stream: PyObjectRef,
 }
 
 pub use crate::protocol::message::{Field, FinishKind};
@@ -22,8 +30,8 @@ pub use crate::protocol::message::{Field, FinishKind};
 #[derive(Default)]
 pub struct SessionState {
     pub globals: Option<PyDictRef>,
-    pub tools: HashMap<String, Arc<ToolEntry>>,
-    pub tool_factory: Option<crate::sandbox::tools::ToolFactory>,
+    pub tools: HashMap<String, Rc<ToolEntry>>,
+    pub tool_factory: Option<ToolFactory>,
     pub fields: Option<Vec<Field>>,
     /// What the current run wrote to `sys.stdout`, and to `sys.stderr` (kept apart: see `output`).
     pub output: String,

@@ -7,17 +7,16 @@
 //! so calls gathered together run at the same time on the host (see `_sandbox_async`).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::rc::Rc;
 
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRef};
-use rustpython_vm::function::{FuncArgs, KwArgs};
+use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::sandbox::host;
 use crate::sandbox::limits;
 use crate::protocol::message::{HostError, ToolDecl, ToolResult};
-use crate::protocol::value::Value;
-use crate::sandbox::state::{with_state, ToolEntry};
+use crate::sandbox::state::{with_state, ToolEntry, ToolFactory};
 use crate::sandbox::values;
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
@@ -87,13 +86,6 @@ def new_factory(invoke, pull):
     return make_tool, Stream
 ";
 
-/// What the zygote makes once for every session's tools: the stand-in maker, and the class of a stream's
-/// sandbox end.
-pub struct ToolFactory {
-    make_tool: PyObjectRef,
-    stream: PyObjectRef,
-}
-
 pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<ToolFactory> {
     let scope = vm.new_scope_with_builtins();
     let code = vm
@@ -112,58 +104,43 @@ pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<(
     globals.set_item("call_tool", vm.new_function("call_tool", call_tool).into(), vm)
 }
 
-/// Make the sandbox's tools exactly `specs`: new names get a stand-in global, removed names lose theirs
-/// (if the global still is the stand-in), and every name forwards to its new callable.
+/// Make the sandbox's tools exactly `decls`: each name's global is its stand-in (a new one when the tool is new
+/// or its source changed), and a removed tool's global goes (if it still is the stand-in); every stand-in
+/// forwards to the callable the host registered under its name when it is called.
 /// A stand-in's source, when given, is a `def <name>(...)` with the tool's own signature and docstring whose
 /// body calls `__invoke(name, args, kwargs)`, so `help()`, `inspect.signature` and the VM's own argument
 /// binding see the host function's shape.
 pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, decls: Vec<ToolDecl>) -> PyResult<()> {
-    let mut table: HashMap<String, Arc<ToolEntry>> = HashMap::with_capacity(decls.len());
-    for ToolDecl { name, positional_names, source } in decls {
-        table.insert(name, Arc::new(ToolEntry { positional_names, source }));
-    }
-    let (old, factory) = with_state(|s| (std::mem::replace(&mut s.tools, table), s.tool_factory.as_ref().map(|f| f.make_tool.clone())));
-    let factory = factory.expect("set at start-up");
-    let new_names: Vec<String> = with_state(|s| s.tools.keys().cloned().collect());
-    for name in old.keys() {
-        if new_names.contains(name) {
+    let factory = with_state(|s| s.tool_factory.as_ref().map(|f| f.make_tool.clone())).expect("set at start-up");
+    let old = with_state(|s| std::mem::take(&mut s.tools));
+    for (name, entry) in &old {
+        if decls.iter().any(|decl| decl.name == *name) {
             continue;
         }
-        if let Some(current) = globals.get_item_opt(name.as_str(), vm)? {
-            if is_stand_in_for(vm, &current, name) {
-                globals.del_item(name.as_str(), vm)?;
+        if globals.get_item_opt(name.as_str(), vm)?.is_some_and(|current| current.is(&entry.stand_in)) {
+            globals.del_item(name.as_str(), vm)?;
+        }
+    }
+    let mut table: HashMap<String, Rc<ToolEntry>> = HashMap::with_capacity(decls.len());
+    for ToolDecl { name, source } in decls {
+        let entry = match old.get(&name) {
+            Some(entry) if entry.source == source => entry.clone(),
+            _ => {
+                let tool_name = vm.ctx.new_str(name.as_str());
+                let stand_in = match &source {
+                    Some(source) => factory.call((tool_name, vm.ctx.new_str(source.as_str())), vm)?,
+                    None => factory.call((tool_name,), vm)?,
+                };
+                Rc::new(ToolEntry { source, stand_in })
             }
-        }
-    }
-    for name in new_names {
-        let source = with_state(|s| s.tools.get(&name).and_then(|entry| entry.source.clone()));
-        let unchanged = old.get(&name).is_some_and(|entry| entry.source == source);
-        let existing = globals.get_item_opt(name.as_str(), vm)?;
-        if unchanged && existing.is_some_and(|obj| is_stand_in_for(vm, &obj, &name)) {
-            continue;
-        }
-        let tool_name = vm.ctx.new_str(name.as_str());
-        let stand_in = match source {
-            Some(source) => factory.call((tool_name, vm.ctx.new_str(source)), vm)?,
-            None => factory.call((tool_name,), vm)?,
         };
-        globals.set_item(name.as_str(), stand_in, vm)?;
+        if !globals.get_item_opt(name.as_str(), vm)?.is_some_and(|current| current.is(&entry.stand_in)) {
+            globals.set_item(name.as_str(), entry.stand_in.clone(), vm)?;
+        }
+        table.insert(name, entry);
     }
+    with_state(|s| s.tools = table);
     Ok(())
-}
-
-fn is_stand_in_for(vm: &VirtualMachine, obj: &PyObjectRef, name: &str) -> bool {
-    let module_is_tools = obj
-        .get_attr("__module__", vm)
-        .ok()
-        .and_then(|m| m.downcast::<rustpython_vm::builtins::PyStr>().ok())
-        .is_some_and(|m| m.as_bytes() == b"tools");
-    let same_name = obj
-        .get_attr("__name__", vm)
-        .ok()
-        .and_then(|m| m.downcast::<rustpython_vm::builtins::PyStr>().ok())
-        .is_some_and(|m| m.as_bytes() == name.as_bytes());
-    module_is_tools && same_name
 }
 
 fn invoke_from_stand_in(name: PyStrRef, args: PyTupleRef, kwargs: PyDictRef, vm: &VirtualMachine) -> PyResult {
@@ -175,6 +152,8 @@ fn invoke_from_stand_in(name: PyStrRef, args: PyTupleRef, kwargs: PyDictRef, vm:
     call_host_tool(&name.to_string_lossy(), args.as_slice().to_vec(), keyword, vm)
 }
 
+/// `call_tool(name, *args, **kwargs)`: the tool's stand-in called with the arguments, so they are bound to its
+/// signature as a direct call binds them, with the VM's own errors.
 fn call_tool(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     if args.args.is_empty() {
         return Err(vm.new_type_error("call_tool() needs the tool's name: call_tool(\"name\", *args, **kwargs)"));
@@ -183,12 +162,19 @@ fn call_tool(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     let name = name
         .downcast::<rustpython_vm::builtins::PyStr>()
         .map_err(|obj| vm.new_type_error(format!("call_tool() takes the tool's name as a str, got {}", obj.class().name())))?;
-    let keyword = take_kwargs(std::mem::take(&mut args.kwargs));
-    call_host_tool(&name.to_string_lossy(), args.args, keyword, vm)
+    let name = name.to_string_lossy();
+    let Some(stand_in) = with_state(|s| s.tools.get(name.as_ref()).map(|entry| entry.stand_in.clone())) else {
+        return Err(not_available(&name, vm));
+    };
+    stand_in.call(args, vm)
 }
 
-fn take_kwargs(kwargs: KwArgs) -> Vec<(String, PyObjectRef)> {
-    kwargs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+/// RuntimeError: no tool is registered as `name`, naming those that are.
+fn not_available(name: &str, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_runtime_error(format!(
+        "tool '{name}' is not available: it is not (or no longer) registered with this interpreter; {}",
+        available_tools()
+    ))
 }
 
 fn available_tools() -> String {
@@ -201,8 +187,8 @@ fn available_tools() -> String {
     }
 }
 
-/// Call the host tool registered as `name` with sandbox arguments and bring its result back. Arguments
-/// are bound to the tool's positional names here, so binding errors are the sandbox's own TypeErrors.
+/// Call the host tool registered as `name` with sandbox arguments, as its stand-in bound them, and bring its
+/// result back.
 pub fn call_host_tool(
     name: &str,
     args: Vec<PyObjectRef>,
@@ -217,46 +203,16 @@ pub fn call_host_tool(
             return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
         }
     }
-    let Some(entry) = with_state(|s| s.tools.get(name).cloned()) else {
-        return Err(vm.new_runtime_error(format!(
-            "tool '{name}' is not available: it is not (or no longer) registered with this interpreter; {}",
-            available_tools()
-        )));
-    };
+    if with_state(|s| !s.tools.contains_key(name)) {
+        return Err(not_available(name, vm));
+    }
     // One count for the whole call: the host refuses a message of more than MAX_VALUES values.
     let seen = std::cell::Cell::new(0);
     let to_value = |value: &PyObjectRef, what: &str| {
         values::to_value_counted(value, vm, &seen).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
     };
-    let mut positional = Vec::new();
-    let mut keyword: Vec<(String, Value)> = Vec::with_capacity(kwargs.len());
-    match &entry.positional_names {
-        Some(names) => {
-            if args.len() > names.len() {
-                return Err(vm.new_type_error(format!(
-                    "tool '{name}' takes {} positional argument{} ({}) but {} were given",
-                    names.len(),
-                    if names.len() == 1 { "" } else { "s" },
-                    names.join(", "),
-                    args.len()
-                )));
-            }
-            for (param, value) in names.iter().zip(&args) {
-                keyword.push((param.clone(), to_value(value, &format!("argument '{param}'"))?));
-            }
-        }
-        None => {
-            for (i, value) in args.iter().enumerate() {
-                positional.push(to_value(value, &format!("positional argument {i}"))?);
-            }
-        }
-    }
-    for (key, value) in &kwargs {
-        if keyword.iter().any(|(bound, _)| bound == key) {
-            return Err(vm.new_type_error(format!("tool '{name}' got multiple values for argument '{key}'")));
-        }
-        keyword.push((key.clone(), to_value(value, &format!("argument '{key}'"))?));
-    }
+    let positional = args.iter().enumerate().map(|(i, value)| to_value(value, &format!("positional argument {i}"))).collect::<PyResult<Vec<_>>>()?;
+    let keyword = kwargs.iter().map(|(key, value)| Ok((key.clone(), to_value(value, &format!("argument '{key}'"))?))).collect::<PyResult<Vec<_>>>()?;
     if in_running_event_loop(vm) {
         let call_id = host::host().start_tool(name, positional, keyword);
         with_state(|s| s.host_calls.insert(call_id, name.to_owned()));

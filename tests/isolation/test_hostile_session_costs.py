@@ -209,7 +209,7 @@ def test_a_session_process_that_calls_tools_and_never_reads_cannot_hold_execute(
         session, error, _ = session_with(dies_with_the_test(behave))
         assert error is None, error
         calls = []
-        tools = [("big", lambda: calls.append(1) or "x" * 100_000, None, None)]
+        tools = [("big", lambda: calls.append(1) or "x" * 100_000, None)]
         results.update(run(session, "x = 1", None, tools))
         results["calls"] = len(calls)
         session.shutdown()
@@ -321,7 +321,7 @@ def test_a_duplicated_call_id_runs_the_tool_at_most_once(pool):
         hooks = None if pool is None else _native.ToolHooks(
             pull_stream=lambda *a: (False, None), begin=pool.begin, start=pool.start, take=pool.take, abandon=pool.abandon
         )
-        results.update(run(session, "x = 1", None, [("count", count, None, None)], None, None, hooks))
+        results.update(run(session, "x = 1", None, [("count", count, None)], None, None, hooks))
         time.sleep(1)  # calls the pool had queued finish
         results["calls"] = len(calls)
         if pool is not None:

@@ -68,12 +68,20 @@ def test_too_many_positional_args_raise_the_vms_type_error_naming_function(make_
     assert "label() takes from 1 to 2 positional arguments but 3 were given" in str(info.value)
 
 
-def test_too_many_positional_args_through_call_tool_raise_type_error_naming_tool(make_interp):
+def test_call_tool_binds_arguments_as_a_direct_call_does(make_interp):
+    """call_tool(name, ...) calls the tool's stand-in: the same binding, the VM's own errors."""
     interp = make_interp(tools={"label": _rlm_style_wrapper(_labelled)})
     with pytest.raises(CodeExecutionError) as info:
         interp.execute("call_tool('label', 1, 2, 3)")
     assert info.value.error_type == "TypeError"
-    assert "tool 'label' takes 2 positional arguments" in str(info.value)
+    assert "label() takes from 1 to 2 positional arguments but 3 were given" in str(info.value)
+    assert interp.execute("call_tool('label', 1)") == interp.execute("label(1)") == "x=1 y='default'"
+
+
+def test_call_tool_reaches_a_tool_whose_global_was_deleted_or_rebound(make_interp):
+    interp = make_interp(tools={"label": _rlm_style_wrapper(_labelled)})
+    assert interp.execute("del label\ncall_tool('label', 'a', y=2)") == "x='a' y=2"
+    assert interp.execute("label = print\ncall_tool('label', 'b')") == "x='b' y='default'"
 
 
 def test_duplicate_positional_and_keyword_arg_raises_type_error(make_interp):
@@ -84,7 +92,7 @@ def test_duplicate_positional_and_keyword_arg_raises_type_error(make_interp):
     assert "label() got multiple values for argument 'x'" in str(info.value)
     with pytest.raises(CodeExecutionError) as info:
         interp.execute("call_tool('label', 1, x=2)")
-    assert "tool 'label' got multiple values for argument 'x'" in str(info.value)
+    assert "label() got multiple values for argument 'x'" in str(info.value)
 
 
 def test_var_positional_tool_receives_positional_args_unchanged(make_interp):

@@ -48,6 +48,23 @@ def test_instance_callbacks_see_start_execute_tool_calls_and_shutdown():
     ]
 
 
+def test_a_tool_call_is_reported_as_the_interpreters_own_invoke_tool():
+    """Reported straight from the call (no detour through the interpreter's method), yet as dspy reports an
+    interpreter's tool call: the instance is the interpreter, the call id nests under the execute's."""
+    seen = []
+
+    class Instances(BaseCallback):
+        def on_interpreter_tool_call_start(self, call_id, instance, inputs):
+            seen.append((instance, sorted(inputs)))
+
+    interp = RustInterpreter(tools={"add": lambda a, b: a + b}, callbacks=[Instances()])
+    try:
+        assert interp.execute("add(1, 2) + call_tool('add', 3, b=4)") == 10
+    finally:
+        interp.shutdown()
+    assert seen == [(interp, ["args", "kwargs", "tool_name"])] * 2
+
+
 def test_global_dspy_callbacks_are_used_too(make_interp):
     recorder = Recorder()
     interp = make_interp()
