@@ -379,6 +379,15 @@ mod tests {
     }
 }
 
+/// On the session thread: keep empty heap pages resident, for reuse, up to a sixteenth of the session's memory
+/// limit (`None`: none set), within the heap's own bounds (2 to 64 MiB). They stay counted as the session's.
+pub fn keep_spare_for(memory_limit: Option<usize>) {
+    if on_session_thread() {
+        // SAFETY: on the session thread; the borrow ends here.
+        unsafe { session_pages() }.keep_spare(memory_limit.map_or(usize::MAX, |limit| limit / 16));
+    }
+}
+
 /// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
 /// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of
 /// 512 and a session's exit tears down as many fewer. With sympy imported (250 MB) a fork took 1.5 ms. Only

@@ -6,8 +6,11 @@
 //! Memory is counted by the page, not the block: a page is counted from when a class takes it until its
 //! memory goes back to the kernel, so the budget sees what the session holds, fragmentation included (a
 //! program that keeps one block alive in every page holds, and is charged for, every page). A page whose
-//! blocks are all free waits for reuse, resident, up to `RESIDENT_SPARE` pages; past that its memory is
-//! returned and it is no longer counted.
+//! blocks are all free waits for reuse, resident and still counted, up to the heap's spare allowance
+//! (`keep_spare`: a sixteenth of the session's memory limit, 2 to 64 MiB); past that its memory is returned
+//! and it is no longer counted. A cell that splits a 1 MB context makes and frees ~20 MB of small objects: with
+//! only 2 MiB kept, every run gave ~300 pages back (a `madvise` and a TLB shootdown each) and faulted them in
+//! again (16 faults a page), a third of `split()`'s time per line (22.3 -> 15.0 ms).
 //!
 //! Each page is described in a table of its own beside the range (`Page`, a cache line, 64 to an OS page),
 //! not in a header inside it: a session forked from the zygote copies a few descriptor pages on write instead
@@ -32,8 +35,9 @@ const PAGE_SHIFT: u32 = PAGE.trailing_zeros();
 const CLASSES: usize = 40;
 /// How much is made writable at a time.
 const COMMIT_STEP: usize = 1 << 20;
-/// Empty pages kept resident (and counted) for reuse; further ones give their memory back.
-const RESIDENT_SPARE: usize = 32;
+/// Empty pages kept resident (and counted) for reuse, at least and at most (see `Heap::keep_spare`).
+const SPARE_PAGES_MIN: usize = 32;
+const SPARE_PAGES_MAX: usize = 1024;
 
 /// A free block: the next free block of its page (or of the remote-free list), and the heap's key, which
 /// marks it as free. In a page's list the link is stored masked (`Heap::mask`), as glibc's safe-linking
@@ -104,6 +108,8 @@ pub struct Heap {
     /// Empty pages, resident, and pages whose memory went back (each list linked through `next`).
     resident: *mut Page,
     resident_count: usize,
+    /// Empty pages kept resident at most.
+    spare_pages: usize,
     returned: *mut Page,
     /// Masks free-list links and marks free blocks: random, per zygote (a session's fork keeps it).
     key: usize,
@@ -128,11 +134,18 @@ impl Heap {
             available: [ptr::null_mut(); CLASSES],
             resident: ptr::null_mut(),
             resident_count: 0,
+            spare_pages: SPARE_PAGES_MIN,
             returned: ptr::null_mut(),
             key: 0,
             remote,
             budget,
         }
+    }
+
+    /// Keep up to `bytes` of empty pages resident for reuse (within the heap's own bounds); the rest give their
+    /// memory back as they empty.
+    pub fn keep_spare(&mut self, bytes: usize) {
+        self.spare_pages = (bytes / PAGE).clamp(SPARE_PAGES_MIN, SPARE_PAGES_MAX);
     }
 
     /// Reserve the range now (if not yet), and say where it is (start, length; 0, 0 when it could not be).
@@ -176,9 +189,14 @@ impl Heap {
                 prefetch(next);
                 block as *mut u8
             } else {
-                let block = (self.data(page) + p.bump as usize) as *mut u8;
+                let block = (self.data(page) + p.bump as usize) as *mut Block;
                 p.bump += p.block_size;
-                block
+                // A page taken back from the spare list still holds the blocks freed in it before, each marked
+                // with the key: unmarked, a block whose object never writes that word would pass for free when
+                // it is freed, and the double-free check would walk its page's whole free list (a quarter of
+                // a split-and-count cell's time).
+                (*block).key = 0;
+                block as *mut u8
             };
             p.used += 1;
             if p.free.is_null() && p.bump as usize + p.block_size as usize > PAGE {
@@ -376,7 +394,7 @@ impl Heap {
     fn release(&mut self, page: *mut Page) {
         let data = self.data(page) as *mut libc::c_void;
         // SAFETY: the page's memory, which no live block is in any more.
-        if self.resident_count < RESIDENT_SPARE || unsafe { libc::madvise(data, PAGE, libc::MADV_DONTNEED) } != 0 {
+        if self.resident_count < self.spare_pages || unsafe { libc::madvise(data, PAGE, libc::MADV_DONTNEED) } != 0 {
             // SAFETY: an empty page's descriptor, out of every list.
             unsafe { (*page).next = self.resident };
             self.resident = page;
@@ -480,6 +498,46 @@ mod tests {
             assert!(class == 0 || class_size(class - 1) < size, "{size} fits a smaller class");
             assert_eq!(class_size(class) % SMALL_ALIGN, 0);
         }
+    }
+
+    #[test]
+    fn a_block_carved_from_a_reused_page_is_not_marked_free() {
+        // Fill pages of one class, free them all (the pages go to the spare list, their blocks marked), then
+        // carve the same class again from those pages: no fresh block may carry the free mark, or freeing it
+        // would take the double-free check's slow walk of its page (what made split-and-count cells slow).
+        let (mut heap, _) = heap(64 << 20);
+        let per_page = PAGE / class_size(class_of(24));
+        let first: Vec<*mut u8> = (0..4 * per_page).map(|_| heap.alloc(24)).collect();
+        for &block in &first {
+            unsafe { heap.free(block) };
+        }
+        let second: Vec<*mut u8> = (0..4 * per_page).map(|_| heap.alloc(24)).collect();
+        let reused = second.iter().filter(|block| first.contains(block)).count();
+        assert!(reused > 3 * per_page, "the spare pages were not reused ({reused})");
+        for &block in &second {
+            assert_ne!(unsafe { (*(block as *mut Block)).key }, heap.key, "a live block marked free");
+        }
+        for &block in &second {
+            unsafe { heap.free(block) };
+        }
+    }
+
+    #[test]
+    fn empty_pages_are_kept_up_to_the_spare_allowance_and_counted() {
+        let (mut heap, budget) = heap(256 << 20);
+        heap.keep_spare(8 << 20);
+        let blocks: Vec<*mut u8> = (0..(32 << 20) / 512).map(|_| heap.alloc(512)).collect();
+        let at_peak = budget.used();
+        for &block in &blocks {
+            unsafe { heap.free(block) };
+        }
+        // 8 MiB of empty pages stay, counted; the rest went back.
+        assert_eq!(heap.resident_count, (8 << 20) / PAGE);
+        assert!(budget.used() <= (8 << 20) + PAGE && budget.used() < at_peak, "{} of {at_peak}", budget.used());
+        heap.keep_spare(1);
+        assert_eq!(heap.spare_pages, SPARE_PAGES_MIN);
+        heap.keep_spare(usize::MAX);
+        assert_eq!(heap.spare_pages, SPARE_PAGES_MAX);
     }
 
     #[test]

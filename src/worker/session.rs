@@ -182,6 +182,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
         send(&ToHost::Failed(format!("the session process could not be confined: {error}")), &[]);
         exit(EXIT_SETUP);
     }
+    crate::memory::keep_spare_for(limits.memory_limit);
     let shared = Shared::new(limits, signals, &crate::memory::SESSION);
     crate::sandbox::limits::begin_session(shared.clone());
     if let Err(message) = crate::sandbox::preload(vm, &options.preload) {
