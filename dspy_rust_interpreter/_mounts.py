@@ -36,7 +36,14 @@ def dspy_path_mounts(
             raise TypeError(f"enable_read_paths/enable_write_paths take a list of paths, got {paths!r}")
         for path in paths:
             host_path = os.fspath(path)
-            sandbox_path = f"{DSPY_MOUNT_FOLDER}/{os.path.basename(os.path.normpath(host_path))}"
+            name = os.path.basename(os.path.normpath(host_path))
+            if name in ("", ".", "..", "/"):
+                raise ValueError(
+                    f"enable_read_paths/enable_write_paths: {host_path!r} has no name to appear under in "
+                    f"{DSPY_MOUNT_FOLDER} (each path appears as {DSPY_MOUNT_FOLDER}/<its name>); give a folder or "
+                    "file below it"
+                )
+            sandbox_path = f"{DSPY_MOUNT_FOLDER}/{name}"
             other = modes.get(sandbox_path)
             if other is not None and os.path.realpath(other[0]) != os.path.realpath(host_path):
                 raise InvalidNameError(
@@ -48,6 +55,12 @@ def dspy_path_mounts(
     _native.check_mount_paths([*(mount.path for mount in other_mounts), *modes])
     for host_path, mode in modes.values():
         if mode != "ro" and not os.path.exists(host_path):
+            folder = os.path.dirname(os.path.abspath(host_path))
+            if not os.path.isdir(folder):
+                raise FileNotFoundError(
+                    f"enable_write_paths: {host_path!r} does not exist and neither does its folder {folder!r}: "
+                    "a missing write path is made as an empty file, in a folder that exists; create the folder first"
+                )
             with open(host_path, "a"):
                 pass
     return tuple(Mount(sandbox_path, host_path, mode) for sandbox_path, (host_path, mode) in modes.items())

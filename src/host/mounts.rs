@@ -93,6 +93,7 @@ impl Mount {
             return Err(PyValueError::new_err(format!("mount {path}: host path {} is neither a folder nor a regular file", resolved.display())));
         }
         let host_path = resolved.to_str().ok_or_else(|| PyValueError::new_err(format!("mount {path}: the host path is not UTF-8")))?.to_owned();
+        open_mount_root(&path, &resolved, metadata.is_file())?;
         Ok(Self { path, host_path, mode: mode.to_owned() })
     }
 
@@ -135,6 +136,59 @@ fn refused(detail: &str) -> (i32, String) {
     (libc::EACCES, detail.to_owned())
 }
 
+/// Kernel filesystems, by `statfs` magic number (linux/magic.h): their files describe the host itself (its
+/// processes' memory and environment in `/proc`, devices and the kernel in `/sys`), so a mount of one would let
+/// sandbox code read the host through the host (`/proc/self/mem` is a regular file the host would read at the
+/// sandbox's offsets). A mount cannot reach one from an ordinary folder (paths never cross into another
+/// filesystem, `RESOLVE_NO_XDEV`); this refuses one as the mount's own folder.
+const KERNEL_FILESYSTEMS: &[(i64, &str)] = &[
+    (0x9fa0, "proc"),
+    (0x6265_6572, "sysfs"),
+    (0x6462_6720, "debugfs"),
+    (0x7472_6163, "tracefs"),
+    (0x7363_6673, "securityfs"),
+    (0x0027_e0eb, "cgroup"),
+    (0x6367_7270, "cgroup2"),
+    (0xcafe_4a11, "bpf"),
+    (0x1cd1, "devpts"),
+    (0x6265_6570, "configfs"),
+    (0x6165_676c, "pstore"),
+    (0xde5e_81e4, "efivarfs"),
+    (0xf97c_ff8c, "selinuxfs"),
+    (0x4341_5d53, "smackfs"),
+    (0x4249_4e4d, "binfmt_misc"),
+    (0x6573_5543, "fusectl"),
+    (0x6e73_6673, "nsfs"),
+];
+
+/// The kernel filesystem the open folder `fd` is on, if it is on one.
+fn kernel_filesystem(fd: &OwnedFd) -> std::io::Result<Option<&'static str>> {
+    // SAFETY: `statfs` is plain data, filled by the kernel for an open descriptor.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::fstatfs(fd.as_raw_fd(), &mut st) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let magic = st.f_type as i64 & 0xffff_ffff;
+    Ok(KERNEL_FILESYSTEMS.iter().find(|(known, _)| *known == magic).map(|(_, name)| *name))
+}
+
+/// The folder a mount serves from `host` (its parent when it is a file), open, refused when it is on a kernel
+/// filesystem.
+fn open_mount_root(mount: &str, host: &Path, is_file: bool) -> PyResult<OwnedFd> {
+    let folder = if is_file { host.parent().unwrap_or(Path::new("/")) } else { host };
+    let gone = |e: std::io::Error| PyFileNotFoundError::new_err(format!("mount {mount}: host path {} cannot be opened ({e})", host.display()));
+    let root = open_dir(folder).map_err(gone)?;
+    match kernel_filesystem(&root).map_err(gone)? {
+        None => Ok(root),
+        Some(kind) => Err(PyValueError::new_err(format!(
+            "mount {mount}: host path {} is on {kind}, a kernel filesystem whose files describe the host itself \
+             (its processes, devices or kernel); mount a folder of ordinary files",
+            host.display()
+        ))),
+    }
+}
+
 fn open_dir(path: &Path) -> std::io::Result<OwnedFd> {
     let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| std::io::Error::from_raw_os_error(libc::EINVAL))?;
     // SAFETY: a plain open of a NUL-terminated path; the result is checked.
@@ -175,13 +229,9 @@ impl HostMounts {
             let host = Path::new(&mount.host_path);
             let gone = |e: std::io::Error| PyFileNotFoundError::new_err(format!("mount {}: host path {} cannot be opened ({e})", mount.path, mount.host_path));
             let is_file = std::fs::metadata(host).map_err(gone)?.is_file();
-            let (root, file_name) = if is_file {
-                let parent = host.parent().unwrap_or(Path::new("/"));
-                let name = host.file_name().and_then(|n| n.to_str()).map(str::to_owned);
-                (open_dir(parent).map_err(gone)?, name)
-            } else {
-                (open_dir(host).map_err(gone)?, None)
-            };
+            // Checked again where the session's mounts are opened: the folder at that path may have changed.
+            let root = open_mount_root(&mount.path, host, is_file)?;
+            let file_name = if is_file { host.file_name().and_then(|n| n.to_str()).map(str::to_owned) } else { None };
             opened.push(OpenMount { root, file_name, mode: mount.mode() });
         }
         Ok(Self { mounts: opened, max_bytes, max_files, grown: AtomicU64::new(0), created: AtomicU64::new(0) })

@@ -210,3 +210,25 @@ def test_a_pool_with_mounts_tells_the_model_about_them_and_mounts_them(tmp_path)
             interp.shutdown()
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize("kernel_path", ["/proc/self", "/proc", "/sys/kernel"])
+def test_a_folder_of_a_kernel_filesystem_is_refused_as_a_mount(kernel_path):
+    """/proc/self/mem and /proc/self/environ are regular files: mounted, the host would read its own memory and
+    environment for the sandbox. Refused, through every door, naming the filesystem."""
+    with pytest.raises(ValueError, match="is on (proc|sysfs), a kernel filesystem"):
+        Mount("/data", kernel_path)
+    with pytest.raises(ValueError, match="a kernel filesystem"):
+        RustInterpreter(enable_read_paths=[kernel_path])
+
+
+def test_a_root_path_without_a_name_is_refused_in_words(tmp_path):
+    with pytest.raises(ValueError, match="has no name to appear under in /sandbox"):
+        RustInterpreter(enable_read_paths=["/"])
+
+
+def test_a_write_path_in_a_missing_folder_is_refused_in_words_and_nothing_is_made(tmp_path):
+    target = tmp_path / "missing" / "out.txt"
+    with pytest.raises(FileNotFoundError, match="neither does its folder .*create the folder first"):
+        RustInterpreter(enable_write_paths=[target])
+    assert not (tmp_path / "missing").exists()
