@@ -382,11 +382,31 @@ mod tests {
 /// On the session thread: keep empty heap pages resident, for reuse, up to a sixteenth of the session's memory
 /// limit (`None`: none set), within the heap's own bounds (2 to 64 MiB). They stay counted as the session's.
 pub fn keep_spare_for(memory_limit: Option<usize>) {
+    let spare = memory_limit.map_or(usize::MAX, |limit| limit / 16);
     if on_session_thread() {
         // SAFETY: on the session thread; the borrow ends here.
-        unsafe { session_pages() }.keep_spare(memory_limit.map_or(usize::MAX, |limit| limit / 16));
+        unsafe { session_pages() }.keep_spare(spare);
+    }
+    // The system allocator (blocks over `SMALL_MAX`): glibc gives the free top of its heap back past 128 KiB,
+    // so a cell that makes and drops a megabyte of 4 KB slices faulted every page in again each run (a 4,000
+    // character slice cost 1.6 us, five times CPython's). Keep the same allowance before trimming. Setting the
+    // trim threshold ends glibc's own rise of the mmap threshold (which served a freed 3 MB list buffer from the
+    // heap the next time), so that one is set too: blocks up to the allowance (at most glibc's 32 MiB) come from
+    // the heap and are reused; larger ones are mapped and unmapped as before.
+    let trim = spare.clamp(SPARE_MIN_BYTES, SPARE_MAX_BYTES);
+    // SAFETY: plain settings of this process's allocator, made before the session's code runs.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, trim as libc::c_int);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, trim.min(MMAP_THRESHOLD_MAX) as libc::c_int);
     }
 }
+
+/// glibc's largest mmap threshold on 64-bit (`HEAP_MAX_SIZE / 2`); a larger setting is refused.
+const MMAP_THRESHOLD_MAX: usize = 32 << 20;
+
+/// The allowance of empty memory a session keeps for reuse, at least and at most (`keep_spare_for`).
+const SPARE_MIN_BYTES: usize = 2 << 20;
+const SPARE_MAX_BYTES: usize = 64 << 20;
 
 /// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
 /// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of
