@@ -166,6 +166,14 @@ impl State {
         self.respawn_from = None;
         self.checkpoint_pending = false;
     }
+
+    /// Answer the session process's request with `reply`; the frame sent, for the run's journal.
+    fn answer(&self, py: Python<'_>, reply: ToSession) -> std::io::Result<Encoded> {
+        let reply = reply.encode();
+        let link = &self.process.link;
+        py.detach(|| process::send_request(link, &reply))?;
+        Ok(reply)
+    }
 }
 
 impl Session {
@@ -308,7 +316,7 @@ impl Session {
                 Some(fd) => py.detach(|| link.readable_or(fd, tick).unwrap_or((true, false))),
             };
             if woken {
-                host_calls.collect(py, &state.tools);
+                host_calls.collect(&state.tools);
             }
             if readable {
                 let received = py.detach(|| state.process.receive_frame());
@@ -331,14 +339,13 @@ impl Session {
                         }
                         let result = state.tools.call(py, &name, args, kwargs, context);
                         tool_time += called.elapsed();
-                        let reply = ToSession::ToolResult(result).encode();
-                        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
-                            break gone(e);
+                        match state.answer(py, ToSession::ToolResult(result)) {
+                            Ok(reply) => answers.push(Answer::Tool(reply)),
+                            Err(e) => break gone(e),
                         }
-                        answers.push(Answer::Tool(reply));
                     }
                     Ok((_, ToHost::ToolStart { call_id, name, args, kwargs }, _)) => {
-                        if let Err(broken) = host_calls.start(py, &state.tools, call_id, name, args, kwargs, context) {
+                        if let Err(broken) = host_calls.start(&state.tools, call_id, name, args, kwargs, context) {
                             break Ending::Died(Cause::Lost(broken));
                         }
                     }
@@ -347,21 +354,18 @@ impl Session {
                         let called = Instant::now();
                         let result = state.tools.pull_stream(py, &tool, stream, close, context, hooks);
                         tool_time += called.elapsed();
-                        let reply = ToSession::ToolResult(result).encode();
-                        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
-                            break gone(e);
+                        match state.answer(py, ToSession::ToolResult(result)) {
+                            Ok(reply) => answers.push(Answer::Tool(reply)),
+                            Err(e) => break gone(e),
                         }
-                        answers.push(Answer::Tool(reply));
                     }
                     Ok((_, ToHost::FileOp(op), _)) => {
                         let mounts = &self.mounts;
                         let (answer, journaled) = py.detach(|| mounts.answer(&op, &mut changes));
-                        let reply = ToSession::FileAnswer(answer).encode();
-                        if let Err(e) = py.detach(|| process::send_request(&state.process.link, &reply)) {
-                            break gone(e);
-                        }
-                        if journaled {
-                            answers.push(Answer::File(reply));
+                        match state.answer(py, ToSession::FileAnswer(answer)) {
+                            Ok(reply) if journaled => answers.push(Answer::File(reply)),
+                            Ok(_) => {}
+                            Err(e) => break gone(e),
                         }
                     }
                     Ok((_, ToHost::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),

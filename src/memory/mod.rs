@@ -360,6 +360,15 @@ mod tests {
     }
 
     #[test]
+    fn the_spare_allowance_is_a_sixteenth_of_the_limit_within_its_bounds() {
+        assert_eq!(spare_allowance(Some(1 << 30)), 64 << 20);
+        assert_eq!(spare_allowance(Some(256 << 20)), 16 << 20);
+        assert_eq!(spare_allowance(Some(1 << 20)), SPARE_MIN);
+        assert_eq!(spare_allowance(Some(1 << 40)), SPARE_MAX);
+        assert_eq!(spare_allowance(None), SPARE_MAX);
+    }
+
+    #[test]
     fn a_large_request_past_the_ceiling_is_refused_and_small_ones_are_not() {
         let budget = Budget::new();
         budget.set_ceiling(Some(8 << 20));
@@ -379,13 +388,23 @@ mod tests {
     }
 }
 
-/// On the session thread: keep empty heap pages resident, for reuse, up to a sixteenth of the session's memory
-/// limit (`None`: none set), within the heap's own bounds (2 to 64 MiB). They stay counted as the session's.
+/// The memory a session keeps for reuse when its code frees it, at least and at most: a sixteenth of its
+/// memory limit, within these (`spare_allowance`).
+pub(crate) const SPARE_MIN: usize = 2 << 20;
+pub(crate) const SPARE_MAX: usize = 64 << 20;
+
+/// What a session with `memory_limit` (`None`: none set) keeps of the memory it frees.
+fn spare_allowance(memory_limit: Option<usize>) -> usize {
+    memory_limit.map_or(usize::MAX, |limit| limit / 16).clamp(SPARE_MIN, SPARE_MAX)
+}
+
+/// On the session thread: keep freed memory for reuse up to the session's allowance (`spare_allowance`):
+/// empty heap pages stay resident, still counted as the session's, and glibc keeps as much before trimming.
 pub fn keep_spare_for(memory_limit: Option<usize>) {
-    let spare = memory_limit.map_or(usize::MAX, |limit| limit / 16);
+    let allowance = spare_allowance(memory_limit);
     if on_session_thread() {
         // SAFETY: on the session thread; the borrow ends here.
-        unsafe { session_pages() }.keep_spare(spare);
+        unsafe { session_pages() }.keep_spare(allowance);
     }
     // The system allocator (blocks over `SMALL_MAX`): glibc gives the free top of its heap back past 128 KiB,
     // so a cell that makes and drops a megabyte of 4 KB slices faulted every page in again each run (a 4,000
@@ -393,20 +412,15 @@ pub fn keep_spare_for(memory_limit: Option<usize>) {
     // trim threshold ends glibc's own rise of the mmap threshold (which served a freed 3 MB list buffer from the
     // heap the next time), so that one is set too: blocks up to the allowance (at most glibc's 32 MiB) come from
     // the heap and are reused; larger ones are mapped and unmapped as before.
-    let trim = spare.clamp(SPARE_MIN_BYTES, SPARE_MAX_BYTES);
     // SAFETY: plain settings of this process's allocator, made before the session's code runs.
     unsafe {
-        libc::mallopt(libc::M_TRIM_THRESHOLD, trim as libc::c_int);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, trim.min(MMAP_THRESHOLD_MAX) as libc::c_int);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, allowance as libc::c_int);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, allowance.min(MMAP_THRESHOLD_MAX) as libc::c_int);
     }
 }
 
 /// glibc's largest mmap threshold on 64-bit (`HEAP_MAX_SIZE / 2`); a larger setting is refused.
 const MMAP_THRESHOLD_MAX: usize = 32 << 20;
-
-/// The allowance of empty memory a session keeps for reuse, at least and at most (`keep_spare_for`).
-const SPARE_MIN_BYTES: usize = 2 << 20;
-const SPARE_MAX_BYTES: usize = 64 << 20;
 
 /// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
 /// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of

@@ -6,8 +6,8 @@
 //! Memory is counted by the page, not the block: a page is counted from when a class takes it until its
 //! memory goes back to the kernel, so the budget sees what the session holds, fragmentation included (a
 //! program that keeps one block alive in every page holds, and is charged for, every page). A page whose
-//! blocks are all free waits for reuse, resident and still counted, up to the heap's spare allowance
-//! (`keep_spare`: a sixteenth of the session's memory limit, 2 to 64 MiB); past that its memory is returned
+//! blocks are all free waits for reuse, resident and still counted, up to the session's spare allowance
+//! (`keep_spare`; `memory::spare_allowance`: a sixteenth of its memory limit, 2 to 64 MiB); past that its memory is returned
 //! and it is no longer counted. A cell that splits a 1 MB context makes and frees ~20 MB of small objects: with
 //! only 2 MiB kept, every run gave ~300 pages back (a `madvise` and a TLB shootdown each) and faulted them in
 //! again (16 faults a page), a third of `split()`'s time per line (22.3 -> 15.0 ms).
@@ -23,7 +23,7 @@
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-use super::Budget;
+use super::{Budget, SPARE_MIN};
 
 /// The largest block served from pages; larger ones come from the system allocator.
 pub const SMALL_MAX: usize = 1024;
@@ -35,9 +35,6 @@ const PAGE_SHIFT: u32 = PAGE.trailing_zeros();
 const CLASSES: usize = 40;
 /// How much is made writable at a time.
 const COMMIT_STEP: usize = 1 << 20;
-/// Empty pages kept resident (and counted) for reuse, at least and at most (see `Heap::keep_spare`).
-const SPARE_PAGES_MIN: usize = 32;
-const SPARE_PAGES_MAX: usize = 1024;
 
 /// A free block: the next free block of its page (or of the remote-free list), and the heap's key, which
 /// marks it as free. In a page's list the link is stored masked (`Heap::mask`), as glibc's safe-linking
@@ -134,7 +131,7 @@ impl Heap {
             available: [ptr::null_mut(); CLASSES],
             resident: ptr::null_mut(),
             resident_count: 0,
-            spare_pages: SPARE_PAGES_MIN,
+            spare_pages: SPARE_MIN / PAGE,
             returned: ptr::null_mut(),
             key: 0,
             remote,
@@ -142,10 +139,9 @@ impl Heap {
         }
     }
 
-    /// Keep up to `bytes` of empty pages resident for reuse (within the heap's own bounds); the rest give their
-    /// memory back as they empty.
+    /// Keep up to `bytes` of empty pages resident for reuse; the rest give their memory back as they empty.
     pub fn keep_spare(&mut self, bytes: usize) {
-        self.spare_pages = (bytes / PAGE).clamp(SPARE_PAGES_MIN, SPARE_PAGES_MAX);
+        self.spare_pages = bytes / PAGE;
     }
 
     /// Reserve the range now (if not yet), and say where it is (start, length; 0, 0 when it could not be).
@@ -534,10 +530,6 @@ mod tests {
         // 8 MiB of empty pages stay, counted; the rest went back.
         assert_eq!(heap.resident_count, (8 << 20) / PAGE);
         assert!(budget.used() <= (8 << 20) + PAGE && budget.used() < at_peak, "{} of {at_peak}", budget.used());
-        heap.keep_spare(1);
-        assert_eq!(heap.spare_pages, SPARE_PAGES_MIN);
-        heap.keep_spare(usize::MAX);
-        assert_eq!(heap.spare_pages, SPARE_PAGES_MAX);
     }
 
     #[test]

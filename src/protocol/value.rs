@@ -77,25 +77,15 @@ pub const CONTAINER_DATA: usize = 2;
 impl Value {
     /// The data this value holds, its items' included (see `SCALAR_DATA`).
     pub fn data_size(&self) -> usize {
-        let own = self.own_data_size();
-        match self {
-            Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
-                own + items.iter().map(Value::data_size).sum::<usize>()
-            }
-            Value::Dict(pairs) => own + pairs.iter().map(|(k, v)| k.data_size() + v.data_size()).sum::<usize>(),
-            Value::Keep(_, value) => value.data_size(),
-            _ => own,
-        }
+        self.sum_over(&Value::own_data_size)
     }
 
     /// The data of this value itself, not counting its items.
     pub fn own_data_size(&self) -> usize {
         match self {
-            Value::Str(s) | Value::Decimal(s) => s.len(),
-            Value::Bytes(b) | Value::BigInt(b) => b.len(),
-            Value::Host(buffer) => buffer.bytes().len(),
             Value::List(_) | Value::Tuple(_) | Value::Set(_) | Value::FrozenSet(_) | Value::Dict(_) => CONTAINER_DATA,
             Value::Keep(..) => 0,
+            Value::Str(_) | Value::Decimal(_) | Value::Bytes(_) | Value::BigInt(_) | Value::Host(_) => self.own_bytes(),
             _ => SCALAR_DATA,
         }
     }
@@ -104,16 +94,28 @@ impl Value {
     /// words per value); cheap: no value is converted.
     pub fn size_hint(&self) -> usize {
         const PER_VALUE: usize = 64;
-        PER_VALUE
+        self.sum_over(&|value: &Value| PER_VALUE + value.own_bytes())
+    }
+
+    /// The bytes of this value's own text or binary data (none for other kinds).
+    fn own_bytes(&self) -> usize {
+        match self {
+            Value::Str(s) | Value::Decimal(s) => s.len(),
+            Value::Bytes(b) | Value::BigInt(b) => b.len(),
+            Value::Host(buffer) => buffer.bytes().len(),
+            _ => 0,
+        }
+    }
+
+    /// `own` of this value and of every value in it (a kept value's own included).
+    fn sum_over(&self, own: &impl Fn(&Value) -> usize) -> usize {
+        own(self)
             + match self {
-                Value::Str(s) | Value::Decimal(s) => s.len(),
-                Value::Bytes(b) | Value::BigInt(b) => b.len(),
-                Value::Host(buffer) => buffer.bytes().len(),
                 Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
-                    items.iter().map(Value::size_hint).sum()
+                    items.iter().map(|item| item.sum_over(own)).sum()
                 }
-                Value::Dict(pairs) => pairs.iter().map(|(k, v)| k.size_hint() + v.size_hint()).sum(),
-                Value::Keep(_, value) => value.size_hint(),
+                Value::Dict(pairs) => pairs.iter().map(|(k, v)| k.sum_over(own) + v.sum_over(own)).sum(),
+                Value::Keep(_, value) => value.sum_over(own),
                 _ => 0,
             }
     }
@@ -272,6 +274,15 @@ mod tests {
 
     fn read(frame: &[u8]) -> WireResult<Value> {
         codec::decode(Reader::new(frame))
+    }
+
+    #[test]
+    fn sizes_count_every_value_in_a_value() {
+        let value = Value::Keep(1, Box::new(Value::List(vec![Value::Str("abc".into()), Value::Dict(vec![(Value::Int(1), Value::Bytes(vec![0; 5]))])])));
+        // list 2 + "abc" 3 + dict 2 + int 8 + bytes 5; the Keep itself holds no data.
+        assert_eq!(value.data_size(), 2 + 3 + 2 + 8 + 5);
+        // 64 a value, six of them (the Keep too), and the 8 bytes of text and binary data.
+        assert_eq!(value.size_hint(), 6 * 64 + 8);
     }
 
     #[test]

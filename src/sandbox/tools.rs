@@ -195,13 +195,9 @@ pub fn call_host_tool(
     kwargs: Vec<(String, PyObjectRef)>,
     vm: &VirtualMachine,
 ) -> PyResult {
-    // After an accepted finish call, past a limit, or while the session shuts down, whatever still runs
-    // (a finalizer, a `finally`) gets no tool: the host has its answer, or has let the session go.
     let shared = limits::shared();
-    if let Some(shared) = &shared {
-        if shared.stopping().is_some() {
-            return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
-        }
+    if stopping(shared.as_deref()) {
+        return Err(stopped_tool(name, vm));
     }
     if with_state(|s| !s.tools.contains_key(name)) {
         return Err(not_available(name, vm));
@@ -223,6 +219,17 @@ pub fn call_host_tool(
     tool_result_in_sandbox(result, name, vm)
 }
 
+/// Whether the run is being stopped: after an accepted finish call, past a limit, or while the session shuts
+/// down, whatever still runs (a finalizer, a `finally`) gets nothing from the host, which has its answer or
+/// has let the session go.
+fn stopping(shared: Option<&crate::sandbox::limits::Shared>) -> bool {
+    shared.is_some_and(|shared| shared.stopping().is_some())
+}
+
+fn stopped_tool(name: &str, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped"))
+}
+
 /// `f`, a wait for the host (a tool call, or for host calls to finish): host time, not counted against the
 /// run's time limit.
 fn in_host_time<R>(shared: Option<&crate::sandbox::limits::Shared>, f: impl FnOnce() -> R) -> R {
@@ -242,8 +249,8 @@ fn in_host_time<R>(shared: Option<&crate::sandbox::limits::Shared>, f: impl FnOn
 fn pull_stream(tool: PyStrRef, stream: u64, close: bool, vm: &VirtualMachine) -> PyResult {
     let name = tool.to_string_lossy();
     let shared = limits::shared();
-    if shared.as_ref().is_some_and(|shared| shared.stopping().is_some()) {
-        return Err(vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped")));
+    if stopping(shared.as_deref()) {
+        return Err(stopped_tool(&name, vm));
     }
     let pair = |more: bool, item: PyObjectRef| vm.ctx.new_tuple(vec![vm.ctx.new_bool(more).into(), item]).into();
     match in_host_time(shared.as_deref(), || host::host().pull_stream(&name, stream, close)) {
@@ -285,7 +292,7 @@ fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Ve
         return Err(vm.new_value_error("timeout must be a non-negative number or None"));
     }
     let shared = limits::shared();
-    if shared.as_ref().is_some_and(|shared| shared.stopping().is_some()) {
+    if stopping(shared.as_deref()) {
         return Err(vm.new_runtime_error("host calls cannot be awaited: this run is being stopped"));
     }
     let results = in_host_time(shared.as_deref(), || host::host().wait_tools(timeout));

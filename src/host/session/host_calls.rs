@@ -54,10 +54,8 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     /// Start a call; one that cannot start (or, without a pool, the call itself) is finished at once. A
     /// call id not above the last one is the session process breaking the protocol (the sandbox numbers its
     /// calls upwards): Err, and the run ends, rather than the host running the tool again under one id.
-    #[allow(clippy::too_many_arguments)]
     pub fn start(
         &mut self,
-        py: Python<'py>,
         tools: &ToolTable,
         call_id: u64,
         name: String,
@@ -75,13 +73,13 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             return Ok(());
         }
         match self.pool() {
-            Some(pool) => match tools.start(py, call_id, &name, args, kwargs, context, pool) {
+            Some(pool) => match tools.start(self.py, call_id, &name, args, kwargs, context, pool) {
                 Ok(()) => {
                     self.running.insert(call_id, name);
                 }
                 Err(refused) => self.finished.push((call_id, refused)),
             },
-            None => self.finished.push((call_id, tools.call(py, &name, args, kwargs, context))),
+            None => self.finished.push((call_id, tools.call(self.py, &name, args, kwargs, context))),
         }
         Ok(())
     }
@@ -119,11 +117,11 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     }
 
     /// Take the outcomes the pool's threads handed back.
-    pub fn collect(&mut self, py: Python<'py>, tools: &ToolTable) {
+    pub fn collect(&mut self, tools: &ToolTable) {
         let Some(pool) = self.pool else { return };
-        for (call_id, result) in pool.take(py) {
+        for (call_id, result) in pool.take(self.py) {
             let Some(name) = self.running.remove(&call_id) else { continue };
-            self.finished.push((call_id, tools.outcome(py, &name, result)));
+            self.finished.push((call_id, tools.outcome(self.py, &name, result)));
         }
     }
 
