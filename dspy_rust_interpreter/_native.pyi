@@ -6,8 +6,8 @@ from contextvars import Context
 from typing import Any, final
 
 __all__ = [
-    "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "Session", "StopReason", "StreamOpened",
-    "ToolHooks", "check_mount_paths", "serve_zygote", "stdlib_modules",
+    "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "SYSTEM_CALL_FILTER", "Session", "StopReason",
+    "StreamOpened", "ToolHooks", "check_mount_paths", "serve_zygote", "stdlib_modules",
 ]
 
 # Type aliases of the stub only (the allowlist `tools/stubtest-allowlist.txt` names them).
@@ -15,6 +15,10 @@ __all__ = [
 ToolSpec = tuple[str, Callable[..., Any], str | None]
 # (name, declared simple type or None)
 FieldSpec = tuple[str, str | None]
+
+# Whether session processes install the system-call filter: False only in the test build run under qemu-user
+# (Cargo feature ``unfiltered-for-emulation``), never in a shipped wheel.
+SYSTEM_CALL_FILTER: bool
 
 class PanicException(BaseException):
     """PyO3's report of a Rust panic behind a method call."""

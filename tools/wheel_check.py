@@ -2,13 +2,14 @@
 it supports (3.10 and 3.13, found on PATH or under pyenv), with dspy from PyPI, then the RLM example run from
 a folder outside the source tree, so nothing but the installed wheel can be imported.
 
-    make wheel && python tools/wheel_check.py [dist/dspy_rust_interpreter-....whl]
+    make wheel && python tools/wheel_check.py [dist/dspy_rust_interpreter-....whl ...]
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -47,7 +48,7 @@ def check(wheel: Path, version: str) -> None:
         shutil.copy(EXAMPLE, example)
         env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "EXAMPLE_INTERPRETER", "DSPY_LM")}
         where = subprocess.run(
-            [venv_python, "-c", "import dspy_rust_interpreter as p; print(p.__file__)"],
+            [venv_python, "-c", "import dspy_rust_interpreter as p; assert p._native.SYSTEM_CALL_FILTER; print(p.__file__)"],
             cwd=work, env=env, capture_output=True, text=True, check=True,
         ).stdout.strip()
         if not where.startswith(str(env_dir)):
@@ -68,13 +69,16 @@ def check_platform(wheel: Path) -> None:
 
 
 def main(args: list[str]) -> int:
-    wheels = [Path(a) for a in args] or sorted((ROOT / "dist").glob("dspy_rust_interpreter-*.whl"))
-    if not wheels:
-        raise SystemExit("error: no wheel in dist/; run `make wheel` first")
-    wheel = wheels[-1].resolve()
-    check_platform(wheel)
+    """Every wheel given (default: dist/'s) is checked by auditwheel; the one for this machine is installed and
+    run (the aarch64 wheel runs under emulation: tools/aarch64_check.py)."""
+    wheels = [Path(a).resolve() for a in args] or sorted((ROOT / "dist").glob("dspy_rust_interpreter-*.whl"))
+    native = [wheel for wheel in wheels if wheel.name.endswith(f"_{platform.machine()}.whl")]
+    if not native:
+        raise SystemExit(f"error: no {platform.machine()} wheel among {[w.name for w in wheels]}; run `make wheel` first")
+    for wheel in wheels:
+        check_platform(wheel)
     for version in VERSIONS:
-        check(wheel, version)
+        check(native[-1], version)
     return 0
 
 

@@ -425,16 +425,25 @@ const MMAP_THRESHOLD_MAX: usize = 32 << 20;
 /// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
 /// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of
 /// 512 and a session's exit tears down as many fewer. With sympy imported (250 MB) a fork took 1.5 ms. Only
-/// spans with at most `HOLES_FILLED` pages missing are collapsed: collapsing fills the holes with zeroed
+/// spans with at most `HOLES_FILLED_BYTES` missing are collapsed: collapsing fills the holes with zeroed
 /// memory (collapsing everything grew the plain zygote from 62 MB to 250 MB). Each range is advised
 /// `MADV_NOHUGEPAGE` afterwards, so nothing later is collapsed behind the page count's back (see `pages`); a
-/// session's first write to a shared huge page splits it and copies 4 KiB, as it did before.
+/// session's first write to a shared huge page splits it and copies one page, as it did before.
+/// The sizes are the kernel's: a huge page is 2 MiB over 4 KiB pages, but 32 MiB over 16 KiB and 512 MiB over
+/// 64 KiB (aarch64), where collapsing would fill far more than it saves: spans over 32 MiB are left alone.
 pub fn collapse_for_forks() {
-    const HUGE: usize = 2 << 20;
-    const SMALL: usize = 4 << 10;
-    const HOLES_FILLED: usize = 16;
+    const HOLES_FILLED_BYTES: usize = 64 << 10;
+    const HUGE_AT_MOST: usize = 32 << 20;
+    let small = page_size();
+    let huge = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+        .ok()
+        .and_then(|text| text.trim().parse::<usize>().ok())
+        .unwrap_or(2 << 20);
+    if huge > HUGE_AT_MOST || !huge.is_power_of_two() || huge <= small {
+        return;
+    }
     let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else { return };
-    let mut resident = vec![0u8; HUGE / SMALL];
+    let mut resident = vec![0u8; huge / small];
     for line in maps.lines() {
         let mut fields = line.split_whitespace();
         let (Some(range), Some(perms)) = (fields.next(), fields.next()) else { continue };
@@ -444,23 +453,23 @@ pub fn collapse_for_forks() {
         }
         let Some((start, end)) = range.split_once('-') else { continue };
         let (Ok(start), Ok(end)) = (usize::from_str_radix(start, 16), usize::from_str_radix(end, 16)) else { continue };
-        let mut span = (start + HUGE - 1) & !(HUGE - 1);
-        while span + HUGE <= end {
+        let mut span = (start + huge - 1) & !(huge - 1);
+        while span + huge <= end {
             let at = span as *mut libc::c_void;
-            span += HUGE;
-            // SAFETY: `resident` has one byte per 4 KiB page of the span, which lies inside one mapping.
-            if unsafe { libc::mincore(at, HUGE, resident.as_mut_ptr()) } != 0 {
+            span += huge;
+            // SAFETY: `resident` has one byte per page of the span, which lies inside one mapping.
+            if unsafe { libc::mincore(at, huge, resident.as_mut_ptr()) } != 0 {
                 continue;
             }
-            if resident.iter().filter(|page| **page & 1 == 0).count() > HOLES_FILLED {
+            if resident.iter().filter(|page| **page & 1 == 0).count() > HOLES_FILLED_BYTES / small {
                 continue;
             }
             // SAFETY: advice on a whole huge-page-aligned span of this process's own private anonymous
             // mapping; collapsing keeps every byte's content.
             unsafe {
-                libc::madvise(at, HUGE, libc::MADV_HUGEPAGE);
-                libc::madvise(at, HUGE, libc::MADV_COLLAPSE);
-                libc::madvise(at, HUGE, libc::MADV_NOHUGEPAGE);
+                libc::madvise(at, huge, libc::MADV_HUGEPAGE);
+                libc::madvise(at, huge, libc::MADV_COLLAPSE);
+                libc::madvise(at, huge, libc::MADV_NOHUGEPAGE);
             }
         }
     }

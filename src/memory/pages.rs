@@ -71,7 +71,12 @@ fn prefetch(block: *mut Block) {
     unsafe {
         std::arch::x86_64::_mm_prefetch(block as *const i8, std::arch::x86_64::_MM_HINT_T0)
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: as above: `prfm` is a hint that never faults.
+    unsafe {
+        std::arch::asm!("prfm pldl1keep, [{0}]", in(reg) block, options(nostack, readonly, preserves_flags))
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let _ = block;
 }
 

@@ -39,8 +39,11 @@ pub const MAX_VALUES: usize = 1_000_000;
 
 /// Host buffers at least this large are referred to, not copied, by an encoded frame.
 pub const REFER_FROM: usize = crate::memory::ADOPT_FROM;
-/// Referred buffers start on a multiple of this in the frame (a page, or several).
-const REFER_ALIGN: usize = 4096;
+/// Referred buffers start on a page boundary of the frame (the session adopts their pages: `memory::adopted`):
+/// 4 KiB on x86_64, up to 64 KiB on aarch64 kernels, the most the u16 padding count can say.
+fn refer_align() -> usize {
+    crate::memory::page_size().min(1 << 16)
+}
 
 #[derive(Default)]
 pub struct Writer {
@@ -110,10 +113,11 @@ impl Writer {
     }
 
     /// A host buffer, referred to: padding (a u16 count of zeros), then length-prefixed, its bytes starting
-    /// on a multiple of `REFER_ALIGN` in the frame. Read with `Reader::padded_bytes`.
+    /// on a page boundary of the frame (`refer_align`). Read with `Reader::padded_bytes`.
     pub fn refer(&mut self, buffer: &HostBuffer) {
         let before_bytes = self.position() + 2 + 8;
-        let pad = (REFER_ALIGN - before_bytes % REFER_ALIGN) % REFER_ALIGN;
+        let align = refer_align();
+        let pad = (align - before_bytes % align) % align;
         self.buf.extend_from_slice(&(pad as u16).to_le_bytes());
         self.buf.resize(self.buf.len() + pad, 0);
         self.len(buffer.bytes().len());

@@ -15,7 +15,7 @@ import os
 from dspy_rust_interpreter import _zygote
 
 def rss_mb():
-    return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20
+    return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE') / 2**20
 
 def descriptors():
     return len(os.listdir('/proc/self/fd'))

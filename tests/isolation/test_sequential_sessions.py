@@ -95,10 +95,11 @@ LEAK_BOUND_MB = 20 * LEAK_CYCLES / 10_000
 def test_create_import_shutdown_cycles_leak_nothing(through):
     results = run_isolated(
         f"""
+        import os
         from dspy_rust_interpreter import InterpreterPool
 
         def rss_mb():
-            return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20
+            return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE') / 2**20
 
         pool = InterpreterPool(size=1) if {through == "InterpreterPool"!r} else None
 
