@@ -12,6 +12,13 @@ from dspy_rust_interpreter import RustInterpreter
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", dspy_versions.MARKER)
+    # What `make test-aarch64` leaves out under qemu-user (tools/aarch64_check.py), run everywhere else:
+    config.addinivalue_line("markers", "system_call_filter: what the seccomp filter refuses (qemu-user cannot install it)")
+    config.addinivalue_line(
+        "markers",
+        "native_process: what qemu-user changes in a process (it ignores a guest's RLIMIT_DATA, holds a translation "
+        "cache of its own) or in its speed (time limits a cell meets natively)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

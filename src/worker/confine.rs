@@ -260,7 +260,12 @@ pub fn apply(filters: &[BpfProgram]) -> io::Result<()> {
         };
     }
     for filter in filters {
-        seccompiler::apply_filter(filter).map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
+        seccompiler::apply_filter(filter).map_err(|e| {
+            io::Error::other(format!(
+                "its seccomp system-call filter could not be installed ({e}; emulators such as qemu-user cannot \
+                 install one), and no session runs code without it"
+            ))
+        })?;
     }
     Ok(())
 }

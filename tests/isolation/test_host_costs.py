@@ -237,6 +237,8 @@ START_1000 = (
 )
 
 
+# Its cells meet a 2 s time limit natively, not under emulation.
+@pytest.mark.native_process
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_calls_a_cell_left_running_stop_when_it_ends(kind):
     """Finding 4: calls three cells started and never awaited stop being invoked soon after the cells
@@ -278,6 +280,8 @@ LATER = "print('later')\nanswer = await quick()\nanswer"
 COLLECTED = "import asyncio, gc\ngc.collect()\nawait asyncio.sleep(0.05)\nanswer = await quick()\nanswer"
 
 
+# Its cells meet a 2 s time limit natively, not under emulation.
+@pytest.mark.native_process
 @pytest.mark.parametrize("shape", list(LEFT_BEHIND), ids=list(LEFT_BEHIND))
 def test_calls_an_earlier_cell_left_behind_print_nothing_into_a_later_cell(shape):
     """Finding 4: what happens to the calls earlier cells left behind shows up in no later cell's output: a
