@@ -12,6 +12,12 @@
 //! limit, and holds capabilities; the new id holds none), under any other host a user namespace of its own
 //! where the host's kernel allows one (where it does not, the session is not bounded in processes; see
 //! docs/security.md).
+//!
+//! The filter is built from one table, `SYSTEM_CALLS`, for x86_64 and aarch64 alike. To allow a call: add its
+//! line with its number on each architecture (`none` where it has no such call) and its `Rule`; the build for
+//! each architecture checks that architecture's numbers against `libc`, and the unit test checks both
+//! architectures' filters against the table. A call the session must never make needs no line (every call
+//! not allowed is refused); a line with `Rule::Refused` only makes the test name it.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -24,6 +30,7 @@ use seccompiler::{
 const MAX_DESCRIPTORS: u64 = 32;
 /// Processes a session may have at once: itself, its checkpoint, and its forks (`interp.fork()`) with theirs.
 pub const MAX_PROCESSES: u64 = 32;
+
 /// What the filter does with one system call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rule {

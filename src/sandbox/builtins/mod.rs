@@ -5,6 +5,7 @@
 mod build_class;
 mod compress;
 mod count_elements;
+mod heapq_select;
 mod patched;
 pub mod regex;
 mod round;
@@ -21,6 +22,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     build_class::install(vm)?;
     compress::install(vm)?;
     count_elements::install(vm)?;
+    heapq_select::install(vm)?;
     str_ascii::install(vm)?;
     patched::install(vm)?;
     regex::install(vm)?;
