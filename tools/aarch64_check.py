@@ -117,7 +117,8 @@ def emulated(wrapper: Path, site: Path, args: list[str], *, cwd: Path, timeout: 
              check: bool = True) -> subprocess.CompletedProcess:
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "PYTHONPATH": str(site),
            "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
-    print("+ (arm64)", " ".join(args), flush=True)
+    shown = ["-c <script>" if previous == "-c" else arg for previous, arg in zip([""] + args, args) if arg != "-c"]
+    print("+ (arm64) python3", " ".join(shown), flush=True)
     done = subprocess.run([str(wrapper), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     if check and done.returncode:
         raise SystemExit(f"error: exit {done.returncode}:\n{done.stdout[-6000:]}\n{done.stderr[-4000:]}")
