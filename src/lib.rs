@@ -49,8 +49,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stdlib_modules, m)?)?;
     m.add_class::<host::tools::ToolHooks>()?;
     m.add_class::<host::tools::StreamOpened>()?;
-    // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.
     m.add("SYSTEM_CALL_FILTER", worker::confine::SYSTEM_CALL_FILTER)?;
+    // Raised by PyO3 when Rust code behind a method panics; the Python layer turns it into a dead session.
     m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;
     Ok(())
 }

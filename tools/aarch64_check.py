@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from wheel_check import EXAMPLE, EXPECTED  # the RLM example and what it prints when it passed
+
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("DSPY_RUST_CACHE", Path.home() / ".cache" / "dspy-rust-interpreter"))
 # Debian's arm64 CPython, unpacked (never configured: nothing in it runs but python under qemu).
@@ -35,7 +37,6 @@ PLATFORMS = ["manylinux_2_28_aarch64", "manylinux2014_aarch64", "manylinux_2_17_
 # What the suite needs in the arm64 python beside the wheel (the `test` extra's heavy peers, ray and sympy, are
 # not used by the conformance kit or the isolation suite).
 REQUIREMENTS = ["dspy>=3.3", "pytest>=8", "tzdata"]
-EXPECTED = "check       : matches the planted facts"
 
 
 def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -171,8 +172,8 @@ def main() -> int:
         test_wheel = build_test_wheel(work / "test-wheel")
         site = site_with(test_wheel, work / "site", downloads)
         print(emulated(wrapper, site, ["-c", IS_TEST_BUILD], cwd=work, timeout=600).stdout.strip())
-        example = work / "rlm_long_document.py"
-        shutil.copy(ROOT / "examples" / "rlm_long_document.py", example)
+        example = work / EXAMPLE.name
+        shutil.copy(EXAMPLE, example)
         # The example from outside the source tree: only the installed test build can be imported.
         ran = emulated(wrapper, Path(site), [str(example)], cwd=work, timeout=1800, check=False)
         if ran.returncode or EXPECTED not in ran.stdout:

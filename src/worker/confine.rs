@@ -176,16 +176,16 @@ const FORK_FLAGS: u64 = (libc::CLONE_CHILD_SETTID | libc::CLONE_CHILD_CLEARTID |
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 // Outside tests only the native one is made.
 #[cfg_attr(not(test), allow(dead_code))]
-pub enum Arch {
+enum Arch {
     X86_64,
     Aarch64,
 }
 
 impl Arch {
     #[cfg(target_arch = "x86_64")]
-    pub const NATIVE: Arch = Arch::X86_64;
+    const NATIVE: Arch = Arch::X86_64;
     #[cfg(target_arch = "aarch64")]
-    pub const NATIVE: Arch = Arch::Aarch64;
+    const NATIVE: Arch = Arch::Aarch64;
 
     fn number(self, call: &SystemCall) -> Option<i64> {
         match self {
