@@ -6,11 +6,12 @@
 //! ties, errors and the calls made to `key` and to the elements' comparisons are CPython's. Calls it does not
 //! bind as (n: int, iterable, key=None) go to the original, which raises CPython's errors.
 
-use rustpython_vm::builtins::{PyFloat, PyInt, PyList, PyStr, PyTuple};
+use rustpython_vm::builtins::{PyInt, PyList, PyTuple};
 use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::protocol::PyIterReturn;
-use rustpython_vm::types::PyComparisonOp;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+use super::sort::less;
 
 /// How many elements between checks for a stop (the time limit, an interrupt).
 const CHECK_EVERY: usize = 4096;
@@ -151,22 +152,6 @@ impl Select {
             .collect();
         Ok(vm.ctx.new_list(elements).into())
     }
-}
-
-/// `a < b`, as the `<` operator answers it; ints, floats and strings of exactly those types are compared here
-/// (their `__lt__` cannot be replaced), anything else by the operator.
-fn less(a: &PyObjectRef, b: &PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
-    if let (Some(a), Some(b)) = (a.downcast_ref_if_exact::<PyInt>(vm), b.downcast_ref_if_exact::<PyInt>(vm)) {
-        return Ok(a.as_bigint() < b.as_bigint());
-    }
-    // WTF-8 orders as code points do, surrogates included, as CPython compares str.
-    if let (Some(a), Some(b)) = (a.downcast_ref_if_exact::<PyStr>(vm), b.downcast_ref_if_exact::<PyStr>(vm)) {
-        return Ok(a.as_bytes() < b.as_bytes());
-    }
-    if let (Some(a), Some(b)) = (a.downcast_ref_if_exact::<PyFloat>(vm), b.downcast_ref_if_exact::<PyFloat>(vm)) {
-        return Ok(a.to_f64() < b.to_f64());
-    }
-    a.rich_compare_bool(b, PyComparisonOp::Lt, vm)
 }
 
 /// Put them in `heapq` (the zygote does it once, before sandbox code imports it).

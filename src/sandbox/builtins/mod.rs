@@ -9,6 +9,7 @@ mod heapq_select;
 mod patched;
 pub mod regex;
 mod round;
+mod sort;
 mod str_ascii;
 mod sum;
 pub mod wording;
@@ -22,6 +23,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     build_class::install(vm)?;
     compress::install(vm)?;
     count_elements::install(vm)?;
+    // Before heapq_select, which takes `sorted` from builtins.
+    sort::install(vm)?;
     heapq_select::install(vm)?;
     str_ascii::install(vm)?;
     patched::install(vm)?;

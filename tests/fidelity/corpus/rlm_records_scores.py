@@ -36,7 +36,6 @@ empty_tags = sum(1 for rec in context if rec.get("tags") == [])
 print(f"{no_tags} without the key, {empty_tags} with an empty list")
 
 # %% rank the records by score
-# differs: sorted(reverse=True) compares the operands the other way round, so the TypeError names them swapped
 top10 = sorted(context, key=lambda r: r["score"], reverse=True)[:10]
 print(top10)
 
