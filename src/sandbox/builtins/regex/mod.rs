@@ -21,6 +21,7 @@
 //! VM); results made of strings (`findall`, `split`, `sub` with a string) are built here.
 
 mod classes;
+mod groups;
 mod module;
 mod scan;
 mod translate;
@@ -31,7 +32,7 @@ use std::rc::Rc;
 
 use regex_automata::{meta, MatchKind};
 use rustpython_sre_engine::State;
-use rustpython_vm::builtins::{PyCallableIterator, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
+use rustpython_vm::builtins::{PyCallableIterator, PyDict, PyDictRef, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
 use rustpython_vm::function::{ArgCallable, FuncArgs};
 use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
@@ -71,6 +72,8 @@ struct Compiled {
     /// The same, ending at the end of the subject (`fullmatch` asks these).
     whole_ascii: OnceCell<Option<Automaton>>,
     whole_unicode: OnceCell<Option<Automaton>>,
+    /// The pattern's `groupindex` (name to number), for `Match` methods given a name (`groups`).
+    groupindex: Option<PyDictRef>,
     /// The last replacement template `sub` read, and its pieces (a loop calls `sub` with the same one).
     template: RefCell<Option<(PyStrRef, Rc<Vec<Piece>>)>>,
 }
@@ -163,18 +166,20 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let compile = vm.new_function("compile", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         // `re._compiler` calls `_sre.compile(pattern, flags, code, groups, groupindex, indexgroup)`.
         let program = match (args.args.as_slice(), args.kwargs.is_empty()) {
-            ([pattern, _, code, groups, ..], true) if pattern.downcastable::<PyStr>() => {
+            ([pattern, _, code, groups, rest @ ..], true) if pattern.downcastable::<PyStr>() => {
                 let code: Option<Vec<u32>> = code.try_to_value(vm).ok();
                 let groups: Option<usize> = groups.try_to_value(vm).ok();
-                code.zip(groups)
+                let groupindex = rest.first().and_then(|index| index.clone().downcast::<PyDict>().ok());
+                code.zip(groups).map(|(code, groups)| (code, groups, groupindex))
             }
             _ => None,
         };
         let pattern = original_compile.call(args, vm)?;
-        if let Some((code, groups)) = program {
+        if let Some((code, groups, groupindex)) = program {
             let compiled = Compiled {
                 code,
                 groups,
+                groupindex,
                 ascii: OnceCell::new(),
                 unicode: OnceCell::new(),
                 whole_ascii: OnceCell::new(),
@@ -225,6 +230,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         pattern_type.set_attr(vm.ctx.intern_str(name), bound.clone().into());
         methods_by_name.insert(name, bound.into());
     }
+    groups::install(&sre, vm)?;
     module::install(&methods_by_name, vm)
 }
 
