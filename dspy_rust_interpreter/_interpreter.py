@@ -75,10 +75,12 @@ def _shut_down_live_sessions() -> None:
         session.shutdown()
 
 
-def new_session(configuration: Configuration) -> _native.Session:
-    """A native session of ``configuration``, from the zygote of its packages."""
+def new_session(configuration: Configuration, tools: list[ToolSpec] | None = None) -> _native.Session:
+    """A native session of ``configuration``, from the zygote of its packages, which makes the stand-ins of
+    ``tools`` (the first run's) before it forks: a new interpreter with the same tools then compiles none."""
+    stand_ins = [(name, source) for name, _call, source in tools or ()]
     try:
-        session = _zygote.spawn(configuration.packages, configuration.options, configuration.package_mounts())
+        session = _zygote.spawn(configuration.packages, configuration.options, configuration.package_mounts(), stand_ins)
     except ValueError as error:  # a preload module the sandbox does not offer
         raise InvalidNameError(str(error)) from None
     except (RuntimeError, OSError, _native.PanicException) as error:
@@ -221,12 +223,12 @@ class RustInterpreter:
                 check_global_name(name, "variable")
         self._refuse_reentry("execute")
         with self._lock:
-            session = self._ensure_session()
             if variables:
                 clashing = sorted(set(variables) & set(self._tools))
                 if clashing:
                     raise InvalidNameError(f"variable name(s) {clashing} would hide the tool(s) of the same name")
             tools, tools_snapshot = self._tool_update()
+            session = self._ensure_session(tools)
             fields = self._output_fields
             field_specs = None if fields is None else [(f["name"], _declared_type(f)) for f in fields]
             # Tools run in the caller's contextvars context (dspy.context settings), copied for the run.
@@ -359,7 +361,8 @@ class RustInterpreter:
                 pass
         return CodeInterpreterError(self._failure)
 
-    def _ensure_session(self) -> _native.Session:
+    def _ensure_session(self, tools: list[ToolSpec] | None = None) -> _native.Session:
+        """The live session, started if there is none yet (its zygote making the stand-ins of ``tools``)."""
         if self._closed:
             raise CodeInterpreterError(
                 "this RustInterpreter's session has ended (it was shut down); create a new one for a new session"
@@ -367,7 +370,7 @@ class RustInterpreter:
         if self._failure is not None:
             raise CodeInterpreterError(self._failure)
         if self._session is None:
-            self._session = new_session(self._configuration)
+            self._session = new_session(self._configuration, tools)
         elif not self._session.alive:
             raise CodeInterpreterError(f"the sandbox session is dead: {self._session.death_reason}")
         return self._session

@@ -160,14 +160,22 @@ def live_control_fd(packages: PackageSet | None = None) -> int:
     return _zygote(packages).control.fileno()
 
 
-def spawn(packages: PackageSet | None, options: _native.Options, package_mounts: list[_native.Mount]) -> _native.Session:
+def spawn(
+    packages: PackageSet | None,
+    options: _native.Options,
+    package_mounts: list[_native.Mount],
+    stand_ins: list[tuple[str, str | None]],
+) -> _native.Session:
     """A new session process with ``options``, forked from the zygote of its package set (whose mounts are
-    ``package_mounts``); ConnectionError if no zygote can serve it."""
+    ``package_mounts``), which first makes the stand-ins of the tools ``stand_ins`` (name, source) if it has
+    not yet; ConnectionError if no zygote can serve it."""
     source = functools.partial(live_control_fd, packages)
     for attempt in range(2):
         zygote = _zygote(packages)
         try:
-            return _native.Session(zygote.control.fileno(), options, package_mounts, zygote_source=source)
+            return _native.Session(
+                zygote.control.fileno(), options, package_mounts, zygote_source=source, stand_ins=stand_ins
+            )
         except ConnectionError:
             # The zygote is gone (killed, or failed to start): start another once.
             _discard(zygote)

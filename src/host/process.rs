@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{ToHost, ToSession, SessionOptions};
+use crate::protocol::message::{spawn_stand_ins, SessionOptions, ToHost, ToSession, ToolDecl};
 use crate::protocol::wire::Encoded;
 
 /// The largest frame the host accepts from a session process...
@@ -66,8 +66,10 @@ pub fn max_reply(options: &SessionOptions) -> usize {
 }
 
 impl Process {
-    /// Ask the zygote behind `control_fd` for a new session process.
-    pub fn spawn(control_fd: RawFd, options: &SessionOptions) -> Result<Process, Failure> {
+    /// Ask the zygote behind `control_fd` for a new session process, with the stand-ins of `stand_ins` made
+    /// (see `ToSession::Spawn`).
+    pub fn spawn(control_fd: RawFd, options: &SessionOptions, stand_ins: Vec<ToolDecl>) -> Result<Process, Failure> {
+        let request = ToSession::Spawn(options.clone(), spawn_stand_ins(stand_ins)).encode();
         let (link, theirs) = Channel::pair().map_err(|e| Failure::Zygote(e.to_string()))?;
         link.attest_senders().map_err(|e| Failure::Zygote(e.to_string()))?;
         {
@@ -77,7 +79,7 @@ impl Process {
             // Within a deadline: a zygote that stops reading (or a socket that is not a zygote's) must not hold
             // this lock, and every other session's start behind it, for ever.
             control
-                .send_by(&ToSession::Spawn(options.clone()).encode().into_vec(), &[theirs.as_raw_fd()], Instant::now() + FRAME_WITHIN)
+                .send_by(&request.into_vec(), &[theirs.as_raw_fd()], Instant::now() + FRAME_WITHIN)
                 .map_err(|e| Failure::Zygote(format!("the zygote is gone ({e})")))?;
         }
         drop(theirs);

@@ -23,7 +23,7 @@ use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ResultRules, ToolHooks, ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
 use crate::protocol::files::FilesCommand;
-use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, ToHost, ToSession, SessionOptions};
+use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, SessionOptions, ToHost, ToSession, ToolDecl};
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
 
@@ -466,13 +466,14 @@ impl Session {
     /// (the packages of that zygote). ConnectionError when the zygote is gone (the caller starts a new one),
     /// ValueError when a `preload` module is not in the sandbox or two mounts overlap.
     #[new]
-    #[pyo3(signature = (control_fd, options, package_mounts=Vec::new(), zygote_source=None))]
+    #[pyo3(signature = (control_fd, options, package_mounts=Vec::new(), zygote_source=None, stand_ins=Vec::new()))]
     fn new(
         py: Python<'_>,
         control_fd: RawFd,
         options: PyRef<'_, Options>,
         package_mounts: Vec<Bound<'_, Mount>>,
         zygote_source: Option<Py<PyAny>>,
+        stand_ins: Vec<(String, Option<String>)>,
     ) -> PyResult<Self> {
         if control_fd < 0 {
             return Err(PyValueError::new_err(format!("control_fd must be a file descriptor, got {control_fd}")));
@@ -488,7 +489,8 @@ impl Session {
             preload: options.preload.clone(),
             files,
         };
-        let process = py.detach(|| Process::spawn(control_fd, &options)).map_err(|failure| match failure {
+        let stand_ins = stand_ins.into_iter().map(|(name, source)| ToolDecl { name, source }).collect();
+        let process = py.detach(|| Process::spawn(control_fd, &options, stand_ins)).map_err(|failure| match failure {
             Failure::Zygote(reason) => PyConnectionError::new_err(reason),
             Failure::Refused(reason) => PyValueError::new_err(reason),
             Failure::Lost(reason) => PyRuntimeError::new_err(reason),

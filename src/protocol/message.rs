@@ -39,6 +39,27 @@ pub struct ToolDecl {
     pub source: Option<String>,
 }
 
+/// At most this many tools, with sources of at most `SPAWN_STAND_IN_BYTES` together, go with a `Spawn`: it is
+/// one control frame, which the zygote reads whole (`worker::zygote`, 1 MiB). Tools past them are made by the
+/// session, as before.
+pub const SPAWN_STAND_INS: usize = 16;
+pub const SPAWN_STAND_IN_BYTES: usize = 64 << 10;
+
+/// The tools of `decls` whose stand-ins a `Spawn` asks the zygote to make: those with a source (a stand-in
+/// without one is a closure, made in microseconds), within the bounds above.
+pub fn spawn_stand_ins(decls: impl IntoIterator<Item = ToolDecl>) -> Vec<ToolDecl> {
+    let mut bytes = 0;
+    decls
+        .into_iter()
+        .filter(|decl| decl.source.is_some())
+        .take_while(|decl| {
+            bytes += decl.name.len() + decl.source.as_ref().map_or(0, String::len);
+            bytes <= SPAWN_STAND_IN_BYTES
+        })
+        .take(SPAWN_STAND_INS)
+        .collect()
+}
+
 /// The session's limits, sent once when it starts (a fork or checkpoint keeps its parent's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SessionOptions {
@@ -105,8 +126,11 @@ pub struct Execute {
 /// The host's messages, tagged on the wire by their order here (a new one goes last).
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToSession {
-    /// To the zygote: start a session with these options on the socket passed with the message.
-    Spawn(SessionOptions),
+    /// To the zygote: start a session with these options on the socket passed with the message. The tools are
+    /// those the session's first run will declare (`spawn_stand_ins` picks them): the zygote makes their
+    /// stand-ins before it forks, once per zygote, so RLM's fresh interpreter per call, always with the same
+    /// tools, compiles none of them (`sandbox::tools::prepare_stand_ins`).
+    Spawn(SessionOptions, Vec<ToolDecl>),
     Execute(Box<Execute>),
     ToolResult(ToolResult),
     /// Make a live, independent copy of the session; it answers `Ready` on the socket sent back with `Forked`.
@@ -282,7 +306,7 @@ mod tests {
                 mounts: vec![crate::protocol::files::MountDecl { path: "/data".into(), mode: crate::protocol::files::MountMode::Overlay, is_file: false }],
                 max_bytes: 5,
                 max_files: 6,
-            } }),
+            } }, vec![ToolDecl { name: "t".into(), source: Some("def t(): pass".into()) }]),
             ToSession::Files(FilesCommand::Write { path: "/a".into(), data: Value::Bytes(b"x".to_vec()) }),
             ToSession::FileAnswer(FileAnswer::List(vec![("n".into(), crate::protocol::files::FileStat { kind: crate::protocol::files::FileKind::Dir, size: 1, mtime_ns: 2 })])),
             ToSession::Execute(Box::new(Execute {
@@ -356,6 +380,22 @@ mod tests {
         let write = |n: usize| ToHost::FileOp(FileOp::Write { mount: 0, path: vec!["f".into()], offset: 0, data: vec![1; n], create: true });
         assert!(ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER).encode()).is_ok());
         assert!(matches!(ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER + 1).encode()), Err(WireError::Malformed(_))));
+    }
+
+    #[test]
+    fn a_spawn_carries_a_bounded_set_of_stand_ins() {
+        let decl = |name: String, source: Option<usize>| ToolDecl { name, source: source.map(|n| "x".repeat(n)) };
+        // Only tools with a source (a closure is made in microseconds), at most SPAWN_STAND_INS of them.
+        let picked = spawn_stand_ins(vec![decl("a".into(), None), decl("b".into(), Some(10))]);
+        assert_eq!(picked.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["b"]);
+        assert_eq!(spawn_stand_ins((0..100).map(|i| decl(i.to_string(), Some(100)))).len(), SPAWN_STAND_INS);
+        // Sources within SPAWN_STAND_IN_BYTES together: the first that would pass it ends the list.
+        let picked = spawn_stand_ins(vec![decl("a".into(), Some(SPAWN_STAND_IN_BYTES / 2)), decl("b".into(), Some(SPAWN_STAND_IN_BYTES)), decl("c".into(), Some(1))]);
+        assert_eq!(picked.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["a"]);
+        // So a Spawn frame stays far below what the zygote reads (1 MiB).
+        let options = SessionOptions { timeout_seconds: None, abandon_after_seconds: 1.0, max_output_chars: 1, memory_limit: None, preload: vec![], files: FilesOptions { mounts: vec![], max_bytes: 1, max_files: 1 } };
+        let frame = ToSession::Spawn(options, spawn_stand_ins((0..100).map(|i| decl(i.to_string(), Some(1 << 20))))).encode();
+        assert!(frame.len() < 1 << 17, "{}", frame.len());
     }
 
     /// The wire form is the one `wire.rs` documents, byte for byte (the hostile-session tests write frames by

@@ -32,6 +32,9 @@ pub struct SessionState {
     pub globals: Option<PyDictRef>,
     pub tools: HashMap<String, Rc<ToolEntry>>,
     pub tool_factory: Option<ToolFactory>,
+    /// Stand-ins the zygote made before forking, by tool name and source (`tools::prepare_stand_ins`); a
+    /// session takes each at most once.
+    pub prepared_stand_ins: HashMap<(String, String), PyObjectRef>,
     pub fields: Option<Vec<Field>>,
     /// What the current run wrote to `sys.stdout`, and to `sys.stderr` (kept apart: see `output`).
     pub output: String,

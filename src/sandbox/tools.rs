@@ -15,7 +15,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::sandbox::host;
 use crate::sandbox::limits;
-use crate::protocol::message::{HostError, ToolDecl, ToolResult};
+use crate::protocol::message::{HostError, ToolDecl, ToolResult, SPAWN_STAND_INS};
 use crate::sandbox::state::{with_state, ToolEntry, ToolFactory};
 use crate::sandbox::values;
 
@@ -100,6 +100,33 @@ pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<ToolFactory> {
     Ok(ToolFactory { make_tool, stream })
 }
 
+/// How many stand-ins a zygote keeps made (a few KiB each, shared by every session it forks): a host that
+/// declares ever new tool sources makes the rest in its sessions, as without them.
+const MAX_PREPARED_STAND_INS: usize = 64;
+
+/// In the zygote, before it forks a session whose first run declares `decls`: make the stand-ins it does not
+/// have yet, so that session and every later one with the same tools take them made. Compiling a stand-in's
+/// `def` took ~55 us per tool in every session (RLM's three tools: most of what tools added to a new
+/// session). A source that does not compile is left for the session, which reports it as before.
+pub fn prepare_stand_ins(vm: &VirtualMachine, decls: Vec<ToolDecl>) {
+    let Some(factory) = with_state(|s| s.tool_factory.as_ref().map(|f| f.make_tool.clone())) else { return };
+    for ToolDecl { name, source } in decls.into_iter().take(SPAWN_STAND_INS) {
+        let Some(source) = source else { continue };
+        let key = (name, source);
+        if with_state(|s| s.prepared_stand_ins.len() >= MAX_PREPARED_STAND_INS || s.prepared_stand_ins.contains_key(&key)) {
+            continue;
+        }
+        if let Ok(stand_in) = factory.call((vm.ctx.new_str(key.0.as_str()), vm.ctx.new_str(key.1.as_str())), vm) {
+            with_state(|s| s.prepared_stand_ins.insert(key, stand_in));
+        }
+    }
+}
+
+/// The stand-in the zygote made for this tool, taken (a second request in this session makes a new one).
+fn prepared_stand_in(name: &str, source: &str) -> Option<PyObjectRef> {
+    with_state(|s| s.prepared_stand_ins.remove(&(name.to_owned(), source.to_owned())))
+}
+
 pub fn install_call_tool(vm: &VirtualMachine, globals: &PyDictRef) -> PyResult<()> {
     globals.set_item("call_tool", vm.new_function("call_tool", call_tool).into(), vm)
 }
@@ -128,7 +155,10 @@ pub fn replace_tools(vm: &VirtualMachine, globals: &PyDictRef, decls: Vec<ToolDe
             _ => {
                 let tool_name = vm.ctx.new_str(name.as_str());
                 let stand_in = match &source {
-                    Some(source) => factory.call((tool_name, vm.ctx.new_str(source.as_str())), vm)?,
+                    Some(source) => match prepared_stand_in(&name, source) {
+                        Some(made) => made,
+                        None => factory.call((tool_name, vm.ctx.new_str(source.as_str())), vm)?,
+                    },
                     None => factory.call((tool_name,), vm)?,
                 };
                 Rc::new(ToolEntry { source, stand_in })

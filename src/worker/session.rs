@@ -276,7 +276,7 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
             ToSession::Fork => fork_live(&mut session),
             ToSession::InjectFault(place) => fault = Some(place),
             ToSession::Shutdown => exit(EXIT_DONE),
-            ToSession::Spawn(_) | ToSession::Resume | ToSession::ToolResult(_) | ToSession::Woken(_) | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
+            ToSession::Spawn(..) | ToSession::Resume | ToSession::ToolResult(_) | ToSession::Woken(_) | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
         }
     }
 }

@@ -96,7 +96,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                 crate::memory::collapse_for_forks();
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
-            let (Ok(ToSession::Spawn(options)), Some(socket)) = (ToSession::decode(&frame), fds.pop()) else { continue };
+            let (Ok(ToSession::Spawn(options, stand_ins)), Some(socket)) = (ToSession::decode(&frame), fds.pop()) else { continue };
             let ready = match (&prepared, &filters, &interrupts) {
                 (Ok(namespace), Ok(filters), Ok(())) => Ok((namespace, filters)),
                 (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e.clone()),
@@ -109,6 +109,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                     continue;
                 }
             };
+            sandbox::tools::prepare_stand_ins(vm, stand_ins);
             // SAFETY: this thread is the only one that runs Rust here (the main thread waits in CPython for
             // it); the child continues on this thread, with the VM, and never returns into the loop.
             match unsafe { libc::fork() } {

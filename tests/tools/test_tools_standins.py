@@ -163,3 +163,27 @@ def test_stand_in_is_recognised_as_tool_after_replacement(make_interp):
     interp.execute("1")
     interp.tools["search"] = lambda topic: topic
     assert interp.execute(SIGNATURE.format("search")) == "(topic)"
+
+
+def test_sessions_with_the_same_tools_each_get_their_own_stand_in(make_interp):
+    # The zygote makes the stand-ins of a new session's tools before it forks (once per zygote), so every later
+    # interpreter with the same tools takes them made: each session still has its own copy, and a tool removed
+    # and declared again within a session gets a new stand-in, not the one the session changed.
+    seen = []
+
+    def note(query: str, k: int = 3) -> str:
+        """Note a query."""
+        seen.append((query, k))
+        return query.upper()
+
+    for round_ in range(3):
+        interp = make_interp(tools={"note": note})
+        assert interp.execute(SIGNATURE.format("note")) == "(query: 'str', k: 'int' = 3) -> 'str'"
+        assert interp.execute("(note.__doc__, note.__module__, hasattr(note, 'marker'))") == ("Note a query.", "tools", False)
+        assert interp.execute(f"note('q{round_}', k={round_})") == f"Q{round_}"
+        interp.execute("note.marker = 1")
+        del interp.tools["note"]
+        interp.execute("pass")
+        interp.tools["note"] = note
+        assert interp.execute("(hasattr(note, 'marker'), note('again'))") == (False, "AGAIN")
+    assert seen == [("q0", 0), ("again", 3), ("q1", 1), ("again", 3), ("q2", 2), ("again", 3)]

@@ -41,11 +41,12 @@ impl Session {
             }
             (None, Some(zygote)) => {
                 let zygote = zygote.as_raw_fd();
-                let spawned = match py.detach(|| Process::spawn(zygote, &self.options)) {
+                // A rollback replays its runs, the first declaring the tools: no stand-ins are asked for here.
+                let spawned = match py.detach(|| Process::spawn(zygote, &self.options, Vec::new())) {
                     // The zygote died (and the session with it): a new zygote serves the rollback.
                     Err(Failure::Zygote(reason)) => match self.live_zygote(py) {
                         Some(zygote) => {
-                            let spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options));
+                            let spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, Vec::new()));
                             state.respawn_from = Some(zygote);
                             spawned
                         }
