@@ -27,10 +27,13 @@ def test_a_cell_run_again_reuses_the_memory_the_last_run_freed(make_interp, what
     for _ in range(3):
         interp.execute(cell + "\ndel " + cell.split(" =", 1)[0])
     pid = interp._session.pid
-    before = minor_faults(pid)
+    faults = []
     for _ in range(10):
+        before = minor_faults(pid)
         interp.execute(cell + "\ndel " + cell.split(" =", 1)[0])
-    faults = minor_faults(pid) - before
-    # Each run makes and frees megabytes: given back and faulted in again, ten runs cost 60,000 faults (small
-    # objects) and 1,260 (4 KB slices) before; kept, a few hundred at most.
-    assert faults < 400, f"{what}: {faults} minor faults over ten runs"
+        faults.append(minor_faults(pid) - before)
+    # Each run makes and frees megabytes: given back and faulted in again, a run cost 6,000 faults (small
+    # objects) and 126 (4 KB slices) before; kept, a few dozen at most. The median: a checkpoint falls due once
+    # the runs since the last one took a second, and the run after it pays copy-on-write faults (~6,000 here),
+    # once or twice in ten runs on a loaded machine.
+    assert sorted(faults)[len(faults) // 2] < 40, f"{what}: minor faults per run {faults}"
