@@ -24,3 +24,28 @@ def test_harness_reports_a_dying_or_hanging_child(fault, expected):
     )
     assert process.returncode == 1, process.stdout + process.stderr
     assert f"FINDING: {expected}" in process.stdout
+
+
+def test_regex_judge_tells_the_engines_captures_from_the_automatons_doing():
+    # From the first hour-long campaign (seed 41): the sandbox's matches have CPython's spans, but a counted
+    # group holding a lazy repeat captured another iteration, as RustPython's engine does anchored there. Its
+    # own search finds a match at 18 that CPython does not, so the whole results of the engine alone differ.
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
+    fuzz_regex = importlib.import_module("fuzz_regex")
+    case = {
+        "pattern": r"((?:\.[\w-]|(?:(?:a)+| +?)A+?\b( (?:a)(?:a)(?:a)){0,2})+?){2}",
+        "flags": ["I"], "text": "A9aa.9AbxA1.a99bb_Aa axxyay ", "pos": 3, "endpos": 33,
+    }
+    [(fast, engine, anchored)] = fuzz_regex.sandbox_results([case])
+    [reference] = fuzz_regex.cpython_results([case])
+    # The same matches over the whole text (`sub` marks each), other captures (`sub_group` writes group 1).
+    assert fast["sub"] == reference["sub"] == "A9<aa.9>AbxA1.a99bb_Aa axxyay "
+    assert (fast["sub_group"], reference["sub_group"]) == ("A9[aa.9]AbxA1.a99bb_Aa axxyay ", "A9[.9]AbxA1.a99bb_Aa axxyay ")
+    assert fuzz_regex.judged(case, fast, engine, reference) == "ours"
+    assert fuzz_regex.judge(case, fast, engine, reference, anchored) == "engine"
+    # Matches in other places than CPython's stay the automaton's doing, whatever the engine says there.
+    moved = dict(fast, sub="A9a<a.9>AbxA1.a99bb_Aa axxyay ")
+    assert fuzz_regex.judge(case, moved, engine, reference, anchored) == "ours"
