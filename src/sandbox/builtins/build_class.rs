@@ -15,6 +15,10 @@ use rustpython_vm::{Py, PyObject, PyObjectRef, PyResult, VirtualMachine};
 
 /// Put the wrapper in place of the VM's `__build_class__`.
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let guarded = generic_setattr as Setattro as usize;
+    if vm.ctx.types.object_type.slots.setattro.load().map(|f| f as usize) == Some(guarded) {
+        return Err(vm.new_system_error("the guarded setattr has object's own address (merged by the linker)"));
+    }
     let original = vm.builtins.get_attr("__build_class__", vm)?;
     let wrapper = vm.new_function("__build_class__", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let made = original.call(args, vm)?;
@@ -26,14 +30,17 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     vm.builtins.set_attr("__build_class__", wrapper, vm)
 }
 
-/// object's setattr, under another address (see the module comment).
+/// object's setattr, under another address (see the module comment). The `black_box` keeps its body unlike
+/// object's own: the `dist` build's fat LTO merged the two identical functions into one address, and the
+/// guard was lost in the wheel (networkx's `DiGraph` failed there, not in `release`). `install` checks it.
 fn generic_setattr(obj: &PyObject, name: &Py<PyStr>, value: PySetterValue, vm: &VirtualMachine) -> PyResult<()> {
-    obj.generic_setattr(name, value, vm)
+    obj.generic_setattr(std::hint::black_box(name), value, vm)
 }
 
+// `SetattroFunc` is not exported: the slot's value is compared by address.
+type Setattro = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
+
 fn guard_set_only_descriptors(cls: &Py<PyType>, vm: &VirtualMachine) {
-    // `SetattroFunc` is not exported: the slot's value is compared by address.
-    type Setattro = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
     let address = |f: Option<Setattro>| f.map_or(0, |f| f as usize);
     if address(cls.slots.setattro.load()) != address(vm.ctx.types.object_type.slots.setattro.load()) {
         return; // its own __setattr__ (or an inherited one): the specializer leaves it alone already
