@@ -235,34 +235,29 @@ impl Fallback {
 
 /// Sort `list` in place: the elements themselves are the keys when `key` is None.
 fn sort_list(fallback: &Fallback, list: &PyRef<PyList>, key: Option<PyObjectRef>, reverse: bool, vm: &VirtualMachine) -> PyResult<()> {
-    let Some(key) = key else {
-        // No Python code runs while these keys are ordered, so nothing can change the list meanwhile.
-        let mut elements = list.borrow_vec_mut();
-        if let Some(positions) = sorted_positions(&elements, reverse, vm) {
-            let taken = std::mem::take(&mut *elements);
-            *elements = rearranged(taken, positions);
-            return Ok(());
-        }
-        drop(elements);
-        return fallback.sort(list, None, reverse, vm);
-    };
+    let Some(key) = key else { return sort_by_keys(fallback, list, None, reverse, vm) };
     let (keys, changed) = fallback.keys_by_list_sort(list, key, vm)?;
-    sort_by_keys(fallback, list, keys, reverse, vm)?;
+    sort_by_keys(fallback, list, Some(keys), reverse, vm)?;
     changed.map_or(Ok(()), Err)
 }
 
-/// Sort `list` by `keys`, made already (one per element, in order).
-fn sort_by_keys(fallback: &Fallback, list: &PyRef<PyList>, keys: Vec<PyObjectRef>, reverse: bool, vm: &VirtualMachine) -> PyResult<()> {
+/// Sort `list` by `keys`, made already (one per element, in order), or by its elements themselves. No Python
+/// code runs while the keys are ordered here, so nothing can change the list meanwhile; keys that cannot be
+/// ordered here go to RustPython's sort.
+fn sort_by_keys(fallback: &Fallback, list: &PyRef<PyList>, keys: Option<Vec<PyObjectRef>>, reverse: bool, vm: &VirtualMachine) -> PyResult<()> {
     let mut elements = list.borrow_vec_mut();
-    // The lengths match unless RustPython's sort stops giving every element a key.
-    let positions = (elements.len() == keys.len()).then(|| sorted_positions(&keys, reverse, vm)).flatten();
+    let positions = match &keys {
+        None => sorted_positions(&elements, reverse, vm),
+        // The lengths match unless RustPython's sort stops giving every element a key.
+        Some(keys) => (elements.len() == keys.len()).then(|| sorted_positions(keys, reverse, vm)).flatten(),
+    };
     if let Some(positions) = positions {
         let taken = std::mem::take(&mut *elements);
         *elements = rearranged(taken, positions);
         return Ok(());
     }
     drop(elements);
-    fallback.sort(list, Some(keys), reverse, vm)
+    fallback.sort(list, keys, reverse, vm)
 }
 
 /// `sorted(iterable, /, *, key=None, reverse=False)`: a new list, sorted. Nothing else sees the list, so the
@@ -278,7 +273,7 @@ fn sorted(fallback: &Fallback, iterable: &PyObject, kwargs: KwArgs, vm: &Virtual
     };
     let keys = elements.iter().map(|element| key.call((element.clone(),), vm)).collect::<PyResult<Vec<_>>>()?;
     let list = vm.ctx.new_list(elements);
-    sort_by_keys(fallback, &list, keys, reverse, vm)?;
+    sort_by_keys(fallback, &list, Some(keys), reverse, vm)?;
     Ok(list.into())
 }
 
