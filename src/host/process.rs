@@ -23,6 +23,10 @@ const READY_WITHIN: Duration = Duration::from_secs(30);
 /// ...and a frozen copy asked to take over (a checkpoint or a fork's copy answers within milliseconds; it is
 /// the session's own process, so it is not waited for long).
 const RESUMED_WITHIN: Duration = Duration::from_secs(5);
+/// How long the host looks for `Ready` before it sleeps: a standby (`worker::zygote`) or a checkpoint answers
+/// within about this, and a sleeping thread's wake-up costs tens of microseconds more (see
+/// `Channel::readable_spinning`).
+const READY_SPIN: Duration = Duration::from_micros(300);
 /// Once a frame has begun, the whole of it must arrive within this, however it trickles in; and a frame
 /// sent to a session process must have gone within this (one that stops reading is treated as dead). The
 /// host never waits on a session process without a deadline.
@@ -102,7 +106,7 @@ impl Process {
     /// (`attest_senders` was set before it was sent), and the pidfd must name that process. A session
     /// process taken over by hostile code cannot make the host kill anything else.
     fn take_over(link: Channel, max_reply: usize, ready_within: Duration) -> Result<Process, Failure> {
-        if !link.readable_within(ready_within).unwrap_or(false) {
+        if !link.readable_spinning(READY_SPIN) && !link.readable_within(ready_within).unwrap_or(false) {
             return Err(Failure::Lost("the session process did not start in time".into()));
         }
         let (frame, mut fds, sender) = link.recv_by(max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;

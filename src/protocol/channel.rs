@@ -111,6 +111,10 @@ impl Channel {
         Self { fd }
     }
 
+    pub fn into_fd(self) -> OwnedFd {
+        self.fd
+    }
+
     /// Send one frame, with `fds` attached to its first byte.
     pub fn send(&self, frame: &[u8], fds: &[RawFd]) -> io::Result<()> {
         self.send_parts(&(frame.len() as u64).to_le_bytes(), frame, fds, None)

@@ -169,6 +169,18 @@ fn sys_getattr_fallback(vm: &VirtualMachine) -> PyObjectRef {
     .into()
 }
 
+impl Namespace {
+    /// The same namespace with globals of its own (a copy): a standby's rehearsal runs in it, so the session's
+    /// globals are not what it leaves (see `worker::run::rehearse`).
+    pub fn scratch(&self, vm: &VirtualMachine) -> Namespace {
+        let globals = vm.ctx.new_dict();
+        for (key, value) in self.globals.clone() {
+            let _ = globals.set_item(&*key, value, vm);
+        }
+        Namespace { globals, ..self.clone() }
+    }
+}
+
 /// Put back what code removed or replaced of the import system's own references, which CPython's import
 /// does not depend on: the `sys.modules` attribute and its fallback (see `sys_getattr_fallback`), and the
 /// `sys`, `builtins` (without them no import worked) and `__main__` entries in it. Before each run, and

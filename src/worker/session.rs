@@ -149,7 +149,6 @@ impl Host for SocketHost {
 pub struct Start<'a> {
     pub namespace: &'a Namespace,
     pub options: SessionOptions,
-    pub socket: OwnedFd,
     pub filters: &'a [BpfProgram],
     /// The data size of the zygote once its VM was prepared (the base of the session's data ceiling; what the
     /// zygote adds later, its idle preload, comes out of the ceiling's headroom).
@@ -157,18 +156,70 @@ pub struct Start<'a> {
     pub signals: UserSignalSender,
 }
 
-/// The zygote's child becomes a session; never returns.
-pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
-    let Start { namespace, options, socket, filters, data_bytes, signals } = start;
-    let socket_fd = socket.as_raw_fd();
+/// Where a new session process finds the host's socket.
+pub enum Link {
+    /// The socket itself: the zygote forked this process for a `Spawn` it has.
+    Socket(OwnedFd),
+    /// The zygote's end of a standby: this process gets ready before any `Spawn` asks for it, and the zygote
+    /// sends the socket of the one that does down this pair (see `worker::zygote`).
+    Standby(OwnedFd),
+}
+
+/// The zygote's child becomes a session; never returns. Everything up to `Ready` that needs no socket (the
+/// confinement, the limits, the options' preloads and files) is done first, so that a standby has done it
+/// before its session is asked for.
+pub fn begin(vm: &VirtualMachine, start: Start<'_>, link: Link) -> ! {
+    let (Link::Socket(fd) | Link::Standby(fd)) = &link;
+    let standby = matches!(link, Link::Standby(_));
     // SAFETY: plain system calls on this process; the zygote's serving thread is this one's parent, and it
     // lives as long as the zygote.
     unsafe {
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-        close_all_but(socket_fd);
+        close_all_but(fd.as_raw_fd());
     }
-    use_link(Channel::from_owned(socket));
     host::install(&SocketHost);
+    let session = set_up(vm, start);
+    let socket = match link {
+        Link::Socket(socket) => socket,
+        Link::Standby(zygote) => {
+            if let Ok(session) = &session {
+                start_monitor();
+                run::rehearse(vm, session);
+            }
+            socket_from_zygote(zygote)
+        }
+    };
+    use_link(Channel::from_owned(socket));
+    match session {
+        Ok(session) => {
+            if !standby {
+                start_monitor();
+            }
+            announce();
+            // No checkpoint yet: until the first one, the host's journal goes back to the session's start,
+            // and a rollback starts a new session process from the zygote instead.
+            serve(vm, session)
+        }
+        Err(reason) => {
+            send(&ToHost::Failed(reason), &[]);
+            exit(EXIT_SETUP)
+        }
+    }
+}
+
+/// A standby's wait for its session: the socket the zygote sends, or the end (the zygote let it go: another
+/// kind of session was asked for, or the zygote is gone).
+fn socket_from_zygote(zygote: OwnedFd) -> OwnedFd {
+    let zygote = Channel::from_owned(zygote);
+    match zygote.recv(16) {
+        Ok((_, mut fds)) if fds.len() == 1 => fds.pop().expect("one descriptor"),
+        _ => exit(EXIT_DONE),
+    }
+}
+
+/// Confine the process and make its session; the reason to tell the host when that cannot be done.
+fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String> {
+    let Start { namespace, options, filters, data_bytes, signals } = start;
     let limits = Limits {
         timeout: options.timeout(),
         grace: options.grace(),
@@ -178,27 +229,19 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>) -> ! {
     // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
     // monitor thread and the allocator's own structures.
     let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
-    if let Err(error) = confine::own_identity().and_then(|own| confine::set_limits(ceiling, own)).and_then(|()| confine::apply(filters)) {
-        send(&ToHost::Failed(format!("the session process could not be confined: {error}")), &[]);
-        exit(EXIT_SETUP);
-    }
+    confine::own_identity()
+        .and_then(|own| confine::set_limits(ceiling, own))
+        .and_then(|()| confine::apply(filters))
+        .map_err(|error| format!("the session process could not be confined: {error}"))?;
     crate::memory::keep_spare_for(limits.memory_limit);
     let shared = Shared::new(limits, signals, &crate::memory::SESSION);
     crate::sandbox::limits::begin_session(shared.clone());
-    if let Err(message) = crate::sandbox::preload(vm, &options.preload) {
-        send(&ToHost::Failed(message), &[]);
-        exit(EXIT_SETUP);
-    }
-    if let Err(exc) = crate::sandbox::files::configure(vm, &options.files) {
+    crate::sandbox::preload(vm, &options.preload)?;
+    crate::sandbox::files::configure(vm, &options.files).map_err(|exc| {
         let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
-        send(&ToHost::Failed(format!("the session's files could not be set up ({}: {})", report.type_name, report.message)), &[]);
-        exit(EXIT_SETUP);
-    }
-    let session = run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared, stopped: false };
-    take_over();
-    // No checkpoint yet: until the first one, the host's journal goes back to the session's start, and a
-    // rollback starts a new session process from the zygote instead.
-    serve(vm, session)
+        format!("the session's files could not be set up ({}: {})", report.type_name, report.message)
+    })?;
+    Ok(run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared, stopped: false })
 }
 
 /// Close every descriptor but the session socket (0, 1 and 2 are /dev/null, from the zygote).
@@ -211,12 +254,22 @@ unsafe fn close_all_but(keep: RawFd) {
     }
 }
 
-/// This process serves the session from now on: start its monitor and tell the host, with a pidfd made
-/// here (so the host can never signal a recycled pid).
+/// This process serves the session from now on: start its monitor and tell the host.
 fn take_over() {
+    start_monitor();
+    announce();
+}
+
+/// The monitor thread, which enforces the limits of each run (a fork has none until it starts one).
+fn start_monitor() {
     if monitor::start().is_err() {
         exit(EXIT_SETUP);
     }
+}
+
+/// Tell the host this process serves the session, with a pidfd made here (so the host can never signal a
+/// recycled pid).
+fn announce() {
     // SAFETY: pidfd_open on this process; the descriptor is closed once sent.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) } as RawFd;
     let pid = std::process::id();

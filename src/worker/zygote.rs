@@ -7,13 +7,15 @@
 //! The zygote is its own process group (the host starts it in a new session): when its control socket
 //! ends (the host is gone), it ends the whole group, sessions stuck in native code included.
 
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 use pyo3::prelude::*;
 
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{ToHost, ToSession};
+use crate::protocol::message::{SessionOptions, ToHost, ToSession};
 use crate::sandbox::{self, Namespace};
+use rustpython_vm::VirtualMachine;
+
 use crate::worker::{confine, monitor, session};
 
 /// Deep recursion in RustPython uses native stack; the VM thread reserves plenty (reserved, not used).
@@ -87,6 +89,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         }
         let mut idle_preload_done = false;
         let mut forked_any = false;
+        let mut standby: Option<Standby> = None;
         loop {
             if forked_any && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
@@ -94,6 +97,13 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                 // The Unicode tables of the regex automata (~30 ms): a session forked later finds them built.
                 crate::sandbox::builtins::regex::warm();
                 crate::memory::collapse_for_forks();
+                // The standby was forked before all that: its sessions would not find it.
+                standby = standby.take().and_then(|old| {
+                    let frame = old.discard();
+                    let Ok(ToSession::Spawn(options, _)) = ToSession::decode(&frame) else { return None };
+                    let (Ok(namespace), Ok(filters)) = (&prepared, &filters) else { return None };
+                    Standby::fork(vm, frame, session_start(namespace, options, filters, data_bytes, &signals))
+                });
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
             let (Ok(ToSession::Spawn(options, stand_ins)), Some(socket)) = (ToSession::decode(&frame), fds.pop()) else { continue };
@@ -109,35 +119,103 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                     continue;
                 }
             };
+            forked_any = true;
+            let socket = match standby.take() {
+                Some(ready) if ready.frame == frame => ready.hand_over(socket),
+                other => {
+                    other.map(Standby::discard);
+                    Some(socket)
+                }
+            };
             sandbox::tools::prepare_stand_ins(vm, stand_ins);
-            // SAFETY: this thread is the only one that runs Rust here (the main thread waits in CPython for
-            // it); the child continues on this thread, with the VM, and never returns into the loop.
-            match unsafe { libc::fork() } {
-                0 => {
-                    drop(fds);
-                    let start = session::Start {
-                        namespace,
-                        options,
-                        socket,
-                        filters,
-                        data_bytes,
-                        signals: signals.clone(),
-                    };
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session::begin(vm, start)));
-                    // SAFETY: a child that could not become a session ends here, never in the zygote's loop.
-                    unsafe { libc::_exit(4) }
+            if let Some(socket) = socket {
+                let start = session_start(namespace, options.clone(), filters, data_bytes, &signals);
+                if fork_session(vm, start, session::Link::Socket(socket)).is_none() {
+                    continue; // the socket went with the refusal
                 }
-                -1 => {
-                    let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
-                    let _ = Channel::from_owned(socket).send(&refusal, &[]);
-                }
-                _ => {
-                    forked_any = true;
-                    drop(socket);
-                }
+            }
+            // The next `Spawn` is most likely this one again (RLM makes a new interpreter per call, with the
+            // same options and tools): a session process for it gets ready now, unless more requests wait.
+            if !control.readable_within(std::time::Duration::ZERO).unwrap_or(true) {
+                standby = Standby::fork(vm, frame, session_start(namespace, options, filters, data_bytes, &signals));
             }
         }
     });
+}
+
+fn session_start<'a>(
+    namespace: &'a Namespace,
+    options: SessionOptions,
+    filters: &'a [seccompiler::BpfProgram],
+    data_bytes: u64,
+    signals: &rustpython_vm::signal::UserSignalSender,
+) -> session::Start<'a> {
+    session::Start { namespace, options, filters, data_bytes, signals: signals.clone() }
+}
+
+/// Fork a session process that starts with `start` and finds its socket by `link`; its pid, or None when the
+/// fork failed (a `Link::Socket`'s host is then told so).
+fn fork_session(vm: &VirtualMachine, start: session::Start<'_>, link: session::Link) -> Option<libc::pid_t> {
+    // SAFETY: this thread is the only one that runs Rust here (the main thread waits in CPython for it); the
+    // child continues on this thread, with the VM, and never returns into the zygote's loop.
+    match unsafe { libc::fork() } {
+        0 => {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session::begin(vm, start, link)));
+            // SAFETY: a child that could not become a session ends here, never in the zygote's loop.
+            unsafe { libc::_exit(4) }
+        }
+        -1 => {
+            if let session::Link::Socket(socket) = link {
+                let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
+                let _ = Channel::from_owned(socket).send(&refusal, &[]);
+            }
+            None
+        }
+        pid => Some(pid),
+    }
+}
+
+/// A session process forked ahead for the `Spawn` the zygote last served, confined and set up, waiting for
+/// the socket of the next `Spawn` with the same bytes (a new session then costs what a pool's does: no fork,
+/// no set-up, on its path). Another `Spawn` discards it. It holds no more than an idle session (one process,
+/// copy-on-write pages of the zygote), the zygote keeps one at most, and it ends with the zygote (its
+/// parent-death signal). Until it serves, it is in a process group of its own: the host tells whether a
+/// zygote serves anyone by its group (`_zygote._group_has_others`).
+struct Standby {
+    pid: libc::pid_t,
+    /// The `Spawn` it was made for.
+    frame: Vec<u8>,
+    /// The zygote's end of the pair the standby waits on.
+    zygote: Channel,
+}
+
+impl Standby {
+    fn fork(vm: &VirtualMachine, frame: Vec<u8>, start: session::Start<'_>) -> Option<Standby> {
+        let (zygote, standby) = Channel::pair().ok()?;
+        let pid = fork_session(vm, start, session::Link::Standby(standby.into_fd()))?;
+        // SAFETY: our child, which has not run anything but the sandbox's own set-up (it never execs).
+        unsafe { libc::setpgid(pid, pid) };
+        Some(Standby { pid, frame, zygote })
+    }
+
+    /// Send it the session's socket; the socket back when it could not take it (it is gone).
+    fn hand_over(self, socket: OwnedFd) -> Option<OwnedFd> {
+        // SAFETY: our child (a pid the zygote has not seen end: if it had, no other process would be its
+        // child with that pid, and this fails harmlessly), back into the zygote's group, which ends with it.
+        unsafe { libc::setpgid(self.pid, libc::getpgrp()) };
+        match self.zygote.send(b"go", &[socket.as_raw_fd()]) {
+            Ok(()) => None,
+            Err(_) => {
+                self.discard();
+                Some(socket)
+            }
+        }
+    }
+
+    /// Let it go (it never served anyone): closing this end is its end of file, and it exits.
+    fn discard(self) -> Vec<u8> {
+        self.frame
+    }
 }
 
 fn prepare(
