@@ -12,11 +12,11 @@ fixed. Sandbox code is written as double-quoted literals, which the fuzz harness
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-
 from isolated import run_child, run_isolated
 
 # Seconds a stopped run may take past its limit (a slow machine, not a hang).
