@@ -199,6 +199,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         matcher: original("match")?,
         scanner: original("scanner")?,
         searcher: original("search")?,
+        span: sre.get_attr("Match", vm)?.get_attr("span", vm)?,
+        end: sre.get_attr("Match", vm)?.get_attr("end", vm)?,
     });
     let methods: [(&'static str, Method); 9] = [
         ("search", search),
@@ -254,12 +256,16 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
 /// automaton cannot read, a program it cannot translate).
 type Method = fn(&Rc<Compiled>, &FuncArgs, &Originals, &VirtualMachine) -> Option<PyResult>;
 
-/// RustPython's own `Pattern.match`, `scanner` and `search`, which make `Match` objects.
+/// RustPython's own `Pattern.match`, `scanner` and `search`, which make `Match` objects, and `Match.span`.
 #[derive(Clone)]
 struct Originals {
     matcher: PyObjectRef,
     scanner: PyObjectRef,
     searcher: PyObjectRef,
+    /// `Match.span` and `Match.end`, called as functions: `m.span()` looked up by name each time was a sixth of
+    /// `finditer`'s time.
+    span: PyObjectRef,
+    end: PyObjectRef,
 }
 
 impl Originals {
@@ -275,14 +281,14 @@ impl Originals {
     ) -> PyResult {
         let (start_obj, end_obj) = (vm.ctx.new_int(start), vm.ctx.new_int(end));
         if !must_advance {
-            return self.matcher.call((pattern.clone(), string.clone(), start_obj, end_obj), vm);
+            return self.matcher.vectorcall(vec![pattern.clone(), string.clone(), start_obj.into(), end_obj.into()], 4, None, vm);
         }
         // Only a scanner carries "not empty here" into the engine: its first match is the one `match` would
         // give; if that is empty, its second is the one the search after an empty match finds.
         let scanner = self.scanner.call((pattern.clone(), string.clone(), start_obj, end_obj), vm)?;
         let first = vm.call_method(&scanner, "match", ())?;
         let empty = !vm.is_none(&first) && {
-            let (start, end) = span_of(&first, vm)?;
+            let (start, end) = self.span_of(&first, vm)?;
             start == end
         };
         if empty {
@@ -291,12 +297,21 @@ impl Originals {
             Ok(first)
         }
     }
-}
 
-/// A `Match` object's span.
-fn span_of(found: &PyObjectRef, vm: &VirtualMachine) -> PyResult<(usize, usize)> {
-    let span: Vec<usize> = vm.call_method(found, "span", ())?.try_to_value(vm)?;
-    Ok((span[0], span[1]))
+    /// Where a `Match` object ends (one int, where `span` makes a tuple of two).
+    fn end_of(&self, found: &PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
+        self.end.vectorcall(vec![found.clone()], 1, None, vm)?.try_to_value(vm)
+    }
+
+    /// A `Match` object's span.
+    fn span_of(&self, found: &PyObjectRef, vm: &VirtualMachine) -> PyResult<(usize, usize)> {
+        let span = self.span.vectorcall(vec![found.clone()], 1, None, vm)?;
+        let span = span.downcast_ref::<PyTuple>().map(|span| span.as_slice()).unwrap_or_default();
+        match span {
+            [start, end] => Ok((start.try_to_value(vm)?, end.try_to_value(vm)?)),
+            _ => Err(vm.new_type_error("Match.span() did not give a pair")),
+        }
+    }
 }
 
 /// The arguments after `self` (at most three), by position or keyword, in the order of `names`; `None` when
@@ -356,11 +371,12 @@ fn search(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text, false)?;
     let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
-    Some(first_match(&search, &args.args[0], call.string, call.pos, originals, vm))
+    Some(first_match(&search, &args.args[0], call.string, call.pos, originals, vm).map(|(found, _)| found))
 }
 
 /// The `Match` of the first match at or after `from` (`None` if there is none): RustPython's `match` tried
-/// where the automaton can start one, the first that matches being the one `_sre`'s search would find.
+/// where the automaton can start one, the first that matches being the one `_sre`'s search would find. With it,
+/// where it starts when that is known here (it was made by `match` at a candidate start).
 fn first_match(
     search: &Search,
     pattern: &PyObjectRef,
@@ -368,13 +384,13 @@ fn first_match(
     from: usize,
     originals: &Originals,
     vm: &VirtualMachine,
-) -> PyResult {
+) -> PyResult<(PyObjectRef, Option<usize>)> {
     let mut at = from;
     let mut rejected = 0;
     while let Some(start) = search.candidate(at) {
         let found = originals.match_at(pattern, string, start, search.end, false, vm)?;
         if !vm.is_none(&found) {
-            return Ok(found);
+            return Ok((found, Some(start)));
         }
         at = start + 1;
         rejected += 1;
@@ -382,10 +398,10 @@ fn first_match(
             // A loosened automaton keeps naming starts the engine refuses (`(?<=\d)[a-z]+` in a long run of
             // letters), each found by scanning the run again: the engine's own search goes on from here.
             let (at, end) = (vm.ctx.new_int(at), vm.ctx.new_int(search.end));
-            return originals.searcher.call((pattern.clone(), string.clone(), at, end), vm);
+            return Ok((originals.searcher.call((pattern.clone(), string.clone(), at, end), vm)?, None));
         }
     }
-    Ok(vm.ctx.none())
+    Ok((vm.ctx.none(), None))
 }
 
 /// `match`: where the automaton cannot match at `pos`, neither can the engine, and a pattern that would
@@ -470,20 +486,23 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm:
         let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
         let automaton = compiled.automaton(&text, false).expect("built when the iterator was made");
         let search = Search::new(&text, &compiled.code, &automaton.regex, end);
-        let found = if must_advance {
+        let (found, start) = if must_advance {
             // After an empty match: the engine says where the next one is, a scanner makes it.
             let mut state = State::default();
             if !search.next(at, true, &mut state) {
                 return Ok(vm.ctx.none());
             }
-            originals.match_at(&pattern, &string, state.start, end, state.start == at, vm)?
+            (originals.match_at(&pattern, &string, state.start, end, state.start == at, vm)?, None)
         } else {
             first_match(&search, &pattern, &string, at, &originals, vm)?
         };
         if vm.is_none(&found) {
             return Ok(found);
         }
-        let (start, stop) = span_of(&found, vm)?;
+        let (start, stop) = match start {
+            Some(start) => (start, originals.end_of(&found, vm)?),
+            None => originals.span_of(&found, vm)?,
+        };
         cursor.set(Some((stop, stop == start)));
         Ok(found)
     });
