@@ -218,7 +218,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let own = original(name)?;
         let takes_positions = !matches!(name, "split" | "sub" | "subn");
         let originals = originals.clone();
-        let bound = vm.new_method(name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        let body: module::PatternMethod = Rc::new(move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
             let fast = match args.args.first().and_then(|zelf| compiled(zelf)) {
                 Some(compiled) => method(&compiled, &args, &originals, vm),
                 None => None,
@@ -229,8 +229,10 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                 None => own.call(args, vm),
             }
         });
-        pattern_type.set_attr(vm.ctx.intern_str(name), bound.clone().into());
-        methods_by_name.insert(name, bound.into());
+        let called = body.clone();
+        let bound = vm.new_method(name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| called(args, vm));
+        pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
+        methods_by_name.insert(name, body);
     }
     groups::install(&sre, vm)?;
     module::install(&methods_by_name, vm)
