@@ -100,7 +100,7 @@ pub fn files_command(vm: &VirtualMachine, session: &mut Session, command: crate:
 const REHEARSAL: &str = "_rehearsed = [str(n) for n in range(3)]\nprint(f'{len(_rehearsed)}:', *_rehearsed)\n";
 
 /// A standby's rehearsal, before its session is asked for: one run of `REHEARSAL` in a copy of the globals,
-/// with cells of its own, leaving the session as it was (its run count included). A session process starts
+/// with cells of its own, leaving the session as it was (its run count put back). A session process starts
 /// sharing every page with the zygote, and a first run wrote to ~200 of them (reference counts, free lists,
 /// allocator headers, the compiler's and the streams' state), each a copy-on-write fault: ~0.3 ms of a new
 /// session's first `print(1)`, now paid while the standby waits.
@@ -116,13 +116,8 @@ pub fn rehearse(vm: &VirtualMachine, session: &Session) {
     let request = Execute { code: REHEARSAL.into(), variables: Vec::new(), tools: None, fields: None, checkpoint: false };
     drop(execute(vm, &mut scratch, request));
     drop(scratch);
-    with_state(|s| {
-        s.runs = runs;
-        s.output.clear();
-        s.error_output.clear();
-        s.output_chars = 0;
-        s.output_dropped = 0;
-    });
+    // What it printed is cleared when the session's first run starts, as every run's is.
+    with_state(|s| s.runs = runs);
 }
 
 pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {

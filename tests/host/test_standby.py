@@ -118,7 +118,7 @@ for interp in (first, second, third):
 
 
 def test_a_standby_ends_with_its_host_process():
-    results = run_child("""
+    results = run_child(ZYGOTE_PROCESSES + """
 import os, subprocess, sys, textwrap
 host = textwrap.dedent('''
     import os, sys, time
@@ -141,14 +141,6 @@ host = textwrap.dedent('''
 child = subprocess.run([sys.executable, "-c", host], capture_output=True, text=True, timeout=60)
 pids = [int(p) for p in child.stdout.split()]
 results["pids"] = len(pids)
-
-def alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as file:
-            return file.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
 deadline = time.monotonic() + 10
 while time.monotonic() < deadline and any(alive(pid) for pid in pids):
     time.sleep(0.02)
