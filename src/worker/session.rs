@@ -182,9 +182,14 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>, link: Link) -> ! {
     let socket = match link {
         Link::Socket(socket) => socket,
         Link::Standby(zygote) => {
+            let zygote = Channel::from_owned(zygote);
             if let Ok(session) = &session {
                 start_monitor();
-                run::rehearse(vm, session);
+                // A session already asked for is served at once: the rehearsal would only delay it (its faults
+                // then fall in the first run, as in a forked session's).
+                if !zygote.readable_within(Duration::ZERO).unwrap_or(true) {
+                    run::rehearse(vm, session);
+                }
             }
             socket_from_zygote(zygote)
         }
@@ -209,8 +214,7 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>, link: Link) -> ! {
 
 /// A standby's wait for its session: the socket the zygote sends, or the end (the zygote let it go: another
 /// kind of session was asked for, or the zygote is gone).
-fn socket_from_zygote(zygote: OwnedFd) -> OwnedFd {
-    let zygote = Channel::from_owned(zygote);
+fn socket_from_zygote(zygote: Channel) -> OwnedFd {
     match zygote.recv(16) {
         Ok((_, mut fds)) if fds.len() == 1 => fds.pop().expect("one descriptor"),
         _ => exit(EXIT_DONE),
