@@ -170,7 +170,6 @@ pub enum Link {
 /// before its session is asked for.
 pub fn begin(vm: &VirtualMachine, start: Start<'_>, link: Link) -> ! {
     let (Link::Socket(fd) | Link::Standby(fd)) = &link;
-    let standby = matches!(link, Link::Standby(_));
     // SAFETY: plain system calls on this process; the zygote's serving thread is this one's parent, and it
     // lives as long as the zygote.
     unsafe {
@@ -179,17 +178,17 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>, link: Link) -> ! {
     }
     host::install(&SocketHost);
     let session = set_up(vm, start);
+    if session.is_ok() {
+        start_monitor();
+    }
     let socket = match link {
         Link::Socket(socket) => socket,
         Link::Standby(zygote) => {
             let zygote = Channel::from_owned(zygote);
-            if let Ok(session) = &session {
-                start_monitor();
-                // A session already asked for is served at once: the rehearsal would only delay it (its faults
-                // then fall in the first run, as in a forked session's).
-                if !zygote.readable_within(Duration::ZERO).unwrap_or(true) {
-                    run::rehearse(vm, session);
-                }
+            // A session already asked for is served at once: the rehearsal would only delay it (its faults then
+            // fall in the first run, as in a forked session's).
+            if let (Ok(session), false) = (&session, zygote.readable_within(Duration::ZERO).unwrap_or(true)) {
+                run::rehearse(vm, session);
             }
             socket_from_zygote(zygote)
         }
@@ -197,9 +196,6 @@ pub fn begin(vm: &VirtualMachine, start: Start<'_>, link: Link) -> ! {
     use_link(Channel::from_owned(socket));
     match session {
         Ok(session) => {
-            if !standby {
-                start_monitor();
-            }
             announce();
             // No checkpoint yet: until the first one, the host's journal goes back to the session's start,
             // and a rollback starts a new session process from the zygote instead.

@@ -10,12 +10,11 @@
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 use pyo3::prelude::*;
+use rustpython_vm::VirtualMachine;
 
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{SessionOptions, ToHost, ToSession};
 use crate::sandbox::{self, Namespace};
-use rustpython_vm::VirtualMachine;
-
 use crate::worker::{confine, monitor, session};
 
 /// Deep recursion in RustPython uses native stack; the VM thread reserves plenty (reserved, not used).

@@ -195,12 +195,13 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let pattern_type: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Pattern", vm)?)?;
     let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
     let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
+    let match_type = sre.get_attr("Match", vm)?;
     let originals = Rc::new(Originals {
         matcher: original("match")?,
         scanner: original("scanner")?,
         searcher: original("search")?,
-        span: sre.get_attr("Match", vm)?.get_attr("span", vm)?,
-        end: sre.get_attr("Match", vm)?.get_attr("end", vm)?,
+        span: match_type.get_attr("span", vm)?,
+        end: match_type.get_attr("end", vm)?,
     });
     let methods: [(&'static str, Method); 9] = [
         ("search", search),
