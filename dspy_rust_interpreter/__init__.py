@@ -9,7 +9,12 @@
     rlm = dspy.RLM("context, query -> answer", interpreter_factory=RustInterpreter)
 """
 
-from ._errors import (
+# First: the zygote prepares on another core while the rest of this import (dspy's) runs (see _zygote_process).
+from . import _zygote_process
+
+_zygote_process.prestart()
+
+from ._errors import (  # noqa: E402
     CodeExecutionError,
     CodeInterpreterError,
     FinalAnswerResult,
@@ -17,10 +22,10 @@ from ._errors import (
     InvalidNameError,
     InvalidValueError,
 )
-from ._files import SessionFiles
-from ._interpreter import ConfiguredInterpreter, RustInterpreter
-from ._mounts import Mount
-from ._pool import InterpreterPool, PoolExhaustedError
+from ._files import SessionFiles  # noqa: E402
+from ._interpreter import ConfiguredInterpreter, RustInterpreter  # noqa: E402
+from ._mounts import Mount  # noqa: E402
+from ._pool import InterpreterPool, PoolExhaustedError  # noqa: E402
 
 __all__ = [
     "CodeExecutionError",

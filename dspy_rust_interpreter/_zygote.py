@@ -1,6 +1,7 @@
 """The zygote: one prepared sandbox process per host process, from which every session process is forked
-(docs/process-isolation.md). Started on first use with ``subprocess`` (the host itself is never forked),
-started again if it dies; it ends with the host, taking every session process with it.
+(docs/process-isolation.md). Started with ``subprocess`` (the host itself is never forked): the plain one
+when this package is imported (``_zygote_process``), a package set's on first use; started again if it dies;
+it ends with the host, taking every session process with it.
 
 Sessions with packages (the ``packages`` option) are forked from a zygote of their package set instead, which
 read the packages' files and imported them before serving (``src/sandbox/bundle.rs``): one per distinct set,
@@ -12,102 +13,39 @@ from __future__ import annotations
 
 import atexit
 import functools
-import importlib.util
 import os
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 
 from . import _native
 from ._errors import CodeInterpreterError
 from ._packages import PackageSet, import_names
+from ._zygote_process import ZygoteProcess, take_prestarted
 
 # Distinct package sets with a zygote of their own, per host process (each holds its packages' files and
 # imported modules in memory).
 MAX_PACKAGE_SETS = 8
 
-# Loads the extension module by its file path (so it works from an installed wheel as from a checkout)
-# and hands the zygote its control socket. `-I -S`: no user site, no environment variables, no `site`.
-_LOADER = """\
-import sys
-from importlib.machinery import ExtensionFileLoader
-from importlib.util import module_from_spec, spec_from_loader
-loader = ExtensionFileLoader("dspy_rust_interpreter._native", sys.argv[1])
-module = module_from_spec(spec_from_loader(loader.name, loader))
-loader.exec_module(module)
-module.serve_zygote(int(sys.argv[2]), *sys.argv[3:])
-"""
-
-# The only variables the zygote (and so every session) gets: what the dynamic loader may need. The
-# host's secrets stay out of every session's memory.
-_PASSED_ENVIRONMENT = ("LD_LIBRARY_PATH",)
+def _manifest(packages: PackageSet) -> str:
+    """The manifest a package set's zygote reads (``src/sandbox/bundle.rs``)."""
+    lines = [f"file\t{sandbox_path}\t{host_path}\n" for sandbox_path, host_path in packages.entries]
+    lines += [f"import\t{module}\n" for module in import_names(packages)]
+    return "".join(lines)
 
 
-def _tzdata_dir() -> str | None:
-    """The folder of the host's ``tzdata`` package (the sandbox's ``zoneinfo`` data), if it has one."""
-    spec = importlib.util.find_spec("tzdata")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return next(iter(spec.submodule_search_locations))
-
-
-def _manifest(packages: PackageSet, folder: str) -> str:
-    """The manifest a package set's zygote reads (``src/sandbox/bundle.rs``), written in ``folder``."""
-    path = os.path.join(folder, "packages.manifest")
-    with open(path, "w", encoding="utf-8") as file:
-        for sandbox_path, host_path in packages.entries:
-            file.write(f"file\t{sandbox_path}\t{host_path}\n")
-        for module in import_names(packages):
-            file.write(f"import\t{module}\n")
-    return path
-
-
-class _Zygote:
-    def __init__(self, packages: PackageSet | None = None) -> None:
-        self._folder = tempfile.TemporaryDirectory(prefix="dspy-rust-interpreter-") if packages else None
-        extra = [_tzdata_dir() or ""]
-        if packages and self._folder is not None:
-            extra.append(_manifest(packages, self._folder.name))
-        host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _LOADER, _native.__file__, str(zygote_end.fileno())] + extra,
-                pass_fds=[zygote_end.fileno()],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                env={name: os.environ[name] for name in _PASSED_ENVIRONMENT if name in os.environ},
-                # Its own process group: a terminal's Ctrl-C reaches the host only, and the zygote can end
-                # the whole group (itself and its sessions) when the host goes away.
-                start_new_session=True,
-            )
-        except BaseException:
-            host_end.close()
-            raise
-        finally:
-            zygote_end.close()
-        self.control = host_end
-
-    def stop(self) -> None:
-        """Close the control socket: the zygote ends, and every session process with it."""
-        self.control.close()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        if self._folder is not None:
-            self._folder.cleanup()
+def _new_zygote(packages: PackageSet | None) -> ZygoteProcess:
+    return ZygoteProcess(_manifest(packages) if packages else None)
 
 
 _lock = threading.Lock()
 # The zygote of each package set (None: no packages).
-_zygotes: dict[PackageSet | None, _Zygote] = {}
+_zygotes: dict[PackageSet | None, ZygoteProcess] = {}
+# The plain zygote, when the package's import started it (`_zygote_process.prestart`).
+_prestarted = take_prestarted()
+if _prestarted is not None:
+    _zygotes[None] = _prestarted
 
 
-def _zygote(packages: PackageSet | None = None) -> _Zygote:
+def _zygote(packages: PackageSet | None = None) -> ZygoteProcess:
     with _lock:
         current = _zygotes.pop(packages, None)
         if current is None or current.process.poll() is not None:
@@ -115,8 +53,9 @@ def _zygote(packages: PackageSet | None = None) -> _Zygote:
                 current.stop()
             elif packages is not None and sum(key is not None for key in _zygotes) >= MAX_PACKAGE_SETS:
                 _retire_an_idle_set()
-            current = _Zygote(packages)
+            current = _new_zygote(packages)
         _zygotes[packages] = current  # last: the most recently used
+        current.used = True
         return current
 
 
@@ -146,7 +85,7 @@ def _group_has_others(zygote_pid: int) -> bool:
     return False
 
 
-def _discard(zygote: _Zygote) -> None:
+def _discard(zygote: ZygoteProcess) -> None:
     with _lock:
         for key, current in list(_zygotes.items()):
             if current is zygote:
