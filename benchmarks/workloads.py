@@ -77,6 +77,7 @@ WORKLOADS: list[Workload] = [
     Workload("new_session_ms", "startup", "another session in a warm process: construct -> print(1)", "ms"),
     Workload("first_import_ms", "startup", "first `import json, re` in a fresh session", "ms"),
     Workload("tools_session_ms", "startup", "another session with RLM's tools (llm_query, llm_query_batched, one more): construct -> print(1)", "ms"),
+    Workload("tools_session_paced_ms", "startup", "the same at RLM's pace: each session 50 ms after the last one ended", "ms"),
     Workload("package_first_ms", "startup", "first session with packages=['sympy'] in the process: construct -> `import sympy`", "ms"),
     Workload("package_session_ms", "startup", "another session with that package set: construct -> `import sympy; print(1)`", "ms"),
     Workload("pool_checkout_ms", "startup", "from a pool: checkout -> first print(1) returned", "ms"),
@@ -173,6 +174,8 @@ def search_docs(query: str, limit: int = 5) -> list[str]:
     return [query] * limit
 
 
+# The gap between sessions made at RLM's pace (`tools_session_paced_ms`).
+PACE_S = 0.05
 RLM_TOOLS = {"llm_query": llm_query, "llm_query_batched": llm_query_batched, "search_docs": search_docs}
 # The package set timed by the startup group: sympy (with mpmath) is what ProgramOfThought's models import.
 BENCH_PACKAGES = ["sympy"]
@@ -354,6 +357,21 @@ def group_startup(adapter: Adapter, settings: Settings, rec: Recorder, import_ns
         return {"tools_session_ms": median_ms(starts)}
 
     rec.record(["tools_session_ms"], tool_sessions)
+
+    def paced_tool_sessions() -> dict[str, float]:
+        # RLM's calls come a model call apart (seconds); back to back, each session is asked for while the
+        # last one's processes are still being let go and the next prepared. 50 ms keeps the group short.
+        starts = []
+        for _ in range(settings.startup_sessions):
+            time.sleep(PACE_S)
+            start = time.perf_counter_ns()
+            session = adapter.create(RLM_TOOLS)
+            adapter.execute(session, "print(1)")
+            starts.append(time.perf_counter_ns() - start)
+            adapter.shutdown(session)
+        return {"tools_session_paced_ms": median_ms(starts)}
+
+    rec.record(["tools_session_paced_ms"], paced_tool_sessions)
 
     def package_sessions() -> dict[str, float]:
         # The first session of a set pays the import once per process (for this project: a prepared process
