@@ -89,6 +89,10 @@ class Mount:
     made (ValueError for a bad path or mode, FileNotFoundError for a missing host path); immutable, picklable."""
 
     def __new__(cls, path: str, host_path: str | os.PathLike[str], mode: str = "ro") -> Mount: ...
+    @staticmethod
+    def of_package(path: str, host_path: str | os.PathLike[str]) -> Mount:
+        """A package set's folder or module: read-only, and its hard-linked files shown (installers such as uv
+        link a package's files to their cache); a folder mounted with ``Mount(...)`` shows none."""
     @property
     def path(self) -> str: ...
     @property

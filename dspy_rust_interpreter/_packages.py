@@ -115,7 +115,7 @@ def package_mounts(packages: PackageSet | None) -> list:
     """The read-only mounts that show ``packages`` to the sandbox."""
     from ._native import Mount
 
-    return [Mount(path, host, "ro") for path, host in packages.entries] if packages else []
+    return [Mount.of_package(path, host) for path, host in packages.entries] if packages else []
 
 
 def describe_packages(packages: PackageSet | None) -> str:

@@ -5,7 +5,9 @@
 //! beneath the mount's folder without following any link (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS
 //! | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV`), and only regular files with one name and directories are used:
 //! links, hard-linked files, devices, FIFOs and sockets are neither listed nor opened. Writes go to read-write
-//! mounts only, within the session's byte and entry budgets.
+//! mounts only, within the session's byte and entry budgets. A package set's folders (`Mount.of_package`) are
+//! read-only and show hard-linked files too: installers link a package's files to their caches (uv does by
+//! default), and a link planted in `site-packages` would need the write access that runs code in the host.
 
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -40,6 +42,8 @@ pub struct Mount {
     host_path: String,
     #[pyo3(get)]
     mode: String,
+    /// A package set's folder (`Mount.of_package`): read-only, its hard-linked files shown.
+    package: bool,
 }
 
 impl Mount {
@@ -94,16 +98,28 @@ impl Mount {
         }
         let host_path = resolved.to_str().ok_or_else(|| PyValueError::new_err(format!("mount {path}: the host path is not UTF-8")))?.to_owned();
         open_mount_root(&path, &resolved, metadata.is_file())?;
-        Ok(Self { path, host_path, mode: mode.to_owned() })
+        Ok(Self { path, host_path, mode: mode.to_owned(), package: false })
+    }
+
+    /// A package set's folder or module, read-only, whose hard-linked files are shown (see the module's doc).
+    #[staticmethod]
+    fn of_package(path: String, host_path: PathBuf) -> PyResult<Self> {
+        Ok(Self { package: true, ..Self::new(path, host_path, "ro")? })
     }
 
     fn __repr__(&self) -> String {
-        format!("Mount({:?}, {:?}, mode={:?})", self.path, self.host_path, self.mode)
+        match self.package {
+            true => format!("Mount.of_package({:?}, {:?})", self.path, self.host_path),
+            false => format!("Mount({:?}, {:?}, mode={:?})", self.path, self.host_path, self.mode),
+        }
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let me = slf.get();
-        Ok((slf.get_type().into_any(), PyTuple::new(slf.py(), [&me.path, &me.host_path, &me.mode])?))
+        match me.package {
+            true => Ok((slf.get_type().getattr("of_package")?, PyTuple::new(slf.py(), [&me.path, &me.host_path])?)),
+            false => Ok((slf.get_type().into_any(), PyTuple::new(slf.py(), [&me.path, &me.host_path, &me.mode])?)),
+        }
     }
 }
 
@@ -114,6 +130,8 @@ struct OpenMount {
     /// For a file mount: the file's name in `root`.
     file_name: Option<String>,
     mode: MountMode,
+    /// Whether hard-linked files are shown (a package set's folder).
+    linked_files: bool,
 }
 
 /// A session's mounts, and what it wrote to them.
@@ -210,12 +228,13 @@ fn fstat(fd: RawFd) -> OpResult<libc::stat> {
     Ok(st)
 }
 
-/// What a mount shows of an entry with this status: a directory, a regular file with one name, or nothing.
-fn exposed(st: &libc::stat) -> OpResult<FileStat> {
+/// What `mount` shows of an entry with this status: a directory, a regular file with one name (or with more, in a
+/// package set's folder), or nothing.
+fn exposed(mount: &OpenMount, st: &libc::stat) -> OpResult<FileStat> {
     let mtime_ns = (st.st_mtime.max(0) as u64).saturating_mul(1_000_000_000).saturating_add(st.st_mtime_nsec.max(0) as u64);
     match st.st_mode & libc::S_IFMT {
         libc::S_IFDIR => Ok(FileStat { kind: FileKind::Dir, size: 4096, mtime_ns }),
-        libc::S_IFREG if st.st_nlink <= 1 => Ok(FileStat { kind: FileKind::File, size: st.st_size.max(0) as u64, mtime_ns }),
+        libc::S_IFREG if st.st_nlink <= 1 || mount.linked_files => Ok(FileStat { kind: FileKind::File, size: st.st_size.max(0) as u64, mtime_ns }),
         libc::S_IFREG => Err(refused("a file with several hard links is not exposed by a mount")),
         _ => Err(refused("only regular files and folders are exposed by a mount")),
     }
@@ -232,7 +251,7 @@ impl HostMounts {
             // Checked again where the session's mounts are opened: the folder at that path may have changed.
             let root = open_mount_root(&mount.path, host, is_file)?;
             let file_name = if is_file { host.file_name().and_then(|n| n.to_str()).map(str::to_owned) } else { None };
-            opened.push(OpenMount { root, file_name, mode: mount.mode() });
+            opened.push(OpenMount { root, file_name, mode: mount.mode(), linked_files: mount.package });
         }
         Ok(Self { mounts: opened, max_bytes, max_files, grown: AtomicU64::new(0), created: AtomicU64::new(0) })
     }
@@ -314,7 +333,7 @@ impl HostMounts {
         match op {
             FileOp::Stat { path, .. } => {
                 let fd = self.open_at(mount, path, libc::O_PATH)?;
-                Ok(FileAnswer::Stat(exposed(&fstat(fd.as_raw_fd())?)?))
+                Ok(FileAnswer::Stat(exposed(mount, &fstat(fd.as_raw_fd())?)?))
             }
             FileOp::List { path, .. } => self.list(mount, path).map(FileAnswer::List),
             FileOp::Read { path, offset, size, .. } => {
@@ -384,7 +403,7 @@ impl HostMounts {
                 self.writable(mount)?;
                 let is_dir = matches!(op, FileOp::Rmdir { .. });
                 let (parent, name) = self.parent_of(mount, path)?;
-                let stat = self.entry_stat(&parent, &name)?;
+                let stat = self.entry_stat(mount, &parent, &name)?;
                 if is_dir != (stat.kind == FileKind::Dir) {
                     return Err((if is_dir { libc::ENOTDIR } else { libc::EISDIR }, String::new()));
                 }
@@ -402,10 +421,10 @@ impl HostMounts {
                 self.writable(mount)?;
                 let (from_parent, from_name) = self.parent_of(mount, from)?;
                 let (to_parent, to_name) = self.parent_of(mount, to)?;
-                self.entry_stat(&from_parent, &from_name)?;
+                self.entry_stat(mount, &from_parent, &from_name)?;
                 // What the name holds now is replaced: it must be something the mount shows (a link, a
                 // hard-linked file or a FIFO it hides must not be removed this way).
-                match self.entry_stat(&to_parent, &to_name) {
+                match self.entry_stat(mount, &to_parent, &to_name) {
                     Ok(_) => {}
                     Err((libc::ENOENT, _)) => {}
                     Err(refusal) => return Err(refusal),
@@ -419,7 +438,7 @@ impl HostMounts {
             FileOp::Utime { path, atime_ns, mtime_ns, .. } => {
                 self.writable(mount)?;
                 let (parent, name) = self.parent_of(mount, path)?;
-                self.entry_stat(&parent, &name)?;
+                self.entry_stat(mount, &parent, &name)?;
                 let spec = |ns: u64| libc::timespec { tv_sec: (ns / 1_000_000_000) as libc::time_t, tv_nsec: (ns % 1_000_000_000) as _ };
                 let times = [spec(*atime_ns), spec(*mtime_ns)];
                 // SAFETY: valid descriptor, name and times.
@@ -519,12 +538,12 @@ impl HostMounts {
         // A FIFO or device must not be opened for real: look first, without opening it.
         if flags & libc::O_CREAT == 0 {
             let probe = self.open_at(mount, names, libc::O_PATH)?;
-            if exposed(&fstat(probe.as_raw_fd())?)?.kind == FileKind::Dir {
+            if exposed(mount, &fstat(probe.as_raw_fd())?)?.kind == FileKind::Dir {
                 return Err((libc::EISDIR, String::new()));
             }
         }
         let fd = self.open_at(mount, names, flags | libc::O_NONBLOCK)?;
-        let stat = exposed(&fstat(fd.as_raw_fd())?)?;
+        let stat = exposed(mount, &fstat(fd.as_raw_fd())?)?;
         if stat.kind == FileKind::Dir {
             return Err((libc::EISDIR, String::new()));
         }
@@ -545,14 +564,14 @@ impl HostMounts {
     }
 
     /// What the mount shows of entry `name` in `dir` (its own status: a link is not followed, and refused).
-    fn entry_stat(&self, dir: &OwnedFd, name: &CString) -> OpResult<FileStat> {
+    fn entry_stat(&self, mount: &OpenMount, dir: &OwnedFd, name: &CString) -> OpResult<FileStat> {
         // SAFETY: `stat` is plain data.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
         // SAFETY: a valid directory descriptor, name and out-pointer.
         if unsafe { libc::fstatat(dir.as_raw_fd(), name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
             return Err(last_error());
         }
-        exposed(&st)
+        exposed(mount, &st)
     }
 
     fn list(&self, mount: &OpenMount, names: &[String]) -> OpResult<Vec<(String, FileStat)>> {
@@ -591,7 +610,7 @@ impl HostMounts {
                 result = Err((libc::ENOMEM, format!("the folder has more than {MAX_LISTING} entries")));
                 break;
             }
-            if let Ok(stat) = self.entry_stat(&dir, &name.to_owned()) {
+            if let Ok(stat) = self.entry_stat(mount, &dir, &name.to_owned()) {
                 entries.push((text.to_owned(), stat));
             }
         }

@@ -5,12 +5,13 @@ native code loads, and the sandbox sees /packages, never a host path."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
 
 import pytest
 
-from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
+from dspy_rust_interpreter import CodeExecutionError, Mount, RustInterpreter
 from dspy_rust_interpreter._errors import InvalidValueError
 
 CELLS = {
@@ -157,6 +158,51 @@ def test_a_folder_of_modules_is_a_package_source(make_interp, tmp_path):
     (tmp_path / "single.py").write_text("VALUE = 7\n")
     interp = make_interp(packages=[str(tmp_path)])
     assert interp.execute("import helpers, single\nhelpers.double(single.VALUE)") == 14
+
+
+def test_a_package_whose_files_are_hard_links_is_read_like_any_other(make_interp, tmp_path):
+    # uv installs a package by hard-linking its files from uv's cache: every file has two names. The package
+    # must import, and its files be listed and read (pkgutil, importlib.resources, inspect), as CPython does.
+    store, site = tmp_path / "cache", tmp_path / "site"
+    (store / "linked").mkdir(parents=True)
+    (store / "linked" / "__init__.py").write_text("from .tool import answer\n")
+    (store / "linked" / "tool.py").write_text("def answer():\n    return 42\n")
+    (store / "linked" / "data.json").write_text('{"unit": "m"}')
+    (site / "linked").mkdir(parents=True)
+    for name in ("__init__.py", "tool.py", "data.json"):
+        os.link(store / "linked" / name, site / "linked" / name)
+    interp = make_interp(packages=[str(site)])
+    cell = (
+        "import linked, pkgutil, inspect, json, importlib.resources\n"
+        "(linked.answer(), sorted(m.name for m in pkgutil.iter_modules(linked.__path__)),\n"
+        " json.loads(importlib.resources.files('linked').joinpath('data.json').read_text()),\n"
+        " inspect.getsource(linked.tool.answer).splitlines()[0])"
+    )
+    assert interp.execute(cell) == (42, ["tool"], {"unit": "m"}, "def answer():")
+
+
+def test_a_packages_data_files_are_read_as_cpython_reads_them(make_interp, tmp_path):
+    # importlib.resources and pkgutil.get_data: how packages read the data files beside their modules.
+    (tmp_path / "withdata" / "tables").mkdir(parents=True)
+    (tmp_path / "withdata" / "__init__.py").write_text("")
+    (tmp_path / "withdata" / "tables" / "__init__.py").write_text("")
+    (tmp_path / "withdata" / "tables" / "units.txt").write_text("m\nkg\n")
+    interp = make_interp(packages=[str(tmp_path)])
+    cell = (
+        "import importlib.resources, pkgutil\n"
+        "files = importlib.resources.files('withdata.tables')\n"
+        "(files.joinpath('units.txt').read_text(), importlib.resources.read_text('withdata.tables', 'units.txt'),\n"
+        " pkgutil.get_data('withdata', 'tables/units.txt'), sorted(p.name for p in files.iterdir()),\n"
+        " importlib.resources.files('withdata').joinpath('tables', 'units.txt').is_file())"
+    )
+    assert interp.execute(cell) == ("m\nkg\n", "m\nkg\n", b"m\nkg\n", ["__init__.py", "units.txt"], True)
+
+
+def test_a_package_mount_pickles_as_a_package_mount(tmp_path):
+    mount = Mount.of_package("/packages/x", tmp_path)
+    copy = pickle.loads(pickle.dumps(mount))
+    assert copy == mount and repr(copy) == repr(mount)
+    assert copy != Mount("/packages/x", tmp_path, "ro"), "a user's read-only mount shows no hard-linked file"
 
 
 def test_the_factory_carries_the_option_and_pickles():

@@ -64,11 +64,16 @@ class SourceLoader:
         exec(code, module.__dict__)
 
     def get_source(self, fullname):
-        data = _bundle_read(self.path) if _bundle_read is not None else None
+        return decode_source(self.get_data(self.path))
+
+    def get_data(self, path):
+        """The bytes of a file of the package's (``pkgutil.get_data`` asks this), as CPython's file loaders
+        answer."""
+        data = _bundle_read(path) if _bundle_read is not None else None
         if data is None:
-            with open(self.path, "rb") as file:
+            with open(path, "rb") as file:
                 data = file.read()
-        return decode_source(data)
+        return data
 
     def get_filename(self, fullname):
         return self.path
@@ -77,7 +82,11 @@ class SourceLoader:
         return self.path.endswith("/__init__.py")
 
     def get_resource_reader(self, fullname):
-        return None
+        # What CPython's file loaders answer: `importlib.resources.files(package)` and the readers built on it
+        # read the package's folder (its data files) through the sandbox's filesystem.
+        from importlib.readers import FileReader
+
+        return FileReader(self)
 
 
 class FolderFinder:
