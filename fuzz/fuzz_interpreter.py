@@ -209,7 +209,10 @@ def parent(seconds: float, seed: int) -> int:
         )
         lines: queue.Queue[str | None] = queue.Queue()
 
-        def pump(stream=process.stdout) -> None:
+        # Each child's lines go to its own queue: bound here, not looked up when the thread runs (the last
+        # child's pump, reading its end of file late, put its None in the next child's queue, and the harness
+        # then waited for a child that runs until killed).
+        def pump(stream=process.stdout, lines=lines) -> None:
             for line in stream:
                 lines.put(line)
             lines.put(None)
