@@ -345,33 +345,22 @@ def group_startup(adapter: Adapter, settings: Settings, rec: Recorder, import_ns
 
     rec.record(["new_session_ms", "first_import_ms"], new_sessions)
 
-    def tool_sessions() -> dict[str, float]:
-        # RLM makes a fresh interpreter for every forward(), always with its tools.
+    def tool_session_starts(pace_s: float) -> float:
+        # RLM makes a fresh interpreter for every forward(), always with its tools, a model call apart (seconds):
+        # back to back (pace 0), each session is asked for while the last one's processes are still being let
+        # go and the next prepared. PACE_S keeps the paced loop short.
         starts = []
         for _ in range(settings.startup_sessions):
+            time.sleep(pace_s)
             start = time.perf_counter_ns()
             session = adapter.create(RLM_TOOLS)
             adapter.execute(session, "print(1)")
             starts.append(time.perf_counter_ns() - start)
             adapter.shutdown(session)
-        return {"tools_session_ms": median_ms(starts)}
+        return median_ms(starts)
 
-    rec.record(["tools_session_ms"], tool_sessions)
-
-    def paced_tool_sessions() -> dict[str, float]:
-        # RLM's calls come a model call apart (seconds); back to back, each session is asked for while the
-        # last one's processes are still being let go and the next prepared. 50 ms keeps the group short.
-        starts = []
-        for _ in range(settings.startup_sessions):
-            time.sleep(PACE_S)
-            start = time.perf_counter_ns()
-            session = adapter.create(RLM_TOOLS)
-            adapter.execute(session, "print(1)")
-            starts.append(time.perf_counter_ns() - start)
-            adapter.shutdown(session)
-        return {"tools_session_paced_ms": median_ms(starts)}
-
-    rec.record(["tools_session_paced_ms"], paced_tool_sessions)
+    rec.record(["tools_session_ms"], lambda: {"tools_session_ms": tool_session_starts(0.0)})
+    rec.record(["tools_session_paced_ms"], lambda: {"tools_session_paced_ms": tool_session_starts(PACE_S)})
 
     def package_sessions() -> dict[str, float]:
         # The first session of a set pays the import once per process (for this project: a prepared process
