@@ -673,7 +673,7 @@ mod tests {
     }
 
     fn mounts(root: &Path, mode: &str, max_bytes: u64) -> HostMounts {
-        let mount = Mount { path: "/data".into(), host_path: root.to_str().unwrap().into(), mode: mode.into() };
+        let mount = Mount { path: "/data".into(), host_path: root.to_str().unwrap().into(), mode: mode.into(), package: false };
         HostMounts::open(&[mount], max_bytes, 4).unwrap()
     }
 
@@ -710,6 +710,24 @@ mod tests {
         for refused in ["out", "in", "fifo", "twice.txt", "twice-again.txt"] {
             assert_eq!(errno(read(refused)), libc::EACCES, "{refused}");
         }
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_package_mount_also_lists_and_reads_hard_linked_files_and_writes_nothing() {
+        let root = folder("package");
+        let mount = Mount { path: "/packages".into(), host_path: root.to_str().unwrap().into(), mode: "ro".into(), package: true };
+        let host = HostMounts::open(&[mount], 1 << 20, 4).unwrap();
+        let FileAnswer::List(mut entries) = host.serve(&FileOp::List { mount: 0, path: vec![] }) else { panic!() };
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let listed: Vec<&str> = entries.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(listed, ["plain.txt", "sub", "twice-again.txt", "twice.txt"]);
+        let read = |name: &str| host.serve(&FileOp::Read { mount: 0, path: names(&[name]), offset: 0, size: 100 });
+        assert_eq!(read("twice.txt"), FileAnswer::Data(b"twice".to_vec()));
+        for refused in ["out", "in", "fifo"] {
+            assert_eq!(errno(read(refused)), libc::EACCES, "{refused}");
+        }
+        assert_eq!(errno(host.serve(&FileOp::Unlink { mount: 0, path: names(&["twice.txt"]) })), libc::EROFS);
         std::fs::remove_dir_all(root).unwrap();
     }
 
