@@ -51,6 +51,11 @@ CELLS = {
         "import attrs\n@attrs.define\nclass P:\n    x: int\n    y: int = 0\n(repr(P(1)), attrs.asdict(P(2, 3)))",
         ("P(x=1, y=0)", {"x": 2, "y": 3}),
     ),
+    # Reads its data file through importlib.resources (files() and as_file()).
+    "certifi": (
+        "import certifi\n(certifi.where(), '-----BEGIN CERTIFICATE-----' in certifi.contents())",
+        ("/packages/certifi/cacert.pem", True),
+    ),
 }
 
 
