@@ -32,10 +32,6 @@ def _manifest(packages: PackageSet) -> str:
     return "".join(lines)
 
 
-def _new_zygote(packages: PackageSet | None) -> ZygoteProcess:
-    return ZygoteProcess(_manifest(packages) if packages else None)
-
-
 _lock = threading.Lock()
 # The zygote of each package set (None: no packages).
 _zygotes: dict[PackageSet | None, ZygoteProcess] = {}
@@ -53,7 +49,7 @@ def _zygote(packages: PackageSet | None = None) -> ZygoteProcess:
                 current.stop()
             elif packages is not None and sum(key is not None for key in _zygotes) >= MAX_PACKAGE_SETS:
                 _retire_an_idle_set()
-            current = _new_zygote(packages)
+            current = ZygoteProcess(_manifest(packages) if packages else None)
         _zygotes[packages] = current  # last: the most recently used
         current.used = True
         return current

@@ -96,11 +96,11 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
             crate::memory::collapse_for_forks();
         }
         let mut idle_preload_done = false;
-        let mut forked_any = false;
+        // When the last `Spawn` was served (none yet: nothing forked).
         let mut last_spawn: Option<std::time::Instant> = None;
         let mut standby: Option<Standby> = None;
         loop {
-            if forked_any && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
+            if last_spawn.is_some() && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
                 let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
                 // The Unicode tables of the regex automata (~30 ms): a session forked later finds them built.
@@ -128,7 +128,6 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                     continue;
                 }
             };
-            forked_any = true;
             let burst = last_spawn.is_some_and(|last| last.elapsed() < BURST_GAP);
             last_spawn = Some(std::time::Instant::now());
             let socket = match standby.take() {
