@@ -68,6 +68,9 @@ TEXT_CODE: dict[str, tuple[str, str, str]] = {
     "nlargest": ("heapq.nlargest(10, lines, key=len)", "import heapq\nlines = context.splitlines()",
                  "longest = heapq.nlargest(10, lines, key=len)"),
     "json_loads": ("json.loads of a list of records", "import json", "records = json.loads(records_json)"),
+    # A loop at the top level of a cell calling a builtin, as models write them (each `len` a name lookup).
+    "long_lines": ("a top-level loop counting long lines with len()", "lines = context.splitlines()",
+                   "long = 0\nfor line in lines:\n    if len(line) > 100:\n        long += 1"),
 }
 
 # Every row of the table, in order. The group decides which child process measures it.
