@@ -8,7 +8,8 @@
 //! `worker::run`), so there `LOAD_NAME` means exactly `LOAD_GLOBAL`: the globals, then the builtins, the same
 //! `NameError`; and `LOAD_GLOBAL` reads both dicts without an exception and specialises. Only the cell's own code
 //! object changes: functions already load globals, and class bodies (their own code objects, whose locals are
-//! the class namespace) keep `LOAD_NAME`.
+//! the class namespace) keep `LOAD_NAME`. The equivalence holds where the code runs as a cell: the same code
+//! object run again with separate locals (`exec(sys._getframe().f_code, g, l)`) reads names from `g`, not `l`.
 //!
 //! `LOAD_GLOBAL` has four cache units that `LOAD_NAME` has not, so the code is laid out again: every relative
 //! jump, `EXTENDED_ARG` prefix, exception-table range and location moves with its unit. The VM runs bytecode
@@ -46,9 +47,13 @@ fn jump_kind(op: Instruction) -> Result<Option<Jump>, ()> {
         | Instruction::PopJumpIfNotNone { .. }
         | Instruction::ForIter { .. }
         | Instruction::Send { .. } => Some(Jump::Forward),
-        Instruction::JumpBackward { .. } | Instruction::JumpBackwardNoInterrupt { .. } => Some(Jump::Backward),
+        // `END_ASYNC_FOR` never jumps, but its argument is the distance back to its `END_SEND`, which `dis`,
+        // `co_branches()` and `sys.monitoring` read.
+        Instruction::JumpBackward { .. } | Instruction::JumpBackwardNoInterrupt { .. } | Instruction::EndAsyncFor => {
+            Some(Jump::Backward)
+        }
         // Any other instruction with a code offset for an argument: not moved, so not rewritten.
-        other if other.label_arg().is_some() => return Err(()),
+        other if other.as_opcode().has_jump() || other.label_arg().is_some() => return Err(()),
         _ => None,
     })
 }
@@ -392,6 +397,19 @@ mod tests {
         };
         assert!(!handlers(&code).is_empty());
         assert_eq!(handlers(&code), handlers(&rewritten));
+    }
+
+    #[test]
+    fn an_async_for_keeps_its_end_pointing_at_its_end_send() {
+        let opts = CompileOpts { allow_top_level_await: true, ..CompileOpts::default() };
+        let source = "n = 0\nasync for v in agen():\n    n += len(str(v))\n";
+        let code = compile(source, Mode::Exec, "<cell>", opts).expect("compiles");
+        let rewritten = with_global_loads(&code).expect("rewritten");
+        let ops = decode(&rewritten.instructions).unwrap();
+        let end = ops.iter().find(|op| matches!(op.op, Instruction::EndAsyncFor)).expect("an async for");
+        let target = end.start + end.prefixes + 1 - end.arg as usize;
+        let at = ops.iter().find(|op| op.start == target).expect("lands on an instruction");
+        assert!(matches!(at.op, Instruction::EndSend), "{:?}", at.op);
     }
 
     #[test]
