@@ -2,9 +2,9 @@
 //!
 //! Why: a cell runs as module code, where the compiler emits `LOAD_NAME` for every name it reads. RustPython's
 //! `LOAD_NAME` subscripts the frame's locals, and a miss (every builtin: `len`, `range`, `print`, `int`, ...)
-//! makes, raises and drops a `KeyError` before it looks at globals and builtins: ~120 ns a lookup, half the time
-//! of a loop such as `for w in words: if len(w) > 3: n += 1` (1.36 million words: 311 ms, 152 ms with the load
-//! global; CPython 81). A cell's frame has its globals as its locals (`Scope::with_builtins(None, globals)` in
+//! makes, raises and drops a `KeyError` before it looks at globals and builtins: ~120 ns a lookup, more than half
+//! the time of a loop such as `for w in words: if len(w) > 3: n += 1` (1.36 million words: 311 ms, 137 ms with the
+//! load global; CPython 79). A cell's frame has its globals as its locals (`Scope::with_builtins(None, globals)` in
 //! `worker::run`), so there `LOAD_NAME` means exactly `LOAD_GLOBAL`: the globals, then the builtins, the same
 //! `NameError`; and `LOAD_GLOBAL` reads both dicts without an exception and specialises. Only the cell's own code
 //! object changes: functions already load globals, and class bodies (their own code objects, whose locals are
@@ -30,6 +30,13 @@ struct Op {
     /// How many `EXTENDED_ARG` units came before it.
     prefixes: usize,
     caches: usize,
+}
+
+impl Op {
+    /// The unit after the instruction and its caches, where a relative jump counts from.
+    fn after(&self) -> usize {
+        self.start + self.prefixes + 1 + self.caches
+    }
 }
 
 /// How a relative jump counts: forward or backward from the unit after its caches.
@@ -101,7 +108,7 @@ where
         ops.iter().enumerate().map(|(k, op)| (op.start, k)).collect();
     let mut targets: Vec<Option<usize>> = Vec::with_capacity(ops.len());
     for (op, kind) in ops.iter().zip(&kinds) {
-        let after = op.start + op.prefixes + 1 + op.caches;
+        let after = op.after();
         let target = match kind {
             None => None,
             Some(Jump::Forward) => Some(after.checked_add(op.arg as usize)?),
@@ -407,7 +414,7 @@ mod tests {
         let rewritten = with_global_loads(&code).expect("rewritten");
         let ops = decode(&rewritten.instructions).unwrap();
         let end = ops.iter().find(|op| matches!(op.op, Instruction::EndAsyncFor)).expect("an async for");
-        let target = end.start + end.prefixes + 1 - end.arg as usize;
+        let target = end.after() - end.arg as usize;
         let at = ops.iter().find(|op| op.start == target).expect("lands on an instruction");
         assert!(matches!(at.op, Instruction::EndSend), "{:?}", at.op);
     }
@@ -421,7 +428,7 @@ mod tests {
         let ops = decode(&rewritten.instructions).unwrap();
         let back = ops.iter().find(|op| matches!(op.op, Instruction::JumpBackward { .. })).expect("a loop");
         assert!(back.prefixes >= 1 && back.arg > 0xff);
-        let target = back.start + back.prefixes + 1 + back.caches - back.arg as usize;
+        let target = back.after() - back.arg as usize;
         let at = ops.iter().find(|op| op.start == target).expect("the jump lands on an instruction");
         assert!(matches!(at.op, Instruction::ForIter { .. }));
     }
