@@ -6,6 +6,7 @@ mod build_class;
 mod compress;
 mod count_elements;
 mod heapq_select;
+mod format_spec;
 mod patched;
 pub mod regex;
 mod round;
@@ -27,6 +28,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     sort::install(vm)?;
     heapq_select::install(vm)?;
     str_ascii::install(vm)?;
+    format_spec::install(vm)?;
     patched::install(vm)?;
     regex::install(vm)?;
     wording::install(vm)
