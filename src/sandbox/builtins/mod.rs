@@ -12,6 +12,7 @@ pub mod regex;
 mod round;
 mod sort;
 mod str_ascii;
+mod str_format;
 mod sum;
 pub mod wording;
 
@@ -29,6 +30,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     heapq_select::install(vm)?;
     str_ascii::install(vm)?;
     format_spec::install(vm)?;
+    str_format::install(vm)?;
     patched::install(vm)?;
     regex::install(vm)?;
     wording::install(vm)
