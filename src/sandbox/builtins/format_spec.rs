@@ -19,9 +19,9 @@ use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, Py, PyObject, PyResult, VirtualMachine};
 
 /// A width above this goes to RustPython's method (and to the memory limit there): no report pads so far.
-const MAX_WIDTH: usize = 1 << 16;
+pub(super) const MAX_WIDTH: usize = 1 << 16;
 /// Likewise a precision: Rust writes any precision exactly, but a long one is no report's.
-const MAX_PRECISION: usize = 400;
+pub(super) const MAX_PRECISION: usize = 400;
 
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     replace(vm, vm.ctx.types.int_type, |value, spec| {
@@ -56,7 +56,7 @@ fn replace(vm: &VirtualMachine, class: &'static Py<PyType>, fast: fn(&PyObject, 
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Align {
+pub(super) enum Align {
     Left,
     Right,
     Center,
@@ -78,17 +78,17 @@ impl Align {
 
 /// A format spec as CPython's `parse_internal_render_format_spec` reads it, for the forms handled here.
 #[derive(Debug, PartialEq)]
-struct Spec {
-    fill: char,
-    align: Option<Align>,
+pub(super) struct Spec {
+    pub fill: char,
+    pub align: Option<Align>,
     /// `+`, `-` or ` ` as written (a number's `-` is its default: only negative numbers get a sign; a str
     /// takes none).
-    sign: Option<char>,
-    alternate: bool,
-    width: usize,
-    grouping: Option<char>,
-    precision: Option<usize>,
-    kind: Option<char>,
+    pub sign: Option<char>,
+    pub alternate: bool,
+    pub width: usize,
+    pub grouping: Option<char>,
+    pub precision: Option<usize>,
+    pub kind: Option<char>,
 }
 
 impl Spec {
@@ -150,7 +150,7 @@ impl Spec {
 
 /// The decimal digits at the front of `rest`, taken off it: `Some(None)` when there are none, `None` when
 /// they pass `max`.
-fn digits(rest: &mut &str, max: usize) -> Option<Option<usize>> {
+pub(super) fn digits(rest: &mut &str, max: usize) -> Option<Option<usize>> {
     let count = rest.bytes().take_while(u8::is_ascii_digit).count();
     if count == 0 {
         return Some(None);
@@ -160,7 +160,7 @@ fn digits(rest: &mut &str, max: usize) -> Option<Option<usize>> {
     number.parse::<usize>().ok().filter(|&n| n <= max).map(Some)
 }
 
-fn format_int(value: i64, spec: &Spec) -> Option<String> {
+pub(super) fn format_int(value: i64, spec: &Spec) -> Option<String> {
     let (radix, upper, prefix) = match spec.kind {
         None | Some('d') => (10, false, ""),
         Some('x') => (16, false, "0x"),
@@ -189,7 +189,7 @@ fn format_int(value: i64, spec: &Spec) -> Option<String> {
     Some(pad(spec, value < 0, prefix, &body))
 }
 
-fn format_float(value: f64, spec: &Spec) -> Option<String> {
+pub(super) fn format_float(value: f64, spec: &Spec) -> Option<String> {
     if !value.is_finite() || spec.alternate || spec.pads_grouped_zeros() {
         return None;
     }

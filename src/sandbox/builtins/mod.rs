@@ -13,6 +13,7 @@ mod round;
 mod sort;
 mod str_ascii;
 mod str_format;
+mod str_percent;
 mod sum;
 pub mod wording;
 
@@ -31,6 +32,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     str_ascii::install(vm)?;
     format_spec::install(vm)?;
     str_format::install(vm)?;
+    str_percent::install(vm)?;
     patched::install(vm)?;
     regex::install(vm)?;
     wording::install(vm)
