@@ -17,7 +17,10 @@ mod str_percent;
 mod sum;
 pub mod wording;
 
-use rustpython_vm::{PyResult, VirtualMachine};
+use rustpython_vm::builtins::descriptor::PyMethodDescriptor;
+use rustpython_vm::builtins::PyType;
+use rustpython_vm::function::{IntoPyNativeFn, ItemDoc, PyMethodFlags};
+use rustpython_vm::{Py, PyRef, PyResult, VirtualMachine};
 
 /// Replace the builtins in the VM's `builtins` module (the zygote does it once, before any session exists).
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
@@ -36,4 +39,18 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     patched::install(vm)?;
     regex::install(vm)?;
     wording::install(vm)
+}
+
+/// A method of `class` whose body binds its own arguments (`FuncArgs`), flagged as taking them by vector with
+/// keywords, so that RustPython's call specialisation calls its body straight from the frame
+/// (`CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS`). `vm.new_method` sets no calling convention, which keeps every
+/// call on the general path (vectorcall, the descriptor's type check, the native-call guard, the argument
+/// vector made again): over 108,657 lines `line.strip()` took 11.8 ms that way and 8.9 this way, `w.lower()`
+/// 147 -> 122 ns a word (CPython: 16 and 43; the rest is RustPython's argument vector and binding).
+pub fn fast_method<F, FKind>(vm: &VirtualMachine, name: &'static str, class: &'static Py<PyType>, body: F) -> PyRef<PyMethodDescriptor>
+where
+    F: IntoPyNativeFn<FKind>,
+{
+    let flags = PyMethodFlags::METHOD | PyMethodFlags::FASTCALL | PyMethodFlags::KEYWORDS;
+    vm.ctx.new_method_def(name, body, flags, ItemDoc::NONE).build_method(class, vm)
 }

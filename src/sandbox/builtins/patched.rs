@@ -32,7 +32,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     for name in ["index", "remove"] {
         let name = vm.ctx.intern_str(name);
         let original = list.as_object().get_attr(name, vm)?;
-        let wrapped = vm.new_method(name.as_str(), list, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        let wrapped = super::fast_method(vm, name.as_str(), list, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
             let value = args.args.get(1).cloned();
             original.call(args, vm).map_err(|error| not_in_list(vm, name.as_str(), value, error))
         });

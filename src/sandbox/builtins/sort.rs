@@ -293,7 +293,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let original_sort = list_type.as_object().get_attr(name, vm)?;
 
     let fallback = Fallback { sort: original_sort.clone() };
-    let method = vm.new_method("sort", list_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+    let method = super::fast_method(vm, "sort", list_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let FuncArgs { args: positional, kwargs } = args;
         let list = match positional.as_slice() {
             [zelf] => zelf.clone().downcast::<PyList>().ok(),

@@ -21,7 +21,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let str_type = vm.ctx.types.str_type;
     let name = vm.ctx.intern_str("format");
     let original = str_type.as_object().get_attr(name, vm)?;
-    let method = vm.new_method("format", str_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+    let method = super::fast_method(vm, "format", str_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let template = args.args.first().and_then(|zelf| zelf.downcast_ref::<PyStr>()).and_then(|zelf| zelf.to_str());
         let given = |value: &Value<'_>| match value {
             Value::Positional(index) => index + 1 < args.args.len(),

@@ -92,7 +92,6 @@ show(lambda: header.index(1))
 show(lambda: header.find(1))
 
 # %% strip with an int
-# differs: "strip() argument must be str, not int" instead of "strip arg must be None or str"
 show(lambda: header.strip(1))
 
 # %% partition with an int

@@ -66,7 +66,7 @@ pub fn install(sre: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
     let name = vm.ctx.intern_str("group");
     let own_method = match_type.as_object().get_attr(name, vm)?;
     let zero: PyObjectRef = vm.ctx.new_int(0).into();
-    let method = vm.new_method("group", match_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+    let method = super::super::fast_method(vm, "group", match_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let found = match args.args.split_first() {
             // The subscript slot reads its object as a `Match` unchecked: only a `Match` is given to it.
             // (RustPython's method descriptor has checked the type already; this is what the slot relies on.)

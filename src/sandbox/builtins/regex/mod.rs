@@ -231,7 +231,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             }
         });
         let called = body.clone();
-        let bound = vm.new_method(name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| called(args, vm));
+        let bound = super::fast_method(vm, name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| called(args, vm));
         pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
         methods_by_name.insert(name, body);
     }
