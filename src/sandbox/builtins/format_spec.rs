@@ -42,7 +42,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 fn replace(vm: &VirtualMachine, class: &'static Py<PyType>, fast: fn(&PyObject, &str) -> Option<String>) -> PyResult<()> {
     let name = vm.ctx.intern_str("__format__");
     let original = class.as_object().get_attr(name, vm)?;
-    let method = vm.new_method("__format__", class, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+    let method = super::fast_method(vm, "__format__", class, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         if let ([value, spec], true) = (args.args.as_slice(), args.kwargs.is_empty()) {
             let text = spec.downcast_ref::<PyStr>().and_then(|spec| spec.to_str()).filter(|spec| !spec.is_empty());
             if let Some(formatted) = text.and_then(|spec| fast(value, spec)) {

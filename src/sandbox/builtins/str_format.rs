@@ -81,8 +81,9 @@ fn parse<'t>(template: &'t str, given: impl Fn(&Value<'t>) -> bool) -> Option<Ve
             return None;
         }
         let (head, spec) = field.split_once(':').unwrap_or((field, ""));
-        // An attribute or an index (in whose brackets a colon does not end the name).
-        if head.contains(['[', '.']) {
+        // An attribute or an index (in whose brackets a colon does not end the name); a name that is not ASCII
+        // (CPython reads Unicode decimal digits as a position, `'{\u{663}}'` as 3).
+        if head.contains(['[', '.']) || !head.is_ascii() {
             return None;
         }
         let (name, conversion) = match head.split_once('!') {
@@ -183,7 +184,7 @@ mod tests {
     fn anything_else_is_left_to_rustpython() {
         for template in [
             "{} {0}", "{0} {}", "{2}", "{other}", "{0.real}", "{0[1]}", "{:{}}", "}", "a}b", "{", "{0!x}",
-            "{0!rs}", "{!}",
+            "{0!rs}", "{!}", "{\u{663}}",
         ] {
             assert_eq!(parts(template), None, "{template:?}");
         }

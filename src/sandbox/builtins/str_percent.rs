@@ -16,7 +16,7 @@ use rustpython_vm::builtins::{PyFloat, PyInt, PyStr, PyTuple};
 use rustpython_vm::common::wtf8::Wtf8Buf;
 use rustpython_vm::protocol::PyNumberBinaryFunc;
 use rustpython_vm::stdlib::builtins;
-use rustpython_vm::{PyObject, PyObjectRef, PyResult, VirtualMachine};
+use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyResult, VirtualMachine};
 
 use super::format_spec::{digits, format_float, format_int, Align, Spec, MAX_PRECISION, MAX_WIDTH};
 
@@ -45,7 +45,7 @@ fn remainder(template: &PyObject, given: &PyObject, vm: &VirtualMachine) -> PyRe
             &single
         }
     };
-    match plan(text, values.len(), |index| number(&values[index])) {
+    match plan(text, values.len(), |index| number(&values[index], vm)) {
         Some(parts) => Ok(vm.ctx.new_str(write(&parts, text.len(), values, vm)?).into()),
         None => own(template, given, vm),
     }
@@ -63,15 +63,19 @@ enum Part<'t> {
 /// A value a number conversion can write here.
 #[derive(Clone, Copy, Debug)]
 enum Number {
-    Int(i64),
+    /// `exact`: an `int` or a `bool`, not a subclass (whose `__float__` CPython's `%f` would call).
+    Int { value: i64, exact: bool },
     Float(f64),
 }
 
-fn number(value: &PyObject) -> Option<Number> {
+fn number(value: &PyObject, vm: &VirtualMachine) -> Option<Number> {
     if let Some(float) = value.downcast_ref::<PyFloat>() {
         return Some(Number::Float(float.to_f64()));
     }
-    value.downcast_ref::<PyInt>()?.as_bigint().to_i64().map(Number::Int)
+    let int = value.downcast_ref::<PyInt>()?.as_bigint().to_i64()?;
+    let class = value.class();
+    let exact = class.is(vm.ctx.types.int_type) || class.is(vm.ctx.types.bool_type);
+    Some(Number::Int { value: int, exact })
 }
 
 /// The template's parts with its numbers written, or `None` when it is not one of plain conversions, does not
@@ -131,7 +135,7 @@ fn plan<'t>(template: &'t str, count: usize, number: impl Fn(usize) -> Option<Nu
         let part = match conversion {
             's' | 'r' | 'a' => Part::Converted { index, conversion, left, width, precision },
             'd' | 'i' | 'u' | 'x' | 'X' | 'o' if precision.is_none() => {
-                let Number::Int(int) = number(index)? else { return None };
+                let Number::Int { value: int, .. } = number(index)? else { return None };
                 let kind = if matches!(conversion, 'i' | 'u') { 'd' } else { conversion };
                 Part::Number(format_int(int, &Spec { kind: Some(kind), ..flags })?)
             }
@@ -139,8 +143,8 @@ fn plan<'t>(template: &'t str, count: usize, number: impl Fn(usize) -> Option<Nu
                 let float = match number(index)? {
                     Number::Float(float) => float,
                     // An int converts exactly up to 2^53; a larger one is RustPython's to round.
-                    Number::Int(int) if int.unsigned_abs() <= 1 << 53 => int as f64,
-                    Number::Int(_) => return None,
+                    Number::Int { value, exact: true } if value.unsigned_abs() <= 1 << 53 => value as f64,
+                    Number::Int { .. } => return None,
                 };
                 let precision = Some(precision.unwrap_or(6));
                 Part::Number(format_float(float, &Spec { kind: Some(conversion), precision, ..flags })?)
@@ -206,9 +210,9 @@ mod tests {
 
     #[test]
     fn flags_are_a_format_specs_fill_alignment_and_sign() {
-        let ints = [5, -5, 255, 255, 5, 5].map(|int| Some(Number::Int(int)));
+        let ints = [5, -5, 255, 255, 5, 5].map(|value| Some(Number::Int { value, exact: true }));
         assert_eq!(numbers("%05d|%-5d|%#x|%#05X|%+ d|% i%%", &ints).unwrap(), ["00005", "-5   ", "0xff", "0X0FF", "+5", " 5"]);
-        let floats = [Some(Number::Float(2.5)), Some(Number::Int(3)), Some(Number::Float(-1234.5))];
+        let floats = [Some(Number::Float(2.5)), Some(Number::Int { value: 3, exact: true }), Some(Number::Float(-1234.5))];
         assert_eq!(numbers("%.f %f %+12.3e", &floats).unwrap(), ["2", "3.000000", "  -1.234e+03"]);
         assert_eq!(plan("a%-4sb%.2rc", 2, |_| None).unwrap()[1], Part::Converted {
             index: 0,
@@ -221,12 +225,15 @@ mod tests {
 
     #[test]
     fn anything_else_is_left_to_rustpython() {
-        let one = [Some(Number::Int(5))];
+        let one = [Some(Number::Int { value: 5, exact: true })];
         for template in ["%(a)s", "%*d", "%c", "%g", "%.3d", "%#f", "%ld", "%", "%d %d", "", "%5%", "%\u{e9}"] {
             assert_eq!(numbers(template, &one), None, "{template:?}");
         }
         assert_eq!(numbers("%d", &[None]), None);
         assert_eq!(numbers("%f", &[None]), None);
-        assert_eq!(numbers("%f", &[Some(Number::Int(1 << 60))]), None);
+        assert_eq!(numbers("%f", &[Some(Number::Int { value: 1 << 60, exact: true })]), None);
+        // An int subclass may have a `__float__` of its own.
+        assert_eq!(numbers("%f", &[Some(Number::Int { value: 3, exact: false })]), None);
+        assert_eq!(numbers("%d", &[Some(Number::Int { value: 3, exact: false })]).unwrap(), ["3"]);
     }
 }

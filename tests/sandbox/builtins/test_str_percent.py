@@ -44,6 +44,17 @@ arguments = [(), ('a',), ('a', 2.5), ('x', 3.14159, 42), (3, 12.5), {'a': 1}, [1
 for template in templates:
     for args in arguments:
         print(repr(template), repr(args), outcome(lambda: template % args))
+# An int subclass's own __float__ is what %f and %e write (and may raise); %d writes its value.
+class Wide(int):
+    def __float__(self):
+        Loud.calls.append('float')
+        return 99.0
+class Broken(int):
+    def __float__(self):
+        raise ValueError('no float')
+for template, args in [('%f', Wide(3)), ('%e|%d', (Wide(3), Wide(4))), ('%s %f %s', (Loud(), Broken(1), Loud())),
+                       ('%x', Wide(255))]:
+    print(repr(template), outcome(lambda: template % args))
 """
 
 

@@ -1,0 +1,22 @@
+"""The methods the sandbox puts in place of RustPython's (src/sandbox/builtins/mod.rs, `fast_method`) keep the
+replaced method's text signature, so `inspect.signature` and `help()` read them as CPython's."""
+
+from __future__ import annotations
+
+from tests.cpython import cpython_output, readable_diff, reference_python
+
+PROGRAM = """
+import inspect, re
+replaced = [(int, '__format__'), (float, '__format__'), (str, '__format__'), (str, 'strip'), (str, 'lstrip'),
+            (str, 'rstrip'), (str, 'lower'), (str, 'upper'), (str, 'splitlines'), (list, 'sort'), (list, 'remove'),
+            (re.Pattern, 'search'), (re.Pattern, 'findall')]
+for cls, name in replaced:
+    method = getattr(cls, name)
+    print(cls.__name__, name, method.__text_signature__, inspect.signature(method))
+"""
+
+
+def test_a_replaced_method_keeps_its_signature(make_interp):
+    expected = cpython_output(PROGRAM, python=reference_python())
+    actual = make_interp().execute(PROGRAM)
+    assert actual == expected, readable_diff(expected, actual)
