@@ -55,3 +55,10 @@ def readable_diff(expected: str, actual: str) -> str:
         expected.splitlines(), actual.splitlines(), fromfile="cpython", tofile="sandbox", lineterm=""
     )
     return "\n".join(lines)
+
+
+def assert_prints_as_cpython(interp, source: str, *, limit: int = 20_000) -> None:
+    """``source`` run by ``interp`` (a sandbox session) prints what the reference CPython prints."""
+    expected = cpython_output(source, python=reference_python())
+    actual = interp.execute(source)
+    assert actual == expected, readable_diff(expected, actual)[:limit]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cpython import cpython_output, readable_diff, reference_python
+from tests.cpython import assert_prints_as_cpython
 
 LONG_BODY = "".join(f"    v{i % 7} = len(s) + abs(-{i})\n" for i in range(80))
 
@@ -52,10 +52,7 @@ CELLS = {
 
 @pytest.mark.parametrize("name", list(CELLS))
 def test_a_cell_prints_what_cpython_prints(make_interp, name):
-    source = CELLS[name]
-    expected = cpython_output(source, python=reference_python())
-    actual = make_interp().execute(source)
-    assert actual == expected, readable_diff(expected, actual)
+    assert_prints_as_cpython(make_interp(), CELLS[name])
 
 
 def test_the_cells_own_code_loads_globals_and_a_class_body_keeps_name_loads(make_interp):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cpython import cpython_output, readable_diff, reference_python
+from tests.cpython import assert_prints_as_cpython
 
 # Runs in CPython and in the sandbox alike: builds the specs from the grammar, formats every value with each, and
 # prints one line per (value, spec) with the result or the exception's type.
@@ -47,9 +47,7 @@ for values, kinds in groups:
 
 
 def test_specs_format_as_cpythons(make_interp):
-    expected = cpython_output(PROGRAM, python=reference_python())
-    actual = make_interp(timeout=120).execute(PROGRAM)
-    assert actual == expected, readable_diff(expected, actual)[:20_000]
+    assert_prints_as_cpython(make_interp(timeout=120), PROGRAM)
 
 
 # The specs reports use, each on values that show its edges.
@@ -63,7 +61,4 @@ COMMON = {
 
 @pytest.mark.parametrize("name", list(COMMON))
 def test_report_specs_print_what_cpython_prints(make_interp, name):
-    source = COMMON[name]
-    expected = cpython_output(source, python=reference_python())
-    actual = make_interp().execute(source)
-    assert actual == expected, readable_diff(expected, actual)
+    assert_prints_as_cpython(make_interp(), COMMON[name])

@@ -3,7 +3,7 @@ replaced method's text signature, so `inspect.signature` and `help()` read them 
 
 from __future__ import annotations
 
-from tests.cpython import cpython_output, readable_diff, reference_python
+from tests.cpython import assert_prints_as_cpython
 
 PROGRAM = """
 import inspect, re
@@ -17,6 +17,4 @@ for cls, name in replaced:
 
 
 def test_a_replaced_method_keeps_its_signature(make_interp):
-    expected = cpython_output(PROGRAM, python=reference_python())
-    actual = make_interp().execute(PROGRAM)
-    assert actual == expected, readable_diff(expected, actual)
+    assert_prints_as_cpython(make_interp(), PROGRAM)

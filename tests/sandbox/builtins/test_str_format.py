@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cpython import cpython_output, readable_diff, reference_python
+from tests.cpython import assert_prints_as_cpython
 
 PROGRAM = r"""
 class Loud:
@@ -47,9 +47,7 @@ print(str.format('{}-{}', 1, 2), S('{0}{0}').format('ab'), type(S('{}').format(1
 
 
 def test_templates_format_as_cpythons(make_interp):
-    expected = cpython_output(PROGRAM, python=reference_python())
-    actual = make_interp().execute(PROGRAM)
-    assert actual == expected, readable_diff(expected, actual)
+    assert_prints_as_cpython(make_interp(), PROGRAM)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ runs once per conversion, in order, whichever path runs."""
 
 from __future__ import annotations
 
-from tests.cpython import cpython_output, readable_diff, reference_python
+from tests.cpython import assert_prints_as_cpython
 
 PROGRAM = r"""
 import itertools, random
@@ -59,6 +59,4 @@ for template, args in [('%f', Wide(3)), ('%e|%d', (Wide(3), Wide(4))), ('%s %f %
 
 
 def test_conversions_format_as_cpythons(make_interp):
-    expected = cpython_output(PROGRAM, python=reference_python())
-    actual = make_interp(timeout=120).execute(PROGRAM)
-    assert actual == expected, readable_diff(expected, actual)[:20_000]
+    assert_prints_as_cpython(make_interp(timeout=120), PROGRAM)
