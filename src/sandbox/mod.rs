@@ -21,6 +21,7 @@ pub mod limits;
 pub mod native_recursion;
 pub mod output;
 mod preread;
+pub mod respecialise;
 pub mod state;
 pub mod stdlib;
 pub mod tools;

@@ -18,7 +18,7 @@ use crate::sandbox::{self, Namespace};
 use crate::sandbox::state::with_state;
 use crate::sandbox::values::{self, KeptValues};
 use crate::worker::monitor;
-use crate::sandbox::{cell_code, output, tools};
+use crate::sandbox::{cell_code, output, respecialise, tools};
 
 /// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
 /// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
@@ -35,6 +35,8 @@ const COMPILED_CELLS_KEPT: usize = 256;
 impl Cells {
     fn compile(&mut self, vm: &VirtualMachine, code: &str, mode: Mode) -> Result<PyRef<PyCode>, Outcome> {
         if let Some(compiled) = self.compiled.get(code) {
+            // Run again as code that never ran: its first run specialised it against globals it then added to.
+            respecialise::forget(compiled);
             return Ok(compiled.clone());
         }
         self.sources.push(code.to_owned());
@@ -61,6 +63,14 @@ impl Cells {
         Ok(compiled)
     }
 
+    /// Forget the specialisations of every function, lambda and generator expression the kept cells define
+    /// (`respecialise`).
+    fn forget_functions(&self) {
+        for code in self.compiled.values() {
+            respecialise::forget_held(code);
+        }
+    }
+
     fn line(&self, file: &str, line: usize) -> Option<String> {
         let index: usize = file.strip_prefix("<cell ")?.strip_suffix('>')?.parse().ok()?;
         let source = self.sources.get(index.checked_sub(1)?)?;
@@ -76,6 +86,9 @@ pub struct Session {
     pub shared: Arc<Shared>,
     /// The last run was stopped by a limit (see `settle_event_loops`).
     pub stopped: bool,
+    /// How many names the globals held when the cells' functions last had their specialisations forgotten
+    /// (`Cells::forget_functions`).
+    pub names_seen: usize,
 }
 
 /// Ends the run's budget and monitoring however the run ends.
@@ -115,6 +128,7 @@ pub fn rehearse(vm: &VirtualMachine, session: &Session) {
         kept: KeptValues::default(),
         shared: session.shared.clone(),
         stopped: false,
+        names_seen: 0,
     };
     let runs = with_state(|s| s.runs);
     let request = Execute { code: REHEARSAL.into(), variables: Vec::new(), tools: None, fields: None, checkpoint: false };
@@ -180,6 +194,13 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
         settle_event_loops(vm);
     }
     forget_host_calls(vm);
+    // The globals gained or lost names since their functions last had their specialisations forgotten: those
+    // made against the old names would read every global the slow way from now on (see `respecialise`).
+    let names = globals.__len__();
+    if names != session.names_seen {
+        session.cells.forget_functions();
+        session.names_seen = names;
+    }
     let lends_annotation_set = lacks_annotation_set(&compiled);
     if lends_annotation_set {
         let set = rustpython_vm::builtins::PySet::default().into_ref(&vm.ctx);

@@ -241,7 +241,14 @@ fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String>
         let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
         format!("the session's files could not be set up ({}: {})", report.type_name, report.message)
     })?;
-    Ok(run::Session { namespace: namespace.clone(), cells: Cells::default(), kept: KeptValues::default(), shared, stopped: false })
+    Ok(run::Session {
+        namespace: namespace.clone(),
+        cells: Cells::default(),
+        kept: KeptValues::default(),
+        shared,
+        stopped: false,
+        names_seen: 0,
+    })
 }
 
 /// Close every descriptor but the session socket (0, 1 and 2 are /dev/null, from the zygote).

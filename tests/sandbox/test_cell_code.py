@@ -88,3 +88,4 @@ def test_a_cell_that_awaits_at_the_top_level_runs_with_its_loads_moved(make_inte
         "results = [await f(i) for i in range(3)]\nfor r in results:\n    print(len(str(r)), r)\n"
     )
     assert out == "1 0\n1 2\n1 4\n"
+

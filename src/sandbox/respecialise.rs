@@ -1,0 +1,57 @@
+//! Specialisations RustPython would keep after they went stale, put back to their adaptive forms: the code of a
+//! cell run again, and of the functions the session's cells defined once the globals gained or lost names.
+//!
+//! Why: RustPython's specialised global loads (`LOAD_GLOBAL_BUILTIN`/`_MODULE`) guard on the globals' key version,
+//! and when it no longer matches they take the slow lookup for good instead of specialising again (CPython's
+//! fall back and respecialise). In a session the globals gain names all the time: a cell's first run stores its
+//! results after its loops specialised, so each later run of that cell read every global and builtin the slow
+//! way (`r = [abs(5) for i in range(300000)]` run again: 32 ms, as a new cell 29-30), and a helper defined in one
+//! cell and called from later ones, after they stored names, did the same on every call (`fib(22)` ~5 %). Code
+//! whose instructions are adaptive again warms up and specialises against the globals as they are, as new code
+//! does.
+//!
+//! The functions are found through the cells that defined them (`worker::run::Cells` keeps each cell's code), not
+//! the namespace: no attribute is read, imported functions (whose globals are their module's) are never
+//! visited, and the walk is bounded by the code the session's cells hold, whatever the namespace holds.
+//!
+//! Instrumented instructions (`sys.monitoring`) are left as they are. It is safe while a generator of the code is
+//! suspended or a frame runs it: an adaptive instruction has its specialised forms' argument and cache layout and
+//! ignores what their caches hold (RustPython deoptimises the same way).
+
+use std::borrow::Borrow;
+use std::sync::atomic::Ordering;
+
+use rustpython_vm::builtins::PyCode;
+use rustpython_vm::PyObject;
+
+/// Put every specialised instruction of `code`, and of the code objects it holds (comprehensions, generator
+/// expressions, lambdas, functions, class bodies), back to its adaptive form with fresh warm-up counters.
+pub fn forget(code: &PyCode) {
+    let units = &code.code.instructions;
+    let mut index = 0;
+    while index < units.len() {
+        let op = units.read_op(index);
+        let adaptive = op.deoptimize();
+        if u8::from(adaptive) != u8::from(op) && !op.is_instrumented() {
+            // SAFETY: `index` is an instruction start within the code, and an instruction's adaptive form takes
+            // the same argument and caches as its specialised forms.
+            unsafe { units.replace_op(index, adaptive) };
+        }
+        index += 1 + adaptive.cache_entries();
+    }
+    if code.quickened.load(Ordering::Relaxed) {
+        units.quicken();
+    }
+    forget_held(code);
+}
+
+/// `forget` the code objects `code` holds (its functions, lambdas, generator expressions and class bodies), not
+/// its own: what a cell defined, to run again after the globals gained names.
+pub fn forget_held(code: &PyCode) {
+    for constant in code.code.constants.iter() {
+        let constant: &PyObject = constant.borrow();
+        if let Some(inner) = constant.downcast_ref::<PyCode>() {
+            forget(inner);
+        }
+    }
+}
