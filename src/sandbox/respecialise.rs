@@ -14,35 +14,64 @@
 //! the namespace: no attribute is read, imported functions (whose globals are their module's) are never
 //! visited, and the walk is bounded by the code the session's cells hold, whatever the namespace holds.
 //!
-//! Instrumented instructions (`sys.monitoring`) are left as they are. It is safe while a generator of the code is
-//! suspended or a frame runs it: an adaptive instruction has its specialised forms' argument and cache layout and
-//! ignores what their caches hold (RustPython deoptimises the same way).
+//! Code that `sys.monitoring` instruments is left as it is. It is safe while a generator of the code is suspended
+//! or a frame runs it: an adaptive instruction has its specialised forms' argument and cache layout, and its
+//! caches are zeroed as RustPython zeroes them when it puts instructions back to their base forms.
 
 use std::borrow::Borrow;
 use std::sync::atomic::Ordering;
 
 use rustpython_vm::builtins::PyCode;
+use rustpython_vm::bytecode::CodeUnits;
 use rustpython_vm::PyObject;
 
 /// Put every specialised instruction of `code`, and of the code objects it holds (comprehensions, generator
-/// expressions, lambdas, functions, class bodies), back to its adaptive form with fresh warm-up counters.
+/// expressions, lambdas, functions, class bodies), back to its adaptive form with its caches zeroed and fresh
+/// warm-up counters: as the compiler left it.
 pub fn forget(code: &PyCode) {
     let units = &code.code.instructions;
+    // Code `sys.monitoring` instruments is left as it is: an instrumented line or instruction keeps its own
+    // opcode, and so where the next instruction starts, in the monitoring data; stepping over it as an opcode
+    // without caches would read cache units as opcodes (an adversarial review turned that into a corrupted slot
+    // offset). RustPython puts such code's instructions back to their base forms itself when it instruments.
+    if code.monitoring_data.lock().is_none() && !instrumented(units) {
+        let mut index = 0;
+        while index < units.len() {
+            let op = units.read_op(index);
+            let adaptive = op.deoptimize();
+            let caches = adaptive.cache_entries();
+            if u8::from(adaptive) != u8::from(op) {
+                // SAFETY: `index` is an instruction start, `index + 1 ..= index + caches` its cache units (the
+                // adaptive form takes the same argument and caches as its specialised forms). The caches are
+                // zeroed as RustPython zeroes them when it puts an instruction back for monitoring: an adaptive
+                // instruction's caches are zero until it specialises.
+                unsafe {
+                    units.replace_op(index, adaptive);
+                    for cache in index + 1..(index + 1 + caches).min(units.len()) {
+                        units.write_cache_u16(cache, 0);
+                    }
+                }
+            }
+            index += 1 + caches;
+        }
+        if code.quickened.load(Ordering::Relaxed) {
+            units.quicken();
+        }
+    }
+    forget_held(code);
+}
+
+/// Whether any instruction of `units` is instrumented (read instruction by instruction up to the first one).
+fn instrumented(units: &CodeUnits) -> bool {
     let mut index = 0;
     while index < units.len() {
         let op = units.read_op(index);
-        let adaptive = op.deoptimize();
-        if u8::from(adaptive) != u8::from(op) && !op.is_instrumented() {
-            // SAFETY: `index` is an instruction start within the code, and an instruction's adaptive form takes
-            // the same argument and caches as its specialised forms.
-            unsafe { units.replace_op(index, adaptive) };
+        if op.is_instrumented() {
+            return true;
         }
-        index += 1 + adaptive.cache_entries();
+        index += 1 + op.deoptimize().cache_entries();
     }
-    if code.quickened.load(Ordering::Relaxed) {
-        units.quicken();
-    }
-    forget_held(code);
+    false
 }
 
 /// `forget` the code objects `code` holds (its functions, lambdas, generator expressions and class bodies), not

@@ -40,3 +40,27 @@ def test_a_function_of_the_namespace_respecialises_after_new_names(make_interp):
     interp.execute("extra = 1\nmore = 2")
     assert interp.execute("print(specialised(longest.__code__))") == "False\n"
     assert interp.execute(calls) == "True 4\n"
+
+
+def test_code_that_sys_monitoring_instruments_is_left_as_it_is(make_interp):
+    # An adversarial review: with LINE events on, an instrumented line hides its opcode, and a walk that stepped
+    # over it as an opcode without caches read a stale slot offset as an opcode and rewrote the live offset of the
+    # next `LOAD_ATTR_SLOT` (a wrong attribute; with another layout, a read outside the object).
+    interp = make_interp()
+    interp.execute(
+        "names = ['s%02d' % k for k in range(20)]\n"
+        "class T:\n    __slots__ = tuple(names)\n    def __init__(s):\n"
+        "        for k, n in enumerate(names):\n            setattr(s, n, 'slot%d' % k)\n"
+        "class S:\n    __slots__ = ('a', 'b', 'c', 'd', 'e', 'f', 'p')\n"
+        "    def __init__(s):\n        s.a = s.b = s.c = s.d = s.e = s.f = 0\n        s.p = T()\n"
+        "def f(o):\n    x = (o\n      .p.s06)\n    return x\n"
+        "o = S()\nfor _ in range(100):\n    f(o)\nprint(f(o))"
+    )
+    monitored = interp.execute(
+        "import sys\nM = sys.monitoring\nM.use_tool_id(3, 't')\n"
+        "M.register_callback(3, M.events.LINE, lambda code, line: None)\nM.set_events(3, M.events.LINE)\n"
+        "for _ in range(100):\n    f(o)\nprint(f(o))"
+    )
+    assert monitored == "slot6\n"
+    assert interp.execute("y1 = 1\nprint(f(o), o.p.s06)") == "slot6 slot6\n"
+    assert interp.execute("sys.monitoring.set_events(3, 0)\ny2 = 2\nprint([f(o) for _ in range(200)][-1])") == "slot6\n"
