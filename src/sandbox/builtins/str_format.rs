@@ -14,8 +14,9 @@ use rustpython_vm::stdlib::builtins;
 use rustpython_vm::{AsObject, PyResult, VirtualMachine};
 use rustpython_vm::common::wtf8::Wtf8Buf;
 
-/// More fields than this in one template goes to RustPython's method (no line of a report has so many).
-const MAX_FIELDS: usize = 64;
+/// A field met after this many pieces (text and fields) of a template sends the template to RustPython's method
+/// (no line of a report has so many).
+const MAX_PARTS: usize = 128;
 
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let str_type = vm.ctx.types.str_type;
@@ -77,7 +78,7 @@ fn parse<'t>(template: &'t str, given: impl Fn(&Value<'t>) -> bool) -> Option<Ve
         let close = after.find('}')?;
         let field = &after[1..close];
         rest = &after[close + 1..];
-        if field.contains('{') || parts.len() >= MAX_FIELDS * 2 {
+        if field.contains('{') || parts.len() >= MAX_PARTS {
             return None;
         }
         let (head, spec) = field.split_once(':').unwrap_or((field, ""));
