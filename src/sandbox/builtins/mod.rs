@@ -5,6 +5,7 @@
 mod build_class;
 mod compress;
 mod count_elements;
+mod distinct_strs;
 mod heapq_select;
 mod format_spec;
 mod patched;
@@ -29,6 +30,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     build_class::install(vm)?;
     compress::install(vm)?;
     count_elements::install(vm)?;
+    distinct_strs::install(vm)?;
     // Before heapq_select, which takes `sorted` from builtins.
     sort::install(vm)?;
     heapq_select::install(vm)?;

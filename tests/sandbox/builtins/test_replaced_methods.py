@@ -8,7 +8,8 @@ from tests.cpython import assert_prints_as_cpython
 PROGRAM = """
 import inspect, re
 replaced = [(int, '__format__'), (float, '__format__'), (str, '__format__'), (str, 'strip'), (str, 'lstrip'),
-            (str, 'rstrip'), (str, 'lower'), (str, 'upper'), (str, 'splitlines'), (list, 'sort'), (list, 'remove'),
+            (str, 'rstrip'), (str, 'lower'), (str, 'upper'), (str, 'splitlines'), (str, 'split'), (list, 'sort'),
+            (list, 'remove'), (set, 'update'),
             (re.Pattern, 'search'), (re.Pattern, 'findall')]
 for cls, name in replaced:
     method = getattr(cls, name)

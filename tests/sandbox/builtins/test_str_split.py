@@ -1,0 +1,33 @@
+"""`str.split()` and `str.split(None)` on an ASCII string split by bytes (src/sandbox/builtins/str_ascii.rs);
+every other call is RustPython's. The words, the whitespace characters (CPython's `isspace`, `\x1c`-`\x1f`
+included), a one-word string returned itself and the argument errors must be CPython's."""
+
+from __future__ import annotations
+
+from tests.cpython import assert_prints_as_cpython
+
+PROGRAM = r"""
+import random
+rng = random.Random(31)
+pieces = ['a', 'bc', ' ', '  ', '\t', '\n', '\r\n', '\x0b', '\x0c', '\x1c', '\x1d', '\x1e', '\x1f', '\x85',
+          '\xa0', '\u2028', '\u3000', 'caf\u00e9', '', 'x' * 30, '\x00', '\x7f']
+texts = ['', ' ', 'word', ' word ', '\x1c\x1f', 'a\x1fb\x1cc'] + [''.join(rng.choice(pieces) for _ in range(rng.randrange(12))) for _ in range(3000)]
+for text in texts:
+    print(repr(text), text.split(), text.split(None), text.split(None, 1), text.split(maxsplit=2), text.split(' '))
+word = ''.join(['solo', 'word'])
+print(word.split()[0] is word, word.split(None)[0] is word, (' ' + word).split()[0] is word)
+class Sub(str):
+    pass
+parts = Sub('one').split()
+print(type(parts[0]).__name__, parts, Sub('a b').split())
+for call in (lambda: 'a b'.split(1), lambda: 'a b'.split(None, 'x'), lambda: 'a b'.split(None, 1, 2),
+             lambda: 'a b'.split(sep=None, other=1), lambda: str.split(5), lambda: 'a b'.split('')):
+    try:
+        print(call())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_split_on_whitespace_is_cpythons(make_interp):
+    assert_prints_as_cpython(make_interp(), PROGRAM)
