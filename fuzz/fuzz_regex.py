@@ -44,8 +44,10 @@ QUANTIFIERS = ["*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "*?", "+?", "??",
 FLAG_NAMES = ["I", "M", "S", "A", "X"]
 
 
-def pattern(rng: random.Random, depth: int = 0, groups: list[int] | None = None) -> str:
-    """A random pattern; ``groups`` counts the capturing groups opened so far (for backreferences)."""
+def pattern(rng: random.Random, depth: int = 0, groups: list[int] | None = None, capturing: bool = True) -> str:
+    """A random pattern; ``groups`` counts the capturing groups opened so far (for backreferences). Without
+    ``capturing``, every group is non-capturing: a pattern without groups that reads exactly is matched by an
+    automaton alone (src/sandbox/builtins/regex/translate.rs), and this keeps such patterns common."""
     groups = groups if groups is not None else [0]
     parts = []
     for _ in range(rng.randint(1, 4 if depth else 5)):
@@ -57,9 +59,11 @@ def pattern(rng: random.Random, depth: int = 0, groups: list[int] | None = None)
         elif roll < 0.58:
             atom = rng.choice(ANCHORS)
         elif roll < 0.8 and depth < 3:
-            inner = pattern(rng, depth + 1, groups)
+            inner = pattern(rng, depth + 1, groups, capturing)
             kind = rng.random()
-            if kind < 0.35:
+            if kind < 0.5 and not capturing:
+                atom = f"(?:{inner})"
+            elif kind < 0.35:
                 groups[0] += 1
                 atom = f"({inner})"
             elif kind < 0.5:
@@ -77,7 +81,7 @@ def pattern(rng: random.Random, depth: int = 0, groups: list[int] | None = None)
             else:
                 atom = f"(?{rng.choice(['i', 's', 'm', 'a', '-i'])}:{inner})"
         else:
-            atom = "|".join(pattern(rng, depth + 1, groups) for _ in range(2)) if depth < 3 else "a"
+            atom = "|".join(pattern(rng, depth + 1, groups, capturing) for _ in range(2)) if depth < 3 else "a"
             atom = f"(?:{atom})"
         if rng.random() < 0.3 and atom not in ANCHORS:
             atom += rng.choice(QUANTIFIERS)
@@ -99,7 +103,7 @@ def case(rng: random.Random) -> dict:
     text = subject(rng)
     pos = rng.choice([0, 0, 0, 1, 3, -2, len(text) // 2])
     endpos = rng.choice([None, None, None, len(text) - 1, len(text) + 5, 2, -1])
-    return {"pattern": pattern(rng), "flags": flags, "text": text, "pos": pos, "endpos": endpos}
+    return {"pattern": pattern(rng, capturing=rng.random() < 0.6), "flags": flags, "text": text, "pos": pos, "endpos": endpos}
 
 
 # What each case computes, in the sandbox and in CPython alike. `Match.pos`/`endpos` are left out: RustPython

@@ -112,6 +112,8 @@ pub struct Search<'a> {
     text: &'a Text<'a>,
     code: &'a [u32],
     automaton: &'a meta::Regex,
+    /// An automaton with `_sre`'s own matches, none empty, for a pattern without groups (`Compiled::exact`).
+    exact: Option<&'a meta::Regex>,
     pub end: usize,
     hay: &'a [u8],
 }
@@ -119,7 +121,12 @@ pub struct Search<'a> {
 impl<'a> Search<'a> {
     pub fn new(text: &'a Text<'a>, code: &'a [u32], automaton: &'a meta::Regex, end: usize) -> Self {
         let end = end.min(text.len());
-        Self { text, code, automaton, end, hay: &text.bytes[..text.byte(end)] }
+        Self { text, code, automaton, exact: None, end, hay: &text.bytes[..text.byte(end)] }
+    }
+
+    /// Matches from the exact automaton, when there is one: `next` gives their spans without the engine.
+    pub fn exact(self, exact: Option<&'a meta::Regex>) -> Self {
+        Self { exact, ..self }
     }
 
     /// Whether the automaton can match starting exactly at `at` (at most `end`): when it cannot, neither can
@@ -143,6 +150,17 @@ impl<'a> Search<'a> {
     /// match at `from`, the rule after an empty match). On `true`, `state` holds the match: `state.start`,
     /// `state.cursor.position` and the group marks.
     pub fn next(&self, from: usize, must_advance: bool, state: &mut State) -> bool {
+        if let Some(exact) = self.exact {
+            // No match of an exact automaton is empty, so `must_advance` asks nothing of it.
+            if from > self.end {
+                return false;
+            }
+            let Some(found) = exact.search(&Input::new(self.hay).range(self.text.byte(from)..)) else { return false };
+            // The pattern has no groups: the marks stay empty, and the span is all there is.
+            state.start = self.text.char(found.start());
+            state.cursor.position = self.text.char(found.end());
+            return true;
+        }
         if self.text.ascii {
             self.next_by(self.text.bytes, from, must_advance, state)
         } else {

@@ -11,6 +11,13 @@
 //! differs from `_sre`'s outside ASCII) and are exact on an ASCII subject. What is not read at all, so the
 //! pattern keeps `_sre`'s own search: backreferences, conditionals (`(?(1)...)`), `re.LOCALE`, bytes patterns.
 //!
+//! Read `exact`ly, a program whose every part has an exact reading (no loosened `$`, lookaround, `\b` on a
+//! non-ASCII subject, atomic group or possessive repeat, and no repeat whose body can match empty, where
+//! `_sre` and an automaton stop a loop by different rules) becomes an automaton with `_sre`'s own matches: its
+//! repeats keep their greediness, and with leftmost-first matching an automaton prefers, among the matches at
+//! the leftmost start, the one a backtracking engine tries first. Such an automaton names whole matches, and
+//! where a pattern has no groups (nothing else to report) and no empty match, `_sre` need not run at all.
+//!
 //! A `Hir` is built directly, never printed and parsed again, so no character of the pattern can be read
 //! with another meaning.
 
@@ -35,17 +42,20 @@ const UNBOUNDED: u32 = u32::MAX;
 /// keeps `_sre`'s search rather than have its reading take more memory than the automaton's own limits allow.
 const RANGE_BUDGET: usize = 100_000;
 
-pub fn translate(code: &[u32], subject: Subject) -> Option<Hir> {
+/// The automaton's pattern for `code`: its matches a superset of `_sre`'s, or (`exact`) the same, or `None`.
+pub fn translate(code: &[u32], subject: Subject, exact: bool) -> Option<Hir> {
     let (&last, body) = code.split_last()?;
     if last != SreOpcode::SUCCESS as u32 || code.len() > RANGE_BUDGET {
         return None;
     }
-    Reader { code, subject, budget: Cell::new(RANGE_BUDGET) }.sequence(0, body.len())
+    Reader { code, subject, exact, budget: Cell::new(RANGE_BUDGET) }.sequence(0, body.len())
 }
 
 struct Reader<'a> {
     code: &'a [u32],
     subject: Subject,
+    /// Every part read exactly, or no reading at all.
+    exact: bool,
     /// Class ranges still allowed (`RANGE_BUDGET`).
     budget: Cell<usize>,
 }
@@ -126,6 +136,7 @@ impl Reader<'_> {
                 }
                 (Hir::alternation(alternatives), next + 1)
             }
+            Op::POSSESSIVE_REPEAT | Op::POSSESSIVE_REPEAT_ONE | Op::ATOMIC_GROUP if self.exact => return None,
             op @ (Op::REPEAT | Op::POSSESSIVE_REPEAT) => {
                 // <REPEAT> <skip> <min> <max> body <MAX_UNTIL | MIN_UNTIL | SUCCESS>
                 let end = skip_end()?;
@@ -137,15 +148,17 @@ impl Reader<'_> {
                 if !expected {
                     return None;
                 }
-                (self.repeat(arg(2)?, arg(3)?, self.sequence(at + 4, end)?), end + 1)
+                let greedy = until != Op::MIN_UNTIL;
+                (self.repeat(arg(2)?, arg(3)?, greedy, self.sequence(at + 4, end)?)?, end + 1)
             }
-            Op::REPEAT_ONE | Op::MIN_REPEAT_ONE | Op::POSSESSIVE_REPEAT_ONE => {
+            op @ (Op::REPEAT_ONE | Op::MIN_REPEAT_ONE | Op::POSSESSIVE_REPEAT_ONE) => {
                 // <REPEAT_ONE> <skip> <min> <max> body <SUCCESS>, the SUCCESS inside the skip
                 let end = skip_end()?;
                 if self.opcode(end - 1)? != Op::SUCCESS {
                     return None;
                 }
-                (self.repeat(arg(2)?, arg(3)?, self.sequence(at + 4, end - 1)?), end)
+                let greedy = op != Op::MIN_REPEAT_ONE;
+                (self.repeat(arg(2)?, arg(3)?, greedy, self.sequence(at + 4, end - 1)?)?, end)
             }
             Op::ATOMIC_GROUP => {
                 // An atomic group only ever matches what its body can: the body is a superset.
@@ -156,7 +169,7 @@ impl Reader<'_> {
                 (self.sequence(at + 2, end - 1)?, end)
             }
             // A lookaround only removes matches: "anything here" is a superset.
-            Op::ASSERT | Op::ASSERT_NOT => (Hir::empty(), skip_end()?),
+            Op::ASSERT | Op::ASSERT_NOT if !self.exact => (Hir::empty(), skip_end()?),
             Op::FAILURE => (Hir::fail(), at + 1),
             _ => return None,
         })
@@ -238,18 +251,27 @@ impl Reader<'_> {
             At::BEGINNING_LINE => Hir::look(Look::StartLF),
             At::END_LINE => Hir::look(Look::EndLF),
             // `$` is the end or before a final newline; "before any newline or at the end" holds it.
-            At::END => Hir::look(Look::EndLF),
+            At::END if !self.exact => Hir::look(Look::EndLF),
+            At::END => return None,
             At::BOUNDARY | At::UNI_BOUNDARY if ascii => Hir::look(Look::WordAscii),
             At::NON_BOUNDARY | At::UNI_NON_BOUNDARY if ascii => Hir::look(Look::WordAsciiNegate),
-            At::BOUNDARY | At::UNI_BOUNDARY | At::NON_BOUNDARY | At::UNI_NON_BOUNDARY => Hir::empty(),
+            At::BOUNDARY | At::UNI_BOUNDARY | At::NON_BOUNDARY | At::UNI_NON_BOUNDARY if !self.exact => Hir::empty(),
+            At::BOUNDARY | At::UNI_BOUNDARY | At::NON_BOUNDARY | At::UNI_NON_BOUNDARY => return None,
             At::LOC_BOUNDARY | At::LOC_NON_BOUNDARY => return None,
         })
     }
 
-    fn repeat(&self, min: u32, max: u32, body: Hir) -> Hir {
+    fn repeat(&self, min: u32, max: u32, greedy: bool, body: Hir) -> Option<Hir> {
         let max = (max != UNBOUNDED).then_some(max);
-        // Greedy or lazy only orders the engine's tries: the automaton asks where a match can start.
-        Hir::repetition(Repetition { min, max, greedy: true, sub: Box::new(body) })
+        if !self.exact {
+            // Greedy or lazy only orders the engine's tries: the loose automaton asks where a match can start.
+            return Some(Hir::repetition(Repetition { min, max, greedy: true, sub: Box::new(body) }));
+        }
+        // `_sre` ends a loop whose body matched empty by its own rule, an automaton by another.
+        if body.properties().minimum_len() == Some(0) {
+            return None;
+        }
+        Some(Hir::repetition(Repetition { min, max, greedy, sub: Box::new(body) }))
     }
 }
 

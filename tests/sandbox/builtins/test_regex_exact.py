@@ -1,0 +1,47 @@
+"""Patterns without groups that cannot match empty are matched by an automaton with `_sre`'s own matches
+(src/sandbox/builtins/regex/translate.rs, the exact reading; `Compiled::exact`): `findall`, `split` and `sub`
+with a string report its spans without running the engine. Every result must be CPython's: greedy and lazy
+repeats, the order of alternatives, case-insensitive and Unicode classes, anchors with and without `re.M`,
+`\\b` on ASCII subjects, `pos`/`endpos`; patterns the exact reading refuses (lookarounds, `$` without `re.M`,
+possessive repeats, atomic groups, loops whose body can match empty, `\\b` on a non-ASCII subject) must give
+the same results through the engine."""
+
+from __future__ import annotations
+
+from tests.cpython import assert_prints_as_cpython
+
+PROGRAM = r"""
+import re
+patterns = [r'INC-\d{5}', r'\s+', r'a+?b', r'a+b', r'a|ab', r'ab|a', r'(?:a|ab)(?:c|bcd)', r'x*y', r'[a-c]+?c',
+            r'\w+ing\b', r'\bis\b', r'^\w+', r'\w+$', r'^ab', r'b$', r'\d{2,4}?', r'\d{2,4}', r'(?:ab){2,}',
+            r'(?:ab){1,2}?b', r'.+?,', r'[^,]+', r'caf\u00e9', r'(?i)CAF\u00c9', r'(?i)stra\u00dfe', r'(?i)k+',
+            r'\u212a', r'(?i)[a-z]+', r'(?a)\w+', r'\W+', r'(?s).{3}', r'.{3}', r'\Aab', r'ab\Z', r'(?m)^\w',
+            r'(?m)\w$', r'(?:a*)+b', r'(?:a?)*?b', r'a++b', r'(?>a+)b', r'a(?=b)', r'(?<!x)ab', r'[\d\s]+',
+            r'\S+@\S+', r'\d+(?:\.\d+)?', r'[A-Z][a-z]*', r'(?x) a \ b  # comment']
+subjects = ['', 'ab', 'aab abab ab', 'abcd abc aaabbb', 'the king is singing is thing', 'x y\tz\n\nw  ',
+            'INC-12345 INC-123 INC-123456 xINC-00000', 'a,b,,c,d e', 'caf\u00e9 CAF\u00c9 cafe\u0301',
+            'STRASSE stra\u00dfe Stra\u00dfe', 'k K \u212a kk', '12 1234 123456 3.14 10.', 'line one\nline two\n',
+            'abab\nab\nba\nab', '\u00e9t\u00e9 is \u00e9t\u00e9', 'a@b.c x@y', 'AbcDef Ghi']
+def show(label, call):
+    try:
+        return label + '=' + repr(call())
+    except Exception as e:
+        return label + '!' + type(e).__name__
+for pattern in patterns:
+    compiled = re.compile(pattern)
+    for subject in subjects:
+        n = len(subject)
+        print(repr(pattern), repr(subject),
+              show('findall', lambda: compiled.findall(subject)),
+              show('from', lambda: compiled.findall(subject, 2, max(n - 1, 0))),
+              show('split', lambda: compiled.split(subject)),
+              show('split2', lambda: compiled.split(subject, 2)),
+              show('sub', lambda: compiled.sub('<>', subject)),
+              show('template', lambda: compiled.sub(r'[\g<0>]', subject)),
+              show('subn', lambda: compiled.subn('_', subject, 2)),
+              show('module', lambda: re.findall(pattern, subject, re.M)))
+"""
+
+
+def test_exact_automaton_results_are_cpythons(make_interp):
+    assert_prints_as_cpython(make_interp(), PROGRAM)
