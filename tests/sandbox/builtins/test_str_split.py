@@ -43,3 +43,37 @@ for call in (lambda: 'a b'.split(1), lambda: 'a b'.split(None, 'x'), lambda: 'a 
 
 def test_split_on_whitespace_is_cpythons(make_interp):
     assert_prints_as_cpython(make_interp(), PROGRAM)
+
+
+LONG = r"""
+import hashlib, random
+rng = random.Random(32)
+vocabulary = ['INFO', 'ERROR', 'user=erin', 'a', '', 'x' * 50, 'caf']
+repeating = ' '.join(rng.choice(vocabulary) for _ in range(40000)) + '\n' + '\t'.join(vocabulary * 300)
+unique = ' '.join(f'tok{i}' for i in range(30000)) + ' ' + ' '.join(rng.choice(vocabulary) for _ in range(20000))
+for text in (repeating, unique, repeating + unique, unique + repeating):
+    for sep in (None, ' ', 'a', '\t', 'tok1'):
+        for most in (-1, 3, 20000):
+            pieces = text.split(sep, most)
+            digest = hashlib.sha256('\x00'.join(pieces).encode()).hexdigest()[:16]
+            print(repr(sep), most, len(pieces), digest, [p[:12] for p in pieces[:5]], [len(p) for p in pieces[-3:]],
+                  pieces.count('INFO'), pieces.count(''))
+"""
+
+
+def test_a_long_strings_pieces_are_cpythons(make_interp):
+    # Long strings share their repeated pieces (`shared_pieces`): the values must not change.
+    assert_prints_as_cpython(make_interp(), LONG)
+
+
+def test_a_long_strings_repeated_pieces_are_one_object(make_interp):
+    # In a long string each repeated piece is made once: the words of a context are a few thousand objects,
+    # found in a dict or set by identity. A list of unique tokens stops sharing after its first pieces.
+    out = make_interp().execute(
+        "words = ('alpha beta gamma ' * 5000).split()\n"
+        "fields = ('a,b,,c,' * 2000).split(',')\n"
+        "tokens = ' '.join(f't{i}' for i in range(20000)).split()\n"
+        "print(len(words), len({id(w) for w in words}), len(fields), len({id(f) for f in fields}),"
+        " len(tokens), len({id(t) for t in tokens}), words[0] == 'alpha', fields[-1] == '')"
+    )
+    assert out == "15000 3 8001 4 20000 20000 True True\n"
