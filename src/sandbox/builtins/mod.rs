@@ -11,6 +11,7 @@ mod format_spec;
 mod patched;
 pub mod regex;
 mod round;
+mod shared_strs;
 mod sort;
 mod str_ascii;
 mod str_format;

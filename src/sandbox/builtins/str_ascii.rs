@@ -10,17 +10,17 @@
 //!   `WHITESPACE`, pieces are found with `memchr`; RustPython asked Unicode's whitespace table for every
 //!   character and made each piece twice (an `AsciiString`, then the `str`): over a 10 MB log (1.4 million
 //!   words) `split()` took 93 ms, 85 that way, CPython 60. In a long string equal pieces are one object
-//!   (`shared_pieces`).
+//!   (`SharedStrs`).
 //! - `strip()`, `lstrip()`, `rstrip()` with no argument, `None` or an ASCII `str`: the ends are trimmed by bytes,
 //!   and a string with nothing to trim is returned itself, as CPython returns it (RustPython tested every code
 //!   point against Unicode's whitespace and copied the string; what is left of `line.strip()`'s 8.9 ms over a
 //!   10 MB log, CPython's 1.7, is the call itself: `fast_method`).
 
-use std::collections::HashMap;
-
 use rustpython_vm::builtins::{PyInt, PyList, PyStr};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine};
+
+use super::shared_strs::SharedStrs;
 
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let str_type = vm.ctx.types.str_type;
@@ -271,48 +271,12 @@ fn cut_at(text: &[u8], found: impl Iterator<Item = usize>, width: usize, most: u
     pieces
 }
 
-/// Strings at least this long share their repeated pieces (`shared_pieces`); a line split per call does not
-/// pay for a table.
-const SHARE_FROM: usize = 4096;
-/// Distinct pieces remembered at most (~24 bytes each while the call runs).
-const SHARE_MAX: usize = 1 << 16;
-/// After this many pieces, sharing stops unless a quarter of them were repeats (a list of unique tokens pays
-/// for its table no longer).
-const SHARE_PROBE: usize = 4096;
-
-/// The pieces of `text` as strs; in a long text, equal pieces are one object. The words of a context repeat
-/// (a 10 MB log: 1.36 million words, 67,020 distinct): making each one again cost two blocks and their cache
-/// misses per word, and every later dict or set lookup of a word compared its text with the key's, where one
-/// object per word is found by identity, its hash computed once. Equal strs that are one object are CPython's
-/// own practice too (its one-character strs, interned names); only `is` can tell, which no code may rely on
-/// for strs. Over the 10 MB log (release build, CPython beside): `split()` 85 -> 48 ms (64), `set(context.split())`
-/// 160 -> 67 (82), the word-count loop `counts[w] = counts.get(w, 0) + 1` 421 -> 324 (303).
+/// The pieces of `text` as strs, equal pieces of a long text one object (`SharedStrs`). Over the 10 MB log
+/// (release build, CPython beside): `split()` 85 -> 48 ms (64), `set(context.split())` 160 -> 67 (82), the
+/// word-count loop `counts[w] = counts.get(w, 0) + 1` 421 -> 324 (303).
 fn shared_pieces(text: &[u8], pieces: &[(usize, usize)], vm: &VirtualMachine) -> Vec<PyObjectRef> {
-    let make = |(start, end): (usize, usize)| new_ascii(text[start..end].to_vec(), vm);
-    if text.len() < SHARE_FROM {
-        return pieces.iter().copied().map(make).collect();
-    }
-    let mut seen: HashMap<&[u8], PyObjectRef, foldhash::fast::RandomState> = HashMap::default();
-    let mut made = Vec::with_capacity(pieces.len());
-    let mut repeats = 0;
-    for (at, &(start, end)) in pieces.iter().enumerate() {
-        if at == SHARE_PROBE && repeats * 4 < SHARE_PROBE {
-            made.extend(pieces[at..].iter().copied().map(make));
-            break;
-        }
-        let piece = &text[start..end];
-        if let Some(same) = seen.get(piece) {
-            made.push(same.clone());
-            repeats += 1;
-            continue;
-        }
-        let object = make((start, end));
-        if seen.len() < SHARE_MAX {
-            seen.insert(piece, object.clone());
-        }
-        made.push(object);
-    }
-    made
+    let mut shared = SharedStrs::for_text(text.len());
+    pieces.iter().map(|&(start, end)| shared.get_or_make(&text[start..end], || new_ascii(text[start..end].to_vec(), vm))).collect()
 }
 
 /// Line boundaries among the ASCII bytes.

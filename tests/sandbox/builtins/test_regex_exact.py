@@ -45,3 +45,29 @@ for pattern in patterns:
 
 def test_exact_automaton_results_are_cpythons(make_interp):
     assert_prints_as_cpython(make_interp(), PROGRAM)
+
+
+LONG = r"""
+import hashlib, random, re
+rng = random.Random(33)
+vocabulary = ['error', 'Error', 'INC-12345', 'caf\u00e9', 'x1', 'thing', 'sing', '42']
+text = ' '.join(rng.choice(vocabulary) for _ in range(30000)) + ' ' + ' '.join(f'id{i}' for i in range(20000))
+for pattern in [r'\w+', r'[a-z]+ing\b', r'(\w+)', r'(\w)(\w*)', r'(?i)ERROR', r'\d+', r'id\d+']:
+    found = re.findall(pattern, text)
+    digest = hashlib.sha256(repr(found).encode()).hexdigest()[:16]
+    print(pattern, len(found), digest, found[:4], found[-2:])
+"""
+
+
+def test_findall_over_a_long_subject_is_cpythons(make_interp):
+    # A long subject's repeated results are one object each (`SharedStrs`): the values must not change.
+    assert_prints_as_cpython(make_interp(), LONG)
+
+
+def test_findalls_repeated_words_are_one_object(make_interp):
+    out = make_interp().execute(
+        "import re\nwords = re.findall(r'\\w+', 'alpha beta gamma ' * 5000)\n"
+        "ids = re.findall(r'\\d+', ' '.join(map(str, range(20000))))\n"
+        "print(len(words), len({id(w) for w in words}), len(ids), len({id(i) for i in ids}))"
+    )
+    assert out == "15000 3 20000 20000\n"

@@ -41,6 +41,8 @@ use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
 
 use scan::{Search, Text};
+
+use super::shared_strs::SharedStrs;
 use translate::Subject;
 
 /// Bounds on one pattern's automaton (bytes). The automaton lives in the session process, whose memory limit
@@ -486,12 +488,21 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &Virtual
     let empty: PyObjectRef = vm.ctx.empty_str.to_owned().into();
     let mut found = Vec::new();
     let text = &call.text;
+    // The words a long text yields repeat: each text is made once (`SharedStrs`).
+    let mut shared = SharedStrs::for_text(text.slice(0, text.len()).len());
+    let mut group = |state: &State, group: usize| match scan::span(state, group) {
+        Some((start, end)) => {
+            let piece = text.slice(start, end);
+            shared.get_or_make(piece.as_bytes(), || vm.ctx.new_str(piece).into())
+        }
+        None => empty.clone(),
+    };
     let result = each_match(&search, call.pos, |state, _| {
         found.push(match compiled.groups {
-            0 => group_str(text, state, 0, &empty, vm),
-            1 => group_str(text, state, 1, &empty, vm),
+            0 => group(state, 0),
+            1 => group(state, 1),
             groups => {
-                let items = (1..=groups).map(|g| group_str(text, state, g, &empty, vm)).collect();
+                let items = (1..=groups).map(|g| group(state, g)).collect();
                 PyTuple::new_ref(items, &vm.ctx).into()
             }
         });
