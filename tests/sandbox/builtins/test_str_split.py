@@ -62,18 +62,6 @@ for text in (repeating, unique, repeating + unique, unique + repeating):
 
 
 def test_a_long_strings_pieces_are_cpythons(make_interp):
-    # Long strings share their repeated pieces (`shared_pieces`): the values must not change.
+    # Long strings share their repeated pieces (`SharedStrs`): the values must not change.
     assert_prints_as_cpython(make_interp(), LONG)
 
-
-def test_a_long_strings_repeated_pieces_are_one_object(make_interp):
-    # In a long string each repeated piece is made once: the words of a context are a few thousand objects,
-    # found in a dict or set by identity. A list of unique tokens stops sharing after its first pieces.
-    out = make_interp().execute(
-        "words = ('alpha beta gamma ' * 5000).split()\n"
-        "fields = ('a,b,,c,' * 2000).split(',')\n"
-        "tokens = ' '.join(f't{i}' for i in range(20000)).split()\n"
-        "print(len(words), len({id(w) for w in words}), len(fields), len({id(f) for f in fields}),"
-        " len(tokens), len({id(t) for t in tokens}), words[0] == 'alpha', fields[-1] == '')"
-    )
-    assert out == "15000 3 8001 4 20000 20000 True True\n"
