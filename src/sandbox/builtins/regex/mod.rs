@@ -6,8 +6,8 @@
 //! matches) is still the engine's own.
 //!
 //! - `translate` reads the compiled `_sre` program back into an automaton whose matches are a superset of
-//!   the program's (or, read exactly, the same); a program it cannot read (backreferences, conditionals, `re.LOCALE`, bytes) keeps
-//!   RustPython's own search, unchanged.
+//!   the program's (or, read exactly, the same); a program it cannot read (backreferences, conditionals,
+//!   `re.LOCALE`, bytes) keeps RustPython's own search, unchanged.
 //! - `classes` makes the automaton's character classes from the same predicates and tables `_sre` uses.
 //! - `scan` runs the search: automaton, then engine, positions converted through the string's index table.
 //! - This file hooks it in: `_sre.compile` keeps each pattern's program beside it, and the `Pattern`
