@@ -3,14 +3,16 @@
 //! `collections` fell back to its Python loop: `Counter(text.split())` ran at a third of CPython's speed (issue 30).
 //! Same semantics: for each element, `mapping[elem] = mapping.get(elem, 0) + 1`; a dict (or subclass, such as
 //! `Counter`) that keeps dict's `get` and `__setitem__` is updated directly, any other mapping through its
-//! own methods. A list or tuple of strs is counted by text first (`distinct_strs`), then each count added
-//! once.
+//! own methods. A list or tuple of strs counted into a dict of exact strs and exact ints (a new `Counter`,
+//! or one that only ever counted strs) is counted by text first (`distinct_strs`), then each count added
+//! once: no code of the user's can tell the difference there (an int subclass's `__add__` or a key with its
+//! own `__eq__` would see the calls in another order and number, so they keep the loop).
 
-use rustpython_vm::builtins::PyDict;
+use rustpython_vm::builtins::{PyDict, PyInt, PyStr};
+use rustpython_vm::protocol::PyIterReturn;
+use rustpython_vm::{AsObject, Py, PyObjectRef, PyResult, VirtualMachine};
 
 use super::distinct_strs::{distinct_strs, Distinct};
-use rustpython_vm::protocol::PyIterReturn;
-use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 /// How many elements between checks for a stop (the time limit, an interrupt).
 const CHECK_EVERY: usize = 4096;
@@ -31,8 +33,12 @@ fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachi
         Some(dict) => Counting::Entries(dict),
         None => Counting::Methods(mapping.get_attr("get", vm)?),
     };
-    if let (Counting::Entries(dict), Some(distinct)) = (&counting, distinct_strs(&iterable, vm)) {
-        return add_counts(dict, distinct?, &one, vm);
+    if let (Counting::Entries(dict), Some(entries)) = (&counting, mapping.downcast_ref::<PyDict>()) {
+        if plain_counts(entries, vm) {
+            if let Some(distinct) = distinct_strs(&iterable, vm) {
+                return add_counts(dict, distinct?, vm);
+            }
+        }
     }
     let iterator = iterable.get_iter(vm)?;
     let mut seen = 0usize;
@@ -62,21 +68,22 @@ fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachi
     }
 }
 
-/// The counts of a list of strs, told apart natively (`distinct_strs`), added to the dict's: each text's
-/// entry is read and written once, in the order of its first occurrence, as the loop first wrote it. An exact
-/// int count gains them in one addition (the same int as one at a time); any other value (a float, a bool,
-/// an object with its own `__add__`) is added to one at a time, as the loop would.
-fn add_counts(dict: &PyDict, distinct: Vec<Distinct>, one: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+/// Whether the dict holds only exact str keys with exact int counts (checked once per call).
+fn plain_counts(dict: &Py<PyDict>, vm: &VirtualMachine) -> bool {
+    dict.into_iter().all(|(key, count)| {
+        key.downcast_ref_if_exact::<PyStr>(vm).is_some() && count.downcast_ref_if_exact::<PyInt>(vm).is_some()
+    })
+}
+
+/// The counts of a list of strs, told apart natively (`distinct_strs`), added to a dict of exact str keys and
+/// exact int counts (`plain_counts`): each text's entry read and written once, in the order of its first
+/// occurrence, gaining its count in one addition (the same int as one at a time).
+fn add_counts(dict: &PyDict, distinct: Vec<Distinct>, vm: &VirtualMachine) -> PyResult<()> {
     for Distinct { first, count } in distinct {
+        let count: PyObjectRef = vm.ctx.new_int(count).into();
         let total = match dict.inner_getitem_opt(&*first, vm)? {
-            None => vm.ctx.new_int(count).into(),
-            Some(old) if old.class().is(vm.ctx.types.int_type) => vm._add(&old, vm.ctx.new_int(count).as_object())?,
-            Some(mut total) => {
-                for _ in 0..count {
-                    total = vm._add(&total, one)?;
-                }
-                total
-            }
+            None => count,
+            Some(old) => vm._add(&old, &count)?,
         };
         dict.inner_setitem(&*first, total, vm)?;
     }

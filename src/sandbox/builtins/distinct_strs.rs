@@ -3,15 +3,20 @@
 //! a context, word frequencies). RustPython's set and dict look each element up under a lock, with its
 //! SipHash, and that was most of the time: `set(words)` over 1.36 million words took 62 ms, CPython 20-27.
 //!
-//! Only where nothing the user wrote can run, so the result is the one the element-by-element loop makes:
-//! an exact list or tuple (its items cannot change meanwhile, no `__iter__` of the user's), of exact `str`s
-//! (hashed and compared by their text, no `__hash__` or `__eq__` of the user's). Two exact strs are equal
-//! exactly when their text (WTF-8 bytes) is, so the first occurrence of each text is the object the loop
-//! would have kept, in the order the loop would have inserted it; a later equal one changes nothing in a set
-//! and only adds to a count.
+//! Only where no code of the user's takes part, so the result is the one the element-by-element loop makes:
+//! an exact list or tuple (no `__iter__` of the user's), of exact `str`s (hashed and compared by their text,
+//! no `__hash__` or `__eq__` of the user's), into a set or count that holds nothing else (the callers check:
+//! an empty set, a dict of exact strs and exact ints). Two exact strs are equal exactly when their text (WTF-8
+//! bytes) is, so the first occurrence of each text is the object the loop would have kept, in the order the
+//! loop would have inserted it; a later equal one changes nothing in a set and only adds to a count.
+//!
+//! The table is keyed by each str's own hash (SipHash, computed once and cached in the object, as the set
+//! needs it anyway) and compares identity before text: a list of one long str repeated costs what it costs
+//! CPython, not its length at every element.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::OnceLock;
 
 use rustpython_vm::builtins::{PyFrozenSet, PyList, PySet, PyStr, PyTuple, PyType};
@@ -19,7 +24,7 @@ use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine};
 
 /// How many elements between checks for a stop (the time limit, an interrupt).
-const CHECK_EVERY: usize = 1 << 16;
+const CHECK_EVERY: usize = 4096;
 
 /// Each distinct text of a sequence, in the order of its first occurrence.
 pub struct Distinct {
@@ -33,13 +38,50 @@ pub struct Distinct {
 /// for anything else, which the caller handles element by element.
 pub fn distinct_strs(iterable: &PyObject, vm: &VirtualMachine) -> Option<PyResult<Vec<Distinct>>> {
     if let Some(list) = iterable.downcast_ref_if_exact::<PyList>(vm) {
-        // Held for the walk: nothing below runs Python code, so nothing can ask to write the list (the stop check
-        // raises the sandbox's own stops; a handler of the user's cannot be set, `signal.signal` is refused).
-        let items = list.borrow_vec();
+        // A snapshot, not the list's lock held for the walk: the stop check can run a collection, and a
+        // finalizer of the user's that then wrote the list would find it locked.
+        let items = list.borrow_vec().to_vec();
         return tally(&items, vm);
     }
     let tuple = iterable.downcast_ref_if_exact::<PyTuple>(vm)?;
     tally(tuple.as_slice(), vm)
+}
+
+/// A str in the table: its cached hash, its object and its text; equal by identity, or else by text.
+struct Key<'a> {
+    hash: u64,
+    object: *const PyObject,
+    text: &'a [u8],
+}
+
+impl Hash for Key<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.object == other.object || self.text == other.text
+    }
+}
+
+impl Eq for Key<'_> {}
+
+/// The str's own hash, already a keyed SipHash: passed through.
+#[derive(Default)]
+struct Passed(u64);
+
+impl Hasher for Passed {
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("a Key writes its hash as a u64");
+    }
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// One pass: a list of 1.4 million words is far larger than the caches, and each str's text is a second
@@ -47,7 +89,7 @@ pub fn distinct_strs(iterable: &PyObject, vm: &VirtualMachine) -> Option<PyResul
 /// cache misses (`set(words)`: 61 ms that way, 34.5 in one pass; asking for the objects and texts ahead with
 /// prefetches made it 40).
 fn tally(items: &[PyObjectRef], vm: &VirtualMachine) -> Option<PyResult<Vec<Distinct>>> {
-    let mut index: HashMap<&[u8], usize, foldhash::fast::RandomState> = HashMap::default();
+    let mut index: HashMap<Key, usize, BuildHasherDefault<Passed>> = HashMap::default();
     let mut distinct: Vec<Distinct> = Vec::new();
     for (at, item) in items.iter().enumerate() {
         if at % CHECK_EVERY == CHECK_EVERY - 1 {
@@ -56,7 +98,11 @@ fn tally(items: &[PyObjectRef], vm: &VirtualMachine) -> Option<PyResult<Vec<Dist
             }
         }
         let text = item.downcast_ref_if_exact::<PyStr>(vm)?.as_wtf8().as_bytes();
-        match index.entry(text) {
+        let hash = match item.hash(vm) {
+            Ok(hash) => hash as u64,
+            Err(error) => return Some(Err(error)),
+        };
+        match index.entry(Key { hash, object: &**item, text }) {
             Entry::Occupied(slot) => distinct[*slot.get()].count += 1,
             Entry::Vacant(slot) => {
                 slot.insert(distinct.len());
@@ -97,7 +143,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let original = set_type.as_object().get_attr(name, vm)?;
     let method = super::fast_method(vm, "update", set_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         if let ([zelf, iterable], true) = (args.args.as_slice(), args.kwargs.is_empty()) {
-            if let (Some(set), Some(distinct)) = (zelf.downcast_ref::<PySet>(), distinct_strs(iterable, vm)) {
+            let set = zelf.downcast_ref::<PySet>().filter(|set| only_strs(set, vm));
+            if let Some((set, distinct)) = set.and_then(|set| Some((set, distinct_strs(iterable, vm)?))) {
                 add_all(set, distinct?, vm)?;
                 return Ok(vm.ctx.none());
             }
@@ -169,6 +216,12 @@ fn init_set(zelf: &PyObject, args: FuncArgs, vm: &VirtualMachine) -> PyResult<()
     }
     let own = OWN_INIT.get().expect("installed before any set is made");
     own(zelf, args, vm)
+}
+
+/// Whether every element of `set` is an exact str: then adding exact strs runs no `__eq__` of the user's (a
+/// user object whose hash is a str's would be asked once per element by the loop).
+fn only_strs(set: &PySet, vm: &VirtualMachine) -> bool {
+    set.elements().iter().all(|element| element.downcast_ref_if_exact::<PyStr>(vm).is_some())
 }
 
 fn add_all(set: &PySet, distinct: Vec<Distinct>, vm: &VirtualMachine) -> PyResult<()> {

@@ -2,7 +2,8 @@
 //! 67,020 distinct). Making each one again cost two blocks and their cache misses per word, and every later
 //! dict or set lookup of a word compared its text with the key's, where one object per word is found by
 //! identity and hashed once. Equal strs that are one object are CPython's own practice too (its
-//! one-character strs, interned names); only `is` tells, and no code may rely on it for strs. Used by
+//! one-character strs, interned names); only identity (`is`, `id()`) tells, and which equal strs are one
+//! object is not something CPython promises either. Used by
 //! `str.split` (`str_ascii`) and `re.findall` (`regex`).
 
 use std::collections::HashMap;

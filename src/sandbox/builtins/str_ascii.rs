@@ -64,11 +64,19 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         if args.args.first().is_some_and(|zelf| zelf.downcast_ref::<PyStr>().is_some()) {
             let given = args.args.len() - 1 + args.kwargs.len();
             if given > 2 {
-                return Err(vm.new_type_error(format!("split() takes at most 2 arguments ({given} given)")));
+                let kind = if args.args.len() == 1 { "keyword arguments" } else { "arguments" };
+                return Err(vm.new_type_error(format!("split() takes at most 2 {kind} ({given} given)")));
             }
             for (position, name) in [(1, "sep"), (2, "maxsplit")] {
                 if args.args.len() > position && args.kwargs.contains_key(name) {
                     return Err(vm.new_type_error(format!("argument for split() given by name ('{name}') and position ({position})")));
+                }
+            }
+            // `maxsplit` is converted before `sep` is looked at: a value with no `__index__` is the first error.
+            let most = args.args.get(2).or_else(|| args.kwargs.get("maxsplit"));
+            if let Some(most) = most {
+                if most.downcast_ref::<PyInt>().is_none() && most.class().slots.as_number.index.load().is_none() {
+                    return Err(vm.new_type_error(format!("'{}' object cannot be interpreted as an integer", most.class().name())));
                 }
             }
             let sep = args.args.get(1).or_else(|| args.kwargs.get("sep"));

@@ -103,3 +103,58 @@ def test_a_set_of_strs_is_made_in_the_order_the_loop_makes_it(make_interp):
         "s = {'x'}\ns.update(words)\nt = {'x'}\nt.update(iter(words))\nprint(list(s) == list(t))"
     )
     assert out == "True True\nTrue\n"
+
+
+ORDER = r"""
+from collections import Counter
+# A count that is not an exact int: its __add__ runs once per element, in the elements' order.
+log = []
+class V(int):
+    def __add__(self, other):
+        log.append(int(self))
+        c.pop('b', None)
+        return V(int(self) + other)
+c = Counter({'a': V(0)})
+c.update(['a', 'b', 'a', 'b'])
+print(dict(c), log)
+class W:
+    def __init__(self, name): self.name = name
+    def __add__(self, other):
+        log.append(self.name)
+        return self
+log.clear()
+Counter({'a': W('a'), 'b': W('b')}).update(['a', 'b', 'a'])
+print(log)
+# A key whose hash is a str's and whose __eq__ counts: asked as often as the loop asks it.
+asked = []
+class Same:
+    def __hash__(self): return hash('a')
+    def __eq__(self, other):
+        asked.append(other)
+        return other == 'a'
+c = Counter({Same(): 1})
+c.update(['a'] * 3)
+print(len(asked), sorted(map(repr, c.values())))
+asked.clear()
+s = {Same()}
+s.update(['a'] * 3)
+print(len(asked), len(s))
+c = Counter({'x': 1.5})
+c.update(['x', 'x', 'y'])
+print(c)
+"""
+
+
+def test_counts_that_user_code_can_see_keep_the_loops_order(make_interp):
+    assert_prints_as_cpython(make_interp(), ORDER)
+
+
+def test_a_long_str_repeated_costs_its_length_once(make_interp):
+    # One 1 MB str 200,000 times: CPython hashes it once (cached) and finds it by identity; so must the native
+    # tally, or each element costs its whole length (about 6 s here, past the time limit).
+    interp = make_interp(timeout=3)
+    out = interp.execute(
+        "from collections import Counter\ns = 'x' * 1_000_000\nL = [s] * 200_000\nu = set()\nu.update(L)\n"
+        "print(len(set(L)), len(frozenset(tuple(L))), Counter(L)[s], len(u))"
+    )
+    assert out == "1 1 200000 1\n"

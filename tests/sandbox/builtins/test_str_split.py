@@ -33,7 +33,8 @@ print(type(parts[0]).__name__, parts, Sub('a b').split())
 for call in (lambda: 'a b'.split(1), lambda: 'a b'.split(None, 'x'), lambda: 'a b'.split(None, 1, 2),
              lambda: 'a b'.split(sep=None, other=1), lambda: str.split(5), lambda: 'a b'.split(''),
              lambda: 'a b'.split(' ', sep=' '), lambda: 'a b'.split(' ', 1.5), lambda: 'a b'.split(' ', 2**70),
-             lambda: 'a b'.split(maxsplit=-2**70)):
+             lambda: 'a b'.split(maxsplit=-2**70), lambda: 'a b'.split(1, 'x'), lambda: 'a b'.split(sep=1, maxsplit='x'),
+             lambda: 'a b'.split(maxsplit=1, sep=' ', foo=1)):
     try:
         print(call())
     except (TypeError, ValueError, OverflowError) as e:
