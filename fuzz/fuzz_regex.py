@@ -278,8 +278,9 @@ def cpython_results(cases: list[dict]) -> list:
         + RUNNER
         + "\nsys.stdout.write(json.dumps(results))\n"
     )
+    # The program on stdin: a batch with long subjects is past the limit of one command-line argument.
     done = subprocess.run(
-        [reference_python(), "-c", program], capture_output=True, text=True, timeout=600,
+        [reference_python(), "-"], input=program, capture_output=True, text=True, timeout=600,
         env=dict(os.environ, PYTHONIOENCODING="utf-8"),
     )
     if done.returncode:

@@ -1,6 +1,6 @@
-"""Patterns without groups that cannot match empty are matched by an automaton with `_sre`'s own matches
-(src/sandbox/builtins/regex/translate.rs, the exact reading; `Compiled::exact`): `findall`, `split` and `sub`
-with a string report its spans without running the engine. Every result must be CPython's: greedy and lazy
+"""Patterns without groups that cannot match empty are matched, on subjects of 1,024 characters or more, by an
+automaton with `_sre`'s own matches (src/sandbox/builtins/regex/translate.rs, the exact reading;
+`Compiled::exact`): `findall`, `split` and `sub` with a string report its spans without running the engine. Every result must be CPython's: greedy and lazy
 repeats, the order of alternatives, case-insensitive and Unicode classes, anchors with and without `re.M`,
 `\\b` on ASCII subjects, `pos`/`endpos`; patterns the exact reading refuses (lookarounds, `$` without `re.M`,
 possessive repeats, atomic groups, loops whose body can match empty, `\\b` on a non-ASCII subject) must give
@@ -11,7 +11,7 @@ from __future__ import annotations
 from tests.cpython import assert_prints_as_cpython
 
 PROGRAM = r"""
-import re
+import re, zlib
 patterns = [r'INC-\d{5}', r'\s+', r'a+?b', r'a+b', r'a|ab', r'ab|a', r'(?:a|ab)(?:c|bcd)', r'x*y', r'[a-c]+?c',
             r'\w+ing\b', r'\bis\b', r'^\w+', r'\w+$', r'^ab', r'b$', r'\d{2,4}?', r'\d{2,4}', r'(?:ab){2,}',
             r'(?:ab){1,2}?b', r'.+?,', r'[^,]+', r'caf\u00e9', r'(?i)CAF\u00c9', r'(?i)stra\u00dfe', r'(?i)k+',
@@ -22,11 +22,14 @@ subjects = ['', 'ab', 'aab abab ab', 'abcd abc aaabbb', 'the king is singing is 
             'INC-12345 INC-123 INC-123456 xINC-00000', 'a,b,,c,d e', 'caf\u00e9 CAF\u00c9 cafe\u0301',
             'STRASSE stra\u00dfe Stra\u00dfe', 'k K \u212a kk', '12 1234 123456 3.14 10.', 'line one\nline two\n',
             'abab\nab\nba\nab', '\u00e9t\u00e9 is \u00e9t\u00e9', 'a@b.c x@y', 'AbcDef Ghi']
+# Each subject long enough for the exact automaton (`EXACT_FROM`: 1,024 characters), and as it is.
+subjects = subjects + [s * (1 + 1100 // len(s)) for s in subjects if s]
 def show(label, call):
     try:
-        return label + '=' + repr(call())
+        found = repr(call())
     except Exception as e:
         return label + '!' + type(e).__name__
+    return label + '=' + (found if len(found) < 120 else found[:60] + '...' + str(zlib.crc32(found.encode())))
 for pattern in patterns:
     compiled = re.compile(pattern)
     for subject in subjects:
