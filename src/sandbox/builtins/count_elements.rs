@@ -12,7 +12,7 @@ use rustpython_vm::builtins::{PyDict, PyInt, PyStr};
 use rustpython_vm::protocol::PyIterReturn;
 use rustpython_vm::{AsObject, Py, PyObjectRef, PyResult, VirtualMachine};
 
-use super::distinct_strs::{distinct_strs, Distinct};
+use super::distinct_strs::{distinct_strs, sequence_len, Distinct};
 
 /// How many elements between checks for a stop (the time limit, an interrupt).
 const CHECK_EVERY: usize = 4096;
@@ -21,7 +21,7 @@ const CHECK_EVERY: usize = 4096;
 enum Counting<'a> {
     /// A dict (or subclass) that keeps dict's `get` and `__setitem__`: its entries themselves, as CPython's
     /// fast path does (a subclass's `__missing__`, Counter's, is not how `get` answers).
-    Entries(&'a PyDict),
+    Entries(&'a Py<PyDict>),
     /// Any other mapping: its own `get` (kept) and `__setitem__`.
     Methods(PyObjectRef),
 }
@@ -33,8 +33,9 @@ fn count_elements(mapping: PyObjectRef, iterable: PyObjectRef, vm: &VirtualMachi
         Some(dict) => Counting::Entries(dict),
         None => Counting::Methods(mapping.get_attr("get", vm)?),
     };
-    if let (Counting::Entries(dict), Some(entries)) = (&counting, mapping.downcast_ref::<PyDict>()) {
-        if plain_counts(entries, vm) {
+    if let (Counting::Entries(dict), Some(items)) = (&counting, sequence_len(&iterable, vm)) {
+        // The dict is checked whole only when it holds no more than the items (`sequence_len`).
+        if dict.__len__() <= items && plain_counts(dict, vm) {
             if let Some(distinct) = distinct_strs(&iterable, vm) {
                 return add_counts(dict, distinct?, vm);
             }

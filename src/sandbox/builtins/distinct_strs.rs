@@ -47,6 +47,17 @@ pub fn distinct_strs(iterable: &PyObject, vm: &VirtualMachine) -> Option<PyResul
     tally(tuple.as_slice(), vm)
 }
 
+/// How many items `iterable` holds when it is an exact list or tuple (`None` for anything else). A caller that
+/// must first check what the set or dict it adds to holds does so only when that holds no more than this: the
+/// check then costs no more than the call's own work, where `counts.update(line.split())` per line into a
+/// growing Counter would scan the whole Counter every line.
+pub fn sequence_len(iterable: &PyObject, vm: &VirtualMachine) -> Option<usize> {
+    if let Some(list) = iterable.downcast_ref_if_exact::<PyList>(vm) {
+        return Some(list.__len__());
+    }
+    Some(iterable.downcast_ref_if_exact::<PyTuple>(vm)?.len())
+}
+
 /// A str in the table: its cached hash, its object and its text; equal by identity, or else by text.
 struct Key<'a> {
     hash: u64,
@@ -143,7 +154,9 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let original = set_type.as_object().get_attr(name, vm)?;
     let method = super::fast_method(vm, "update", set_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         if let ([zelf, iterable], true) = (args.args.as_slice(), args.kwargs.is_empty()) {
-            let set = zelf.downcast_ref::<PySet>().filter(|set| only_strs(set, vm));
+            // An exact set (its length is its own, no `__len__` of the user's), no larger than the items.
+            let small = sequence_len(iterable, vm).is_some_and(|items| zelf.length(vm).is_ok_and(|held| held <= items));
+            let set = zelf.downcast_ref_if_exact::<PySet>(vm).filter(|set| small && only_strs(set, vm));
             if let Some((set, distinct)) = set.and_then(|set| Some((set, distinct_strs(iterable, vm)?))) {
                 add_all(set, distinct?, vm)?;
                 return Ok(vm.ctx.none());

@@ -158,3 +158,15 @@ def test_a_long_str_repeated_costs_its_length_once(make_interp):
         "print(len(set(L)), len(frozenset(tuple(L))), Counter(L)[s], len(u))"
     )
     assert out == "1 1 200000 1\n"
+
+
+def test_updating_a_large_counter_or_set_a_few_words_at_a_time_stays_linear(make_interp):
+    # The native path checks the dict or set it adds to only when it is no larger than the items: per-line
+    # updates of a growing Counter or set (50,000 entries, 50,000 small updates) must not scan it each time.
+    interp = make_interp(timeout=5)
+    out = interp.execute(
+        "from collections import Counter\nc = Counter({f'k{i}': 1 for i in range(50_000)})\n"
+        "s = set(c)\nfor i in range(50_000):\n    c.update(['a', 'b'])\n    s.update(['a', 'b'])\n"
+        "print(c['a'], len(c), len(s))"
+    )
+    assert out == "50000 50002 50002\n"
