@@ -24,7 +24,6 @@ print(len(hits), hits[:5])
 print(re.findall(r"release code for the (\w+) (\w+) is ([A-Z0-9-]+)", context)[0])
 
 # %% the whole note line
-# differs: a Match's repr shows the whole matched text; CPython cuts it to 50 characters (no closing quote)
 note = re.search(r"(?m)^Note: .*$", context)
 note
 

@@ -17,14 +17,14 @@
 //!   counts as 0 on both paths, as in CPython (RustPython's raised "can't convert negative number to
 //!   unsigned").
 //!
-//! `Match` objects are only made by RustPython's `match` at the position found (its type is private to the
-//! VM); results made of strings (`findall`, `split`, `sub` with a string) are built here, and for a pattern
+//! `Match` objects are of our own type (`matched`), made from the engine state the search left; results made
+//! of strings (`findall`, `split`, `sub` with a string) are built here, and for a pattern
 //! with no groups and no empty match that `translate` reads exactly, from the spans of an automaton whose
 //! matches are `_sre`'s own, without running the engine (`re.sub` of dates over 10 MB: 27.6 -> 8.6 ms,
 //! `re.split(r'\s+')` 186 -> 149, `re.findall(r'INC-\d{5}')` 15 -> 12).
 
 mod classes;
-mod groups;
+mod matched;
 mod module;
 mod scan;
 mod translate;
@@ -37,9 +37,11 @@ use regex_automata::{meta, MatchKind};
 use rustpython_sre_engine::State;
 use rustpython_vm::builtins::{PyCallableIterator, PyDict, PyDictRef, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
 use rustpython_vm::function::{ArgCallable, FuncArgs};
+use rustpython_vm::protocol::{PyIter, PyIterReturn};
 use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
 
+use matched::{Match, Searched};
 use scan::{Search, Text};
 
 use super::shared_strs::SharedStrs;
@@ -228,14 +230,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let pattern_type: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Pattern", vm)?)?;
     let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
     let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
-    let match_type = sre.get_attr("Match", vm)?;
-    let originals = Rc::new(Originals {
-        matcher: original("match")?,
-        scanner: original("scanner")?,
-        searcher: original("search")?,
-        span: match_type.get_attr("span", vm)?,
-        end: match_type.get_attr("end", vm)?,
-    });
+    matched::install(&sre, vm)?;
     let methods: [(&'static str, Method); 9] = [
         ("search", search),
         ("match", match_),
@@ -245,22 +240,19 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         ("split", split),
         ("sub", sub),
         ("subn", subn),
-        ("scanner", |_, _, _, _| None),
+        ("scanner", |_, _, _| None),
     ];
     let mut methods_by_name = HashMap::new();
     for (name, method) in methods {
         let own = original(name)?;
-        let takes_positions = !matches!(name, "split" | "sub" | "subn");
-        let originals = originals.clone();
         let body: module::PatternMethod = Rc::new(move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
             let fast = match args.args.first().and_then(|zelf| compiled(zelf)) {
-                Some(compiled) => method(&compiled, &args, &originals, vm),
+                Some(compiled) => method(&compiled, &args, vm),
                 None => None,
             };
             match fast {
                 Some(result) => result,
-                None if takes_positions => own.call(negative_positions_to_zero(args, vm), vm),
-                None => own.call(args, vm),
+                None => own_method(name, &own, args, vm),
             }
         });
         let called = body.clone();
@@ -268,7 +260,6 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
         methods_by_name.insert(name, body);
     }
-    groups::install(&sre, vm)?;
     module::install(&methods_by_name, vm)
 }
 
@@ -288,67 +279,58 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
     args
 }
 
+/// RustPython's own method `name`, with its `Match` objects made ours (`Match::from_engine`): the result of
+/// `search`, `match` and `fullmatch`, each item of `finditer`, what a callable given to `sub` or `subn` is
+/// called with. A negative `pos` or `endpos` counts as 0.
+fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    match name {
+        "search" | "match" | "fullmatch" => {
+            let positions = positions(&args);
+            Match::from_engine(own.call(negative_positions_to_zero(args, vm), vm)?, positions, vm)
+        }
+        "finditer" => {
+            let positions = positions(&args);
+            let iterator = PyIter::try_from_object(vm, own.call(negative_positions_to_zero(args, vm), vm)?)?;
+            let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
+                match iterator.next(vm)? {
+                    PyIterReturn::Return(found) => Match::from_engine(found, positions, vm),
+                    PyIterReturn::StopIteration(_) => Ok(vm.ctx.none()),
+                }
+            });
+            let next = ArgCallable::try_from_object(vm, next.into())?;
+            Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into())
+        }
+        "sub" | "subn" => {
+            let mut args = args;
+            let repl = match args.args.get_mut(1) {
+                Some(repl) => Some(repl),
+                None => args.kwargs.iter_mut().find(|(name, _)| name.as_bytes() == b"repl").map(|(_, repl)| repl),
+            };
+            if let Some(repl) = repl.filter(|repl| repl.is_callable()) {
+                let callable = repl.clone();
+                // A `sub` match's `pos` and `endpos` are the whole subject's (clamped to it there).
+                let given = vm.new_function("repl", move |found: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+                    callable.call((Match::from_engine(found, Some((0, usize::MAX)), vm)?,), vm)
+                });
+                *repl = given.into();
+            }
+            own.call(args, vm)
+        }
+        "split" => own.call(args, vm),
+        _ => own.call(negative_positions_to_zero(args, vm), vm),
+    }
+}
+
+/// The `pos` and `endpos` of a search's arguments (negative ones as 0), when they bind.
+fn positions(args: &FuncArgs) -> Option<(usize, usize)> {
+    let bound = bind(args, &["string", "pos", "endpos"], 1)?;
+    let (pos, endpos) = (int_arg(bound[1], 0)?, int_arg(bound[2], isize::MAX)?);
+    Some((pos.max(0) as usize, endpos.max(0) as usize))
+}
+
 /// A fast path: `None` hands the call to RustPython's own method (arguments it does not expect, a subject the
 /// automaton cannot read, a program it cannot translate).
-type Method = fn(&Rc<Compiled>, &FuncArgs, &Originals, &VirtualMachine) -> Option<PyResult>;
-
-/// RustPython's own `Pattern.match`, `scanner` and `search`, which make `Match` objects, and `Match.span`.
-#[derive(Clone)]
-struct Originals {
-    matcher: PyObjectRef,
-    scanner: PyObjectRef,
-    searcher: PyObjectRef,
-    /// `Match.span` and `Match.end`, called as functions: `m.span()` looked up by name each time was a sixth of
-    /// `finditer`'s time.
-    span: PyObjectRef,
-    end: PyObjectRef,
-}
-
-impl Originals {
-    /// The `Match` `_sre`'s search finds at `start` (`must_advance`: after an empty match there).
-    fn match_at(
-        &self,
-        pattern: &PyObjectRef,
-        string: &PyObjectRef,
-        start: usize,
-        end: usize,
-        must_advance: bool,
-        vm: &VirtualMachine,
-    ) -> PyResult {
-        let (start_obj, end_obj) = (vm.ctx.new_int(start), vm.ctx.new_int(end));
-        if !must_advance {
-            return self.matcher.vectorcall(vec![pattern.clone(), string.clone(), start_obj.into(), end_obj.into()], 4, None, vm);
-        }
-        // Only a scanner carries "not empty here" into the engine: its first match is the one `match` would
-        // give; if that is empty, its second is the one the search after an empty match finds.
-        let scanner = self.scanner.call((pattern.clone(), string.clone(), start_obj, end_obj), vm)?;
-        let first = vm.call_method(&scanner, "match", ())?;
-        let empty = !vm.is_none(&first) && {
-            let (start, end) = self.span_of(&first, vm)?;
-            start == end
-        };
-        if empty {
-            vm.call_method(&scanner, "match", ())
-        } else {
-            Ok(first)
-        }
-    }
-
-    /// Where a `Match` object ends (one int, where `span` makes a tuple of two).
-    fn end_of(&self, found: &PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
-        self.end.vectorcall(vec![found.clone()], 1, None, vm)?.try_to_value(vm)
-    }
-
-    /// A `Match` object's span.
-    fn span_of(&self, found: &PyObjectRef, vm: &VirtualMachine) -> PyResult<(usize, usize)> {
-        let span = self.span.vectorcall(vec![found.clone()], 1, None, vm)?;
-        let span = span.downcast_ref::<PyTuple>().map(|span| span.as_slice()).unwrap_or_default();
-        match span {
-            [start, end] => Ok((start.try_to_value(vm)?, end.try_to_value(vm)?)),
-            _ => Err(vm.new_type_error("Match.span() did not give a pair")),
-        }
-    }
-}
+type Method = fn(&Rc<Compiled>, &FuncArgs, &VirtualMachine) -> Option<PyResult>;
 
 /// The arguments after `self` (at most three), by position or keyword, in the order of `names`; `None` when
 /// they do not fit.
@@ -393,6 +375,20 @@ struct Call<'a> {
     end: usize,
 }
 
+impl<'a> Call<'a> {
+    /// Where a `Match` of this call was searched for.
+    fn searched(&'a self, pattern: &'a PyObjectRef, compiled: &'a Compiled) -> Searched<'a> {
+        Searched {
+            pattern,
+            string: self.string,
+            groupindex: compiled.groupindex.as_ref(),
+            groups: compiled.groups,
+            pos: self.pos,
+            endpos: self.end,
+        }
+    }
+}
+
 fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
     let bound = bind(args, &["string", "pos", "endpos"], 1)?;
     let string = bound[0]?;
@@ -403,66 +399,38 @@ fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
     Some(Call { string, text, pos, end })
 }
 
-fn search(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+fn search(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text, false)?;
     let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
-    Some(first_match(&search, &args.args[0], call.string, call.pos, originals, vm).map(|(found, _)| found))
+    let mut state = State::default();
+    let found = search.next(call.pos, false, &mut state);
+    Some(Ok(if found { Match::from_state(&state, &call.searched(&args.args[0], compiled), vm) } else { vm.ctx.none() }))
 }
 
-/// The `Match` of the first match at or after `from` (`None` if there is none): RustPython's `match` tried
-/// where the automaton can start one, the first that matches being the one `_sre`'s search would find. With it,
-/// where it starts when that is known here (it was made by `match` at a candidate start).
-fn first_match(
-    search: &Search,
-    pattern: &PyObjectRef,
-    string: &PyObjectRef,
-    from: usize,
-    originals: &Originals,
-    vm: &VirtualMachine,
-) -> PyResult<(PyObjectRef, Option<usize>)> {
-    let mut at = from;
-    let mut rejected = 0;
-    while let Some(start) = search.candidate(at) {
-        let found = originals.match_at(pattern, string, start, search.end, false, vm)?;
-        if !vm.is_none(&found) {
-            return Ok((found, Some(start)));
-        }
-        at = start + 1;
-        rejected += 1;
-        if rejected == scan::REJECTIONS_BEFORE_ENGINE {
-            // A loosened automaton keeps naming starts the engine refuses (`(?<=\d)[a-z]+` in a long run of
-            // letters), each found by scanning the run again: the engine's own search goes on from here.
-            let (at, end) = (vm.ctx.new_int(at), vm.ctx.new_int(search.end));
-            return Ok((originals.searcher.call((pattern.clone(), string.clone(), at, end), vm)?, None));
-        }
-    }
-    Ok((vm.ctx.none(), None))
-}
-
-/// `match`: where the automaton cannot match at `pos`, neither can the engine, and a pattern that would
-/// backtrack for ever there answers at once; otherwise RustPython's own method.
-fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
-    let call = subject_call(args)?;
-    let automaton = compiled.automaton(&call.text, false)?;
-    anchored_miss(&Search::new(&call.text, &compiled.code, &automaton.regex, call.end), call.pos, vm)
+/// `match`: the engine at `pos` only; where the automaton cannot match there, neither can the engine, and a
+/// pattern that would backtrack for ever there answers at once.
+fn match_(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
+    anchored(compiled, args, false, vm)
 }
 
 /// `fullmatch`: the same, asking an automaton whose matches end at `endpos` (RustPython's engine can take
 /// exponential time and memory proving there is none: a lazy repeat of a group that can match empty).
-fn fullmatch(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
-    let call = subject_call(args)?;
-    let automaton = compiled.automaton(&call.text, true)?;
-    anchored_miss(&Search::new(&call.text, &compiled.code, &automaton.regex, call.end), call.pos, vm)
+fn fullmatch(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
+    anchored(compiled, args, true, vm)
 }
 
-/// `None` (the Python value) when no match can start at `pos`; `None` (go to RustPython's method) otherwise,
-/// and when `pos` is past `endpos` (RustPython's own answer there is kept: docs/fidelity.md).
-fn anchored_miss(search: &Search, pos: usize, vm: &VirtualMachine) -> Option<PyResult> {
-    if pos > search.end || search.can_match_at(pos) {
-        return None;
+fn anchored(compiled: &Rc<Compiled>, args: &FuncArgs, whole: bool, vm: &VirtualMachine) -> Option<PyResult> {
+    let call = subject_call(args)?;
+    let automaton = compiled.automaton(&call.text, whole)?;
+    let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
+    // Past `endpos`, the engine is asked at `endpos` (RustPython's answer there: docs/fidelity.md).
+    if call.pos <= search.end && !search.can_match_at(call.pos) {
+        return Some(Ok(vm.ctx.none()));
     }
-    Some(Ok(vm.ctx.none()))
+    let mut state = State::default();
+    let found = search.match_here(call.pos, whole, &mut state);
+    Some(Ok(if found { Match::from_state(&state, &call.searched(&args.args[0], compiled), vm) } else { vm.ctx.none() }))
 }
 
 /// Group `group` of the match in `state` as a `str`, or `default` when the group took no part.
@@ -474,13 +442,12 @@ fn group_str(text: &Text, state: &State, group: usize, default: &PyObjectRef, vm
 }
 
 /// Every match, from `from` on, as `_sre`'s iteration steps over them: after an empty match the next may not
-/// be empty at the same place. `f` also learns whether the match starts where an empty one ended (the engine
-/// was told "not empty here").
-fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State, bool) -> PyResult<bool>) -> PyResult<()> {
+/// be empty at the same place.
+fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResult<bool>) -> PyResult<()> {
     let mut state = State::default();
     let (mut at, mut must_advance) = (from, false);
     while at <= search.end && search.next(at, must_advance, &mut state) {
-        if !f(&state, must_advance && state.start == at)? {
+        if !f(&state)? {
             break;
         }
         must_advance = state.cursor.position == state.start;
@@ -489,7 +456,7 @@ fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State, bool) -> P
     Ok(())
 }
 
-fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text, false)?;
     let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end).exact(compiled.exact(&call.text));
@@ -505,7 +472,7 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &Virtual
         }
         None => empty.clone(),
     };
-    let result = each_match(&search, call.pos, |state, _| {
+    let result = each_match(&search, call.pos, |state| {
         found.push(match compiled.groups {
             0 => group(state, 0),
             1 => group(state, 1),
@@ -519,43 +486,32 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &Virtual
     Some(result.map(|()| PyList::from(found).into_ref(&vm.ctx).into()))
 }
 
-fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     compiled.automaton(&call.text, false)?;
     let pattern = args.args[0].clone();
-    let (string, end, compiled) = (call.string.clone(), call.end, compiled.clone());
-    let originals = originals.clone();
-    let cursor = Cell::new(Some((call.pos, false)));
+    let (string, pos, end, compiled) = (call.string.clone(), call.pos, call.end, compiled.clone());
+    let cursor = Cell::new(Some((pos, false)));
+    let state = RefCell::new(State::default());
     let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
         let Some((at, must_advance)) = cursor.take() else { return Ok(vm.ctx.none()) };
         let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
         let automaton = compiled.automaton(&text, false).expect("built when the iterator was made");
-        let search = Search::new(&text, &compiled.code, &automaton.regex, end);
-        let (found, start) = if must_advance {
-            // After an empty match: the engine says where the next one is, a scanner makes it.
-            let mut state = State::default();
-            if !search.next(at, true, &mut state) {
-                return Ok(vm.ctx.none());
-            }
-            (originals.match_at(&pattern, &string, state.start, end, state.start == at, vm)?, None)
-        } else {
-            first_match(&search, &pattern, &string, at, &originals, vm)?
-        };
-        if vm.is_none(&found) {
-            return Ok(found);
+        let search = Search::new(&text, &compiled.code, &automaton.regex, end).exact(compiled.exact(&text));
+        let mut state = state.borrow_mut();
+        if at > search.end || !search.next(at, must_advance, &mut state) {
+            return Ok(vm.ctx.none());
         }
-        let (start, stop) = match start {
-            Some(start) => (start, originals.end_of(&found, vm)?),
-            None => originals.span_of(&found, vm)?,
-        };
+        let (start, stop) = (state.start, state.cursor.position);
         cursor.set(Some((stop, stop == start)));
-        Ok(found)
+        let searched = Searched { pattern: &pattern, string: &string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos, endpos: end };
+        Ok(Match::from_state(&state, &searched, vm))
     });
     let next = ArgCallable::try_from_object(vm, next.into()).ok()?;
     Some(Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into()))
 }
 
-fn split(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
+fn split(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let bound = bind(args, &["string", "maxsplit"], 1)?;
     let text = Text::new(bound[0]?.downcast_ref::<PyStr>()?)?;
     let maxsplit = int_arg(bound[1], 0)?;
@@ -563,7 +519,7 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, _: &Originals, vm: &VirtualMa
     let search = Search::new(&text, &compiled.code, &automaton.regex, text.len()).exact(compiled.exact(&text));
     let none = vm.ctx.none();
     let (mut parts, mut last, mut splits) = (Vec::new(), 0, 0isize);
-    let result = each_match(&search, 0, |state, _| {
+    let result = each_match(&search, 0, |state| {
         if maxsplit != 0 && splits >= maxsplit {
             return Ok(false);
         }
@@ -612,10 +568,7 @@ fn replacement(compiled: &Compiled, pattern: &PyObjectRef, repl: &PyObjectRef, v
         }
     }
     let parsed = (|| -> PyResult<Option<Vec<Piece>>> {
-        let parser = vm.import("re._parser", 0)?;
-        let parser = parser.get_attr("_parser", vm).unwrap_or(parser);
-        let parse = parser.get_attr("parse_template", vm)?;
-        let items: Vec<PyObjectRef> = parse.call((repl.clone(), pattern.clone()), vm)?.try_to_value(vm)?;
+        let items = parse_template(repl, pattern, vm)?;
         let mut pieces = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
             if i % 2 == 0 {
@@ -639,7 +592,15 @@ fn replacement(compiled: &Compiled, pattern: &PyObjectRef, repl: &PyObjectRef, v
     })
 }
 
-fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine, with_count: bool) -> Option<PyResult> {
+/// `re._parser.parse_template(template, pattern)`: literals and group numbers in turn, or `re`'s error.
+fn parse_template(template: &PyObjectRef, pattern: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
+    let parser = vm.import("re._parser", 0)?;
+    let parser = parser.get_attr("_parser", vm).unwrap_or(parser);
+    let parse = parser.get_attr("parse_template", vm)?;
+    parse.call((template.clone(), pattern.clone()), vm)?.try_to_value(vm)
+}
+
+fn substitute(compiled: &Compiled, args: &FuncArgs, vm: &VirtualMachine, with_count: bool) -> Option<PyResult> {
     let bound = bind(args, &["repl", "string", "count"], 2)?;
     let (repl, string) = (bound[0]?, bound[1]?);
     let text = Text::new(string.downcast_ref::<PyStr>()?)?;
@@ -653,14 +614,13 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
         Ok(replacement) => replacement,
         Err(error) => return Some(Err(error)),
     };
-    // A callable is given RustPython's `Match`, made by the engine at each start: the exact automaton is not used.
-    let exact = if matches!(replacement, Replacement::Callable(_)) { None } else { compiled.exact(&text) };
-    let search = Search::new(&text, &compiled.code, &automaton.regex, text.len()).exact(exact);
+    let search = Search::new(&text, &compiled.code, &automaton.regex, text.len()).exact(compiled.exact(&text));
+    let searched = Searched { pattern, string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos: 0, endpos: text.len() };
     let mut out = String::with_capacity(text.slice(0, text.len()).len());
     // A callable's results are only known to be strings when joined: they are kept as objects.
     let mut objects: Vec<PyObjectRef> = Vec::new();
     let (mut last, mut done) = (0, 0usize);
-    let result = each_match(&search, 0, |state, after_empty| {
+    let result = each_match(&search, 0, |state| {
         if count != 0 && done >= count as usize {
             return Ok(false);
         }
@@ -685,8 +645,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
                 if !out.is_empty() {
                     objects.push(vm.ctx.new_str(std::mem::take(&mut out)).into());
                 }
-                let found = originals.match_at(pattern, string, start, text.len(), after_empty, vm)?;
-                let item = callable.call((found,), vm)?;
+                let item = callable.call((Match::from_state(state, &searched, vm),), vm)?;
                 // CPython leaves out a `None` result (an empty replacement).
                 if !vm.is_none(&item) {
                     objects.push(item);
@@ -712,10 +671,10 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, originals: &Originals, vm: &
     }))
 }
 
-fn sub(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
-    substitute(compiled, args, originals, vm, false)
+fn sub(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
+    substitute(compiled, args, vm, false)
 }
 
-fn subn(compiled: &Rc<Compiled>, args: &FuncArgs, originals: &Originals, vm: &VirtualMachine) -> Option<PyResult> {
-    substitute(compiled, args, originals, vm, true)
+fn subn(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
+    substitute(compiled, args, vm, true)
 }

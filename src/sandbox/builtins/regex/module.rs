@@ -56,7 +56,10 @@ pub type PatternMethod = std::rc::Rc<dyn Fn(FuncArgs, &VirtualMachine) -> PyResu
 
 pub fn install(methods: &HashMap<&'static str, PatternMethod>, vm: &VirtualMachine) -> PyResult<()> {
     let re = vm.import("re", 0)?;
-    let compile = re.get_attr("_compile", vm)?;
+    // `re.compile` (which is `re._compile`), not `_compile` itself: called from here, the module function has no
+    // frame of its own, and `re.compile`'s stands in for it, so a warning the parser raises with a `stacklevel`
+    // counted from `re.findall` (a possible set operation) still names the line that called it.
+    let compile = re.get_attr("compile", vm)?;
     for shape in SHAPES {
         let original = re.get_attr(shape.name, vm)?;
         let compile = compile.clone();

@@ -168,6 +168,23 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// A match starting exactly at `pos`, as `_sre`'s `match` (`match_all`: ending at `end`, its
+    /// `fullmatch`) finds it; on `true`, `state` holds it.
+    pub fn match_here(&self, pos: usize, match_all: bool, state: &mut State) -> bool {
+        if self.text.ascii {
+            Self::match_by(self.text.bytes, pos, self.end, self.code, match_all, state)
+        } else {
+            Self::match_by(Utf8Drive(self.text.string), pos, self.end, self.code, match_all, state)
+        }
+    }
+
+    fn match_by<D: StrDrive>(drive: D, pos: usize, end: usize, code: &[u32], match_all: bool, state: &mut State) -> bool {
+        // `Request::new` clamps `pos` to `end`, as RustPython's own `match` does.
+        let request = Request::new(drive, pos, end, code, match_all);
+        state.reset(&request, request.start);
+        state.py_match(&request)
+    }
+
     fn next_by<D: StrDrive>(&self, drive: D, from: usize, must_advance: bool, state: &mut State) -> bool {
         let mut at = from;
         let mut rejected = 0;

@@ -1,0 +1,392 @@
+//! `re.Match`, made here. RustPython's `Match` can only be made by its own `Pattern` methods (its type is
+//! private to the VM), so every match the automaton found was found a second time by calling RustPython's
+//! `match` at its start: a Python-level call, argument binding and a fresh engine state per match, more than
+//! half of a `finditer` over a 10 MB log (108,657 matches: 77 ms listing them, 19 ms finding the same spans
+//! with `findall`). A `Match` of this type is made straight from the engine state (or the exact automaton's
+//! span) the search left.
+//!
+//! Every `Match` a program sees is of this type (`re.Match` is it): the searches RustPython still runs (a
+//! subject that is not a `str`, a program the automaton cannot read) have their `Match` converted, which also
+//! gives it CPython's `pos` and `endpos` (RustPython's were the match's own span). For a subject that is not
+//! a `str`, the groups' values are still sliced by RustPython's `Match` (bytes from any buffer, as CPython).
+//! `Pattern.scanner()` keeps RustPython's own `Match` (docs/fidelity.md).
+
+use rustpython_vm::builtins::{PyDictRef, PyGenericAlias, PyInt, PyStr, PyTuple, PyTupleRef, PyType, PyTypeRef};
+use rustpython_vm::common::wtf8::Wtf8Buf;
+use rustpython_vm::function::FuncArgs;
+use rustpython_vm::protocol::PyMappingMethods;
+use rustpython_vm::types::{AsMapping, Representable};
+use rustpython_vm::{
+    pyclass, AsObject, FromArgs, Traverse, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine,
+};
+use rustpython_sre_engine::State;
+
+/// Where a match was searched for: the pattern, the subject and the search's `pos` and `endpos` (clamped into
+/// the subject, as CPython reports them).
+pub struct Searched<'a> {
+    pub pattern: &'a PyObjectRef,
+    pub string: &'a PyObjectRef,
+    pub groupindex: Option<&'a PyDictRef>,
+    pub groups: usize,
+    pub pos: usize,
+    pub endpos: usize,
+}
+
+#[pyclass(module = "re", name = "Match", traverse)]
+#[derive(Debug, PyPayload)]
+pub struct Match {
+    string: PyObjectRef,
+    pattern: PyObjectRef,
+    /// RustPython's own `Match`, kept for a subject that is not a `str`: it slices the groups' values.
+    engine: Option<PyObjectRef>,
+    #[pytraverse(skip)]
+    groupindex: Option<PyDictRef>,
+    #[pytraverse(skip)]
+    pos: usize,
+    #[pytraverse(skip)]
+    endpos: usize,
+    /// The last group closed, or -1.
+    #[pytraverse(skip)]
+    lastindex: isize,
+    /// Each group's span (group 0 first), `(-1, -1)` for a group that took no part.
+    #[pytraverse(skip)]
+    regs: Box<[(isize, isize)]>,
+}
+
+impl Match {
+    /// The match the engine left in `state` (after `py_match` or `search`; for the exact automaton, only its
+    /// span, of a pattern without groups).
+    pub fn from_state(state: &State, searched: &Searched, vm: &VirtualMachine) -> PyObjectRef {
+        let marks = state.marks.raw();
+        let mark = |at: usize| marks.get(at).filter(|mark| mark.is_some()).map(|mark| mark.unpack() as isize);
+        let mut regs = Vec::with_capacity(searched.groups + 1);
+        regs.push((state.start as isize, state.cursor.position as isize));
+        for group in 1..=searched.groups {
+            regs.push(match (mark(2 * group - 2), mark(2 * group - 1)) {
+                (Some(start), Some(end)) => (start, end),
+                _ => (-1, -1),
+            });
+        }
+        let lastindex = if searched.groups == 0 { -1 } else { state.marks.last_index() };
+        Self {
+            string: searched.string.clone(),
+            pattern: searched.pattern.clone(),
+            engine: None,
+            groupindex: searched.groupindex.cloned(),
+            pos: searched.pos,
+            endpos: searched.endpos,
+            lastindex,
+            regs: regs.into_boxed_slice(),
+        }
+        .into_ref(&vm.ctx)
+        .into()
+    }
+
+    /// RustPython's own `Match` `found` (anything else is returned as it is) as one of these; `positions`, the
+    /// search's `pos` and `endpos` when the caller knows them (RustPython's `Match` reports others).
+    pub fn from_engine(found: PyObjectRef, positions: Option<(usize, usize)>, vm: &VirtualMachine) -> PyResult {
+        if !found.class().is(engine_type()) {
+            return Ok(found);
+        }
+        let string = found.get_attr("string", vm)?;
+        let pattern = found.get_attr("re", vm)?;
+        let regs = found.get_attr("regs", vm)?;
+        let regs = regs.downcast_ref::<PyTuple>().map(|regs| regs.as_slice()).unwrap_or_default();
+        let regs = regs
+            .iter()
+            .map(|span| {
+                let span = span.downcast_ref::<PyTuple>().map(|span| span.as_slice()).unwrap_or_default();
+                match span {
+                    [start, end] => Ok((start.try_to_value(vm)?, end.try_to_value(vm)?)),
+                    _ => Err(vm.new_type_error("Match.regs did not hold pairs")),
+                }
+            })
+            .collect::<PyResult<Vec<(isize, isize)>>>()?;
+        let lastindex = found.get_attr("lastindex", vm)?;
+        let lastindex: Option<isize> = if vm.is_none(&lastindex) { None } else { Some(lastindex.try_to_value(vm)?) };
+        let groupindex = match super::compiled(&pattern).and_then(|compiled| compiled.groupindex.clone()) {
+            Some(groupindex) => Some(groupindex),
+            None => {
+                let mapping = pattern.get_attr("groupindex", vm)?;
+                Some(PyDictRef::try_from_object(vm, vm.ctx.types.dict_type.as_object().call((mapping,), vm)?)?)
+            }
+        };
+        let (pos, endpos) = match positions {
+            Some((pos, endpos)) => {
+                let len = string.length(vm)?;
+                (pos.min(len), endpos.min(len))
+            }
+            None => (found.get_attr("pos", vm)?.try_to_value(vm)?, found.get_attr("endpos", vm)?.try_to_value(vm)?),
+        };
+        let engine = (!string.downcastable::<PyStr>()).then(|| found.clone());
+        Ok(Self { string, pattern, engine, groupindex, pos, endpos, lastindex: lastindex.unwrap_or(-1), regs: regs.into() }
+            .into_ref(&vm.ctx)
+            .into())
+    }
+
+    /// The number of the group `group` names (a number, or a name of the pattern's), as CPython reads it.
+    fn index(&self, group: &PyObject, vm: &VirtualMachine) -> PyResult<usize> {
+        let number = if let Some(number) = group.downcast_ref_if_exact::<PyInt>(vm) {
+            Some(number.as_bigint().try_into().unwrap_or(isize::MAX))
+        } else if let Some(number) = group.try_index_opt(vm) {
+            Some(number?.as_bigint().try_into().unwrap_or(isize::MAX))
+        } else {
+            // CPython looks a name up only in a pattern with named groups (an unhashable one is a TypeError
+            // there, "no such group" in a pattern without).
+            match &self.groupindex {
+                Some(groupindex) if groupindex.__len__() > 0 => groupindex
+                    .get_item_opt(group, vm)?
+                    .and_then(|number| number.downcast_ref::<PyInt>().map(|number| number.as_bigint().try_into().unwrap_or(-1))),
+                _ => None,
+            }
+        };
+        match number {
+            Some(number) if number >= 0 && (number as usize) < self.regs.len() => Ok(number as usize),
+            _ => Err(vm.new_index_error("no such group")),
+        }
+    }
+
+    /// Group `group`'s value, `None` when it took no part.
+    fn value(&self, group: usize, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+        let (start, end) = self.regs[group];
+        if start < 0 || end < 0 {
+            return Ok(None);
+        }
+        if let Some(engine) = &self.engine {
+            return engine.get_item(vm.ctx.new_int(group).as_object(), vm).map(Some);
+        }
+        let string = self.string.downcast_ref::<PyStr>().expect("a str subject unless `engine` is kept");
+        let (start, end) = (start as usize, end as usize);
+        // CPython hands back the subject itself for a match of all of it (an exact `str`).
+        if start == 0 && end == string.char_len() && self.string.class().is(vm.ctx.types.str_type) {
+            return Ok(Some(self.string.clone()));
+        }
+        let wtf8 = string.as_wtf8();
+        let (from, to) = (string.char_index_to_byte(start), string.char_index_to_byte(end));
+        Ok(Some(vm.ctx.new_str(&wtf8[from..to]).into()))
+    }
+
+    fn value_or(&self, group: usize, default: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        Ok(self.value(group, vm)?.unwrap_or_else(|| default.clone()))
+    }
+
+    fn item(&self, group: &PyObject, vm: &VirtualMachine) -> PyResult {
+        let index = self.index(group, vm)?;
+        self.value_or(index, &vm.ctx.none(), vm)
+    }
+
+    fn span_of(&self, name: &str, args: FuncArgs, vm: &VirtualMachine) -> PyResult<(isize, isize)> {
+        Ok(match group_arg(name, args, vm)? {
+            Some(group) => self.regs[self.index(&group, vm)?],
+            None => self.regs[0],
+        })
+    }
+}
+
+/// `groups(default=None)` and `groupdict(default=None)`: their one argument, with CPython's errors.
+fn default_arg(name: &str, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    let FuncArgs { args, kwargs } = args;
+    let given = args.len() + kwargs.len();
+    if let Some((key, _)) = kwargs.iter().find(|(key, _)| key.as_bytes() != b"default") {
+        return Err(vm.new_type_error(format!("{name}() got an unexpected keyword argument '{key}'")));
+    }
+    if given > 1 {
+        return Err(vm.new_type_error(format!("{name}() takes at most 1 argument ({given} given)")));
+    }
+    let default = args.into_iter().chain(kwargs.into_iter().map(|(_, value)| value)).next();
+    Ok(default.unwrap_or_else(|| vm.ctx.none()))
+}
+
+/// `start`, `end` and `span`'s one positional argument, the group (0 when not given).
+fn group_arg(name: &str, args: FuncArgs, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+    if !args.kwargs.is_empty() {
+        return Err(vm.new_type_error(format!("Match.{name}() takes no keyword arguments")));
+    }
+    if args.args.len() > 1 {
+        return Err(vm.new_type_error(format!("{name} expected at most 1 argument, got {}", args.args.len())));
+    }
+    Ok(args.args.into_iter().next())
+}
+
+#[derive(FromArgs)]
+struct TemplateArg {
+    #[pyarg(any)]
+    template: PyObjectRef,
+}
+
+#[pyclass(with(AsMapping, Representable), flags(DISALLOW_INSTANTIATION))]
+impl Match {
+    #[pymethod]
+    fn group(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        if !args.kwargs.is_empty() {
+            return Err(vm.new_type_error("Match.group() takes no keyword arguments"));
+        }
+        match args.args.as_slice() {
+            [] => zelf.value_or(0, &vm.ctx.none(), vm),
+            [group] => zelf.item(group, vm),
+            groups => {
+                let values = groups.iter().map(|group| zelf.item(group, vm)).collect::<PyResult<Vec<_>>>()?;
+                Ok(vm.ctx.new_tuple(values).into())
+            }
+        }
+    }
+
+    #[pymethod]
+    fn groups(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyTupleRef> {
+        let default = default_arg("groups", args, vm)?;
+        let values = (1..zelf.regs.len()).map(|group| zelf.value_or(group, &default, vm)).collect::<PyResult<Vec<_>>>()?;
+        Ok(PyTuple::new_ref(values, &vm.ctx))
+    }
+
+    #[pymethod]
+    fn groupdict(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyDictRef> {
+        let default = default_arg("groupdict", args, vm)?;
+        let dict = vm.ctx.new_dict();
+        if let Some(groupindex) = &zelf.groupindex {
+            for (name, _) in groupindex.clone() {
+                let index = zelf.index(&name, vm)?;
+                dict.set_item(&*name, zelf.value_or(index, &default, vm)?, vm)?;
+            }
+        }
+        Ok(dict)
+    }
+
+    #[pymethod]
+    fn start(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<isize> {
+        Ok(zelf.span_of("start", args, vm)?.0)
+    }
+
+    #[pymethod]
+    fn end(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<isize> {
+        Ok(zelf.span_of("end", args, vm)?.1)
+    }
+
+    #[pymethod]
+    fn span(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<(isize, isize)> {
+        zelf.span_of("span", args, vm)
+    }
+
+    /// `template` with its group references filled in: `re`'s own parser reads it (and raises its errors),
+    /// a group that took no part gives nothing.
+    #[pymethod]
+    fn expand(zelf: &Py<Self>, args: TemplateArg, vm: &VirtualMachine) -> PyResult {
+        let items: Vec<PyObjectRef> = super::parse_template(&args.template, &zelf.pattern, vm)?;
+        let mut pieces = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            if i % 2 == 0 {
+                pieces.push(item);
+            } else if let Some(value) = zelf.value(zelf.index(&item, vm)?, vm)? {
+                pieces.push(value);
+            }
+        }
+        let empty: PyObjectRef = if zelf.string.downcastable::<PyStr>() { vm.ctx.empty_str.to_owned().into() } else { vm.ctx.empty_bytes.to_owned().into() };
+        vm.call_method(&empty, "join", (vm.ctx.new_list(pieces),))
+    }
+
+    #[pygetset]
+    fn pos(zelf: &Py<Self>) -> usize {
+        zelf.pos
+    }
+
+    #[pygetset]
+    fn endpos(zelf: &Py<Self>) -> usize {
+        zelf.endpos
+    }
+
+    #[pygetset]
+    fn lastindex(zelf: &Py<Self>) -> Option<isize> {
+        (zelf.lastindex >= 0).then_some(zelf.lastindex)
+    }
+
+    #[pygetset]
+    fn lastgroup(zelf: &Py<Self>, vm: &VirtualMachine) -> Option<PyObjectRef> {
+        let groupindex = zelf.groupindex.as_ref()?;
+        let last = zelf.lastindex;
+        if last < 0 {
+            return None;
+        }
+        groupindex.clone().into_iter().find_map(|(name, number)| {
+            let number: Option<isize> = number.try_to_value(vm).ok();
+            (number == Some(last)).then_some(name)
+        })
+    }
+
+    #[pygetset]
+    fn re(zelf: &Py<Self>) -> PyObjectRef {
+        zelf.pattern.clone()
+    }
+
+    #[pygetset]
+    fn string(zelf: &Py<Self>) -> PyObjectRef {
+        zelf.string.clone()
+    }
+
+    #[pygetset]
+    fn regs(zelf: &Py<Self>, vm: &VirtualMachine) -> PyTupleRef {
+        let regs = zelf.regs.iter().map(|&(start, end)| vm.new_tuple((start, end)).into()).collect();
+        PyTuple::new_ref(regs, &vm.ctx)
+    }
+
+    #[pymethod]
+    fn __copy__(zelf: &Py<Self>) -> PyRef<Match> {
+        zelf.to_owned()
+    }
+
+    #[pymethod]
+    fn __deepcopy__(zelf: &Py<Self>, _memo: PyObjectRef) -> PyRef<Match> {
+        zelf.to_owned()
+    }
+
+    #[pymethod]
+    fn __reduce__(_zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult {
+        Err(vm.new_type_error("cannot pickle 're.Match' object"))
+    }
+
+    #[pyclassmethod]
+    fn __class_getitem__(cls: PyTypeRef, args: PyObjectRef, vm: &VirtualMachine) -> PyResult<PyGenericAlias> {
+        PyGenericAlias::from_args(cls, args, vm)
+    }
+}
+
+impl AsMapping for Match {
+    fn as_mapping() -> &'static PyMappingMethods {
+        static AS_MAPPING: PyMappingMethods = PyMappingMethods {
+            subscript: Some(|mapping, group, vm| Match::mapping_downcast(mapping).item(group, vm)),
+            ..PyMappingMethods::NOT_IMPLEMENTED
+        };
+        &AS_MAPPING
+    }
+}
+
+impl Representable for Match {
+    fn repr_wtf8(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
+        let (start, end) = zelf.regs[0];
+        let whole = zelf.value_or(0, &vm.ctx.none(), vm)?.repr(vm)?;
+        // CPython's `%.50R`: the match's repr, cut at 50 characters.
+        let shown: Wtf8Buf = whole.as_wtf8().code_points().take(50).collect();
+        let mut out = Wtf8Buf::from(format!("<re.Match object; span=({start}, {end}), match="));
+        out.push_wtf8(&shown);
+        out.push_char('>');
+        Ok(out)
+    }
+}
+
+thread_local! {
+    /// RustPython's own `Match` type (set by `install`).
+    static ENGINE_TYPE: std::cell::Cell<Option<&'static Py<PyType>>> = const { std::cell::Cell::new(None) };
+}
+
+fn engine_type() -> &'static Py<PyType> {
+    ENGINE_TYPE.get().expect("set by `install`")
+}
+
+/// Make this the `Match` of `_sre` and `re` (the zygote does it once, before `typing` reads `re.Match`).
+pub fn install(sre: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+    use rustpython_vm::class::PyClassImpl;
+    let engine: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Match", vm)?)?;
+    ENGINE_TYPE.set(Some(PyRef::leak(engine)));
+    let class = Match::make_static_type();
+    sre.set_attr("Match", class.to_owned(), vm)?;
+    vm.import("re", 0)?.set_attr("Match", class.to_owned(), vm)?;
+    Ok(())
+}
