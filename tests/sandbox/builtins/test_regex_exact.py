@@ -1,10 +1,11 @@
-"""Patterns without groups that cannot match empty are matched, on subjects of 1,024 characters or more, by an
-automaton with `_sre`'s own matches (src/sandbox/builtins/regex/translate.rs, the exact reading;
-`Compiled::exact`): `findall`, `split` and `sub` with a string report its spans without running the engine. Every result must be CPython's: greedy and lazy
-repeats, the order of alternatives, case-insensitive and Unicode classes, anchors with and without `re.M`,
-`\\b` on ASCII subjects, `pos`/`endpos`; patterns the exact reading refuses (lookarounds, `$` without `re.M`,
-possessive repeats, atomic groups, loops whose body can match empty, `\\b` on a non-ASCII subject) must give
-the same results through the engine."""
+"""A pattern whose every part has an exact reading and that cannot match empty is matched by an automaton with
+`_sre`'s own matches and captures (src/sandbox/builtins/regex/translate.rs, the exact reading): every method
+takes the spans of the match and of its groups from it, without running the engine, and `lastindex` is asked
+of the engine only where more than one group took part. Every result must be CPython's: greedy and lazy
+repeats, the order of alternatives, groups in repeats and alternatives, case-insensitive and Unicode classes,
+anchors with and without `re.M`, `\\b` on ASCII subjects, `pos`/`endpos`; patterns the exact reading refuses
+(lookarounds, `$` without `re.M`, possessive repeats, atomic groups, loops whose body can match empty, `\\b` on
+a non-ASCII subject) must give the same results through the engine."""
 
 from __future__ import annotations
 
@@ -17,13 +18,17 @@ patterns = [r'INC-\d{5}', r'\s+', r'a+?b', r'a+b', r'a|ab', r'ab|a', r'(?:a|ab)(
             r'(?:ab){1,2}?b', r'.+?,', r'[^,]+', r'caf\u00e9', r'(?i)CAF\u00c9', r'(?i)stra\u00dfe', r'(?i)k+',
             r'\u212a', r'(?i)[a-z]+', r'(?a)\w+', r'\W+', r'(?s).{3}', r'.{3}', r'\Aab', r'ab\Z', r'(?m)^\w',
             r'(?m)\w$', r'(?:a*)+b', r'(?:a?)*?b', r'a++b', r'(?>a+)b', r'a(?=b)', r'(?<!x)ab', r'[\d\s]+',
-            r'\S+@\S+', r'\d+(?:\.\d+)?', r'[A-Z][a-z]*', r'(?x) a \ b  # comment']
+            r'\S+@\S+', r'\d+(?:\.\d+)?', r'[A-Z][a-z]*', r'(?x) a \ b  # comment', r'(a+)(b)?',
+            r'(?P<w>\w+)@(\w+)', r'((?:ab)+)(c|bcd)?', r'(\d+)(?:\.(\d+))?', r'(?i)(k)(\w*)', r'(?:(a)|(b))+',
+            r'((a)|b)+c?', r'(a|ab)(c|bcd)(d*)', r'(?m)^(\w+) (\w+)$', r'(a)(?=b)']
 subjects = ['', 'ab', 'aab abab ab', 'abcd abc aaabbb', 'the king is singing is thing', 'x y\tz\n\nw  ',
             'INC-12345 INC-123 INC-123456 xINC-00000', 'a,b,,c,d e', 'caf\u00e9 CAF\u00c9 cafe\u0301',
             'STRASSE stra\u00dfe Stra\u00dfe', 'k K \u212a kk', '12 1234 123456 3.14 10.', 'line one\nline two\n',
             'abab\nab\nba\nab', '\u00e9t\u00e9 is \u00e9t\u00e9', 'a@b.c x@y', 'AbcDef Ghi']
 # Each subject long enough for the exact automaton (`EXACT_FROM`: 1,024 characters), and as it is.
 subjects = subjects + [s * (1 + 1100 // len(s)) for s in subjects if s]
+def matched(m):
+    return m and (m.span(), m.regs, m.groups(), m.lastindex, m.lastgroup, m.groupdict())
 def show(label, call):
     try:
         found = repr(call())
@@ -42,7 +47,11 @@ for pattern in patterns:
               show('sub', lambda: compiled.sub('<>', subject)),
               show('template', lambda: compiled.sub(r'[\g<0>]', subject)),
               show('subn', lambda: compiled.subn('_', subject, 2)),
-              show('module', lambda: re.findall(pattern, subject, re.M)))
+              show('module', lambda: re.findall(pattern, subject, re.M)),
+              show('search', lambda: matched(compiled.search(subject, 1))),
+              show('match', lambda: matched(compiled.match(subject))),
+              show('finditer', lambda: [matched(m) for m in compiled.finditer(subject)]),
+              show('callable', lambda: compiled.sub(lambda m: str(m.lastindex), subject)))
 """
 
 

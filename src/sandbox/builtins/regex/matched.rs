@@ -20,6 +20,27 @@ use rustpython_vm::{
     pyclass, AsObject, FromArgs, Traverse, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine,
 };
 use rustpython_sre_engine::State;
+use std::sync::atomic::{AtomicIsize, AtomicPtr, Ordering};
+
+use super::scan::{self, Found, Text};
+
+/// `lastindex` not yet known (`Match::last`).
+const UNKNOWN: isize = -2;
+
+/// A match's groups' spans and `lastindex`, read from a search's `Found` (no Python object made yet).
+pub struct Spans {
+    regs: Box<[(isize, isize)]>,
+    lastindex: isize,
+}
+
+impl Spans {
+    pub fn of(found: &Found, groups: usize) -> Self {
+        let span = |group: usize| found.span(group).map_or((-1, -1), |(start, end)| (start as isize, end as isize));
+        let regs = (0..=groups).map(span).collect();
+        let lastindex = if groups == 0 { -1 } else { found.lastindex().unwrap_or(UNKNOWN) };
+        Self { regs, lastindex }
+    }
+}
 
 /// Where a match was searched for: the pattern, the subject and the search's `pos` and `endpos` (clamped into
 /// the subject, as CPython reports them).
@@ -45,29 +66,22 @@ pub struct Match {
     pos: usize,
     #[pytraverse(skip)]
     endpos: usize,
-    /// The last group closed, or -1.
+    /// The last group closed, -1 for none, or `UNKNOWN` until asked for (`last`).
     #[pytraverse(skip)]
-    lastindex: isize,
+    lastindex: AtomicIsize,
     /// Each group's span (group 0 first), `(-1, -1)` for a group that took no part.
     #[pytraverse(skip)]
     regs: Box<[(isize, isize)]>,
 }
 
 impl Match {
-    /// The match the engine left in `state` (after `py_match` or `search`; for the exact automaton, only its
-    /// span, of a pattern without groups).
-    pub fn from_state(state: &State, searched: &Searched, vm: &VirtualMachine) -> PyObjectRef {
-        let marks = state.marks.raw();
-        let mark = |at: usize| marks.get(at).filter(|mark| mark.is_some()).map(|mark| mark.unpack() as isize);
-        let mut regs = Vec::with_capacity(searched.groups + 1);
-        regs.push((state.start as isize, state.cursor.position as isize));
-        for group in 1..=searched.groups {
-            regs.push(match (mark(2 * group - 2), mark(2 * group - 1)) {
-                (Some(start), Some(end)) => (start, end),
-                _ => (-1, -1),
-            });
-        }
-        let lastindex = if searched.groups == 0 { -1 } else { state.marks.last_index() };
+    /// The match a search found (`scan::Found`).
+    pub fn from_found(found: &Found, searched: &Searched, vm: &VirtualMachine) -> PyObjectRef {
+        Self::from_spans(Spans::of(found, searched.groups), searched, vm)
+    }
+
+    /// A match from its spans (read from a `Found` that may be reused once they are taken).
+    pub fn from_spans(Spans { regs, lastindex }: Spans, searched: &Searched, vm: &VirtualMachine) -> PyObjectRef {
         Self {
             string: searched.string.clone(),
             pattern: searched.pattern.clone(),
@@ -75,17 +89,36 @@ impl Match {
             groupindex: searched.groupindex.cloned(),
             pos: searched.pos,
             endpos: searched.endpos,
-            lastindex,
-            regs: regs.into_boxed_slice(),
+            lastindex: AtomicIsize::new(lastindex),
+            regs,
         }
         .into_ref(&vm.ctx)
         .into()
     }
 
+    /// `lastindex` (-1 for none); where the exact automaton found the match and more than one group took
+    /// part, the engine is asked once, at the match's start (its match there is the automaton's).
+    fn last(&self) -> isize {
+        let known = self.lastindex.load(Ordering::Relaxed);
+        if known != UNKNOWN {
+            return known;
+        }
+        let by_engine = (|| {
+            let compiled = super::compiled(&self.pattern)?;
+            let text = Text::new(self.string.downcast_ref::<PyStr>()?)?;
+            let mut state = State::default();
+            let start = usize::try_from(self.regs[0].0).ok()?;
+            scan::engine_match(&text, &compiled.code, start, self.endpos, false, &mut state).then(|| state.marks.last_index())
+        })();
+        let last = by_engine.unwrap_or(-1);
+        self.lastindex.store(last, Ordering::Relaxed);
+        last
+    }
+
     /// RustPython's own `Match` `found` (anything else is returned as it is) as one of these; `positions`, the
     /// search's `pos` and `endpos` when the caller knows them (RustPython's `Match` reports others).
     pub fn from_engine(found: PyObjectRef, positions: Option<(usize, usize)>, vm: &VirtualMachine) -> PyResult {
-        if !found.class().is(engine_type()) {
+        if !is_engine_match(&found) {
             return Ok(found);
         }
         let string = found.get_attr("string", vm)?;
@@ -119,7 +152,7 @@ impl Match {
             None => (found.get_attr("pos", vm)?.try_to_value(vm)?, found.get_attr("endpos", vm)?.try_to_value(vm)?),
         };
         let engine = (!string.downcastable::<PyStr>()).then(|| found.clone());
-        Ok(Self { string, pattern, engine, groupindex, pos, endpos, lastindex: lastindex.unwrap_or(-1), regs: regs.into() }
+        Ok(Self { string, pattern, engine, groupindex, pos, endpos, lastindex: AtomicIsize::new(lastindex.unwrap_or(-1)), regs: regs.into() }
             .into_ref(&vm.ctx)
             .into())
     }
@@ -295,13 +328,14 @@ impl Match {
 
     #[pygetset]
     fn lastindex(zelf: &Py<Self>) -> Option<isize> {
-        (zelf.lastindex >= 0).then_some(zelf.lastindex)
+        let last = zelf.last();
+        (last >= 0).then_some(last)
     }
 
     #[pygetset]
     fn lastgroup(zelf: &Py<Self>, vm: &VirtualMachine) -> Option<PyObjectRef> {
         let groupindex = zelf.groupindex.as_ref()?;
-        let last = zelf.lastindex;
+        let last = zelf.last();
         if last < 0 {
             return None;
         }
@@ -371,20 +405,19 @@ impl Representable for Match {
     }
 }
 
-thread_local! {
-    /// RustPython's own `Match` type (set by `install`).
-    static ENGINE_TYPE: std::cell::Cell<Option<&'static Py<PyType>>> = const { std::cell::Cell::new(None) };
-}
+/// RustPython's own `Match` type (set by `install`; null before). Its address only, compared, never read.
+static ENGINE_TYPE: AtomicPtr<Py<PyType>> = AtomicPtr::new(std::ptr::null_mut());
 
-fn engine_type() -> &'static Py<PyType> {
-    ENGINE_TYPE.get().expect("set by `install`")
+/// Whether `found` is RustPython's own `Match`.
+fn is_engine_match(found: &PyObject) -> bool {
+    std::ptr::eq(found.class() as *const Py<PyType>, ENGINE_TYPE.load(Ordering::Relaxed))
 }
 
 /// Make this the `Match` of `_sre` and `re` (the zygote does it once, before `typing` reads `re.Match`).
 pub fn install(sre: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
     use rustpython_vm::class::PyClassImpl;
     let engine: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Match", vm)?)?;
-    ENGINE_TYPE.set(Some(PyRef::leak(engine)));
+    ENGINE_TYPE.store(PyRef::leak(engine) as *const Py<PyType> as *mut Py<PyType>, Ordering::Relaxed);
     let class = Match::make_static_type();
     sre.set_attr("Match", class.to_owned(), vm)?;
     vm.import("re", 0)?.set_attr("Match", class.to_owned(), vm)?;

@@ -17,11 +17,10 @@
 //!   counts as 0 on both paths, as in CPython (RustPython's raised "can't convert negative number to
 //!   unsigned").
 //!
-//! `Match` objects are of our own type (`matched`), made from the engine state the search left; results made
-//! of strings (`findall`, `split`, `sub` with a string) are built here, and for a pattern
-//! with no groups and no empty match that `translate` reads exactly, from the spans of an automaton whose
-//! matches are `_sre`'s own, without running the engine (`re.sub` of dates over 10 MB: 27.6 -> 8.6 ms,
-//! `re.split(r'\s+')` 186 -> 149, `re.findall(r'INC-\d{5}')` 15 -> 12).
+//! `Match` objects are of our own type (`matched`), made from what the search found. Where `translate` reads a
+//! program exactly and it cannot match empty, its automaton's matches and captures are `_sre`'s own, and the
+//! engine does not run at all: every method takes the spans from the automaton (`re.sub` of dates over 10 MB:
+//! 27.6 -> 8.6 ms, `re.split(r'\s+')` 186 -> 149, `re.findall(r'INC-\d{5}')` 15 -> 12).
 
 mod classes;
 mod matched;
@@ -34,15 +33,14 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use regex_automata::{meta, MatchKind};
-use rustpython_sre_engine::State;
 use rustpython_vm::builtins::{PyCallableIterator, PyDict, PyDictRef, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
 use rustpython_vm::function::{ArgCallable, FuncArgs};
 use rustpython_vm::protocol::{PyIter, PyIterReturn};
 use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
 
-use matched::{Match, Searched};
-use scan::{Search, Text};
+use matched::{Match, Searched, Spans};
+use scan::{Found, Search, Text};
 
 use super::shared_strs::SharedStrs;
 use translate::Subject;
@@ -58,13 +56,13 @@ const LAZY_DFA_CACHE: usize = 512 << 10;
 /// and are the session's memory like any other.
 const AUTOMATA_BUDGET: usize = 64 << 20;
 
-/// Subjects shorter than this (characters) are matched by the engine even where an exact automaton could
-/// report the spans alone (`Compiled::exact`).
-const EXACT_FROM: usize = 1024;
-
 /// An automaton, and what it counts against `AUTOMATA_BUDGET`.
-struct Automaton {
+pub(crate) struct Automaton {
     regex: meta::Regex,
+    /// Whether its matches, and its captures, are `_sre`'s own (`translate`'s exact reading; none empty).
+    exact: bool,
+    /// Which automaton this is, for a session's whole life (captures are kept for the one that made them).
+    id: u64,
     accounted: usize,
 }
 
@@ -83,10 +81,6 @@ struct Compiled {
     /// The same, ending at the end of the subject (`fullmatch` asks these).
     whole_ascii: OnceCell<Option<Automaton>>,
     whole_unicode: OnceCell<Option<Automaton>>,
-    /// Automata with `_sre`'s own matches (`translate`'s exact reading), for a pattern with no groups and no
-    /// empty match: where `_sre` would only report the span, they give it without the engine.
-    exact_ascii: OnceCell<Option<Automaton>>,
-    exact_unicode: OnceCell<Option<Automaton>>,
     /// The pattern's `groupindex` (name to number), for `Match` methods given a name (`groups`).
     groupindex: Option<PyDictRef>,
     /// The last replacement template `sub` read, and its pieces (a loop calls `sub` with the same one).
@@ -103,21 +97,10 @@ impl Compiled {
             (Subject::Ascii, true) => &self.whole_ascii,
             (Subject::Unicode, true) => &self.whole_unicode,
         };
-        cell.get_or_init(|| build(&self.code, subject, whole, false)).as_ref()
-    }
-
-    /// The automaton whose matches are `_sre`'s, for `text`'s kind of subject, when the pattern has no groups
-    /// and every part of it reads exactly (`translate`) and it cannot match empty.
-    ///
-    /// Only for subjects of `EXACT_FROM` characters or more: the exact automaton is built beside the loose one,
-    /// and for a pattern used once on a short subject building it cost more than the engine's runs it saves
-    /// (400 one-shot patterns over short subjects: 0.49 s with it, 0.37 without).
-    fn exact(&self, text: &Text) -> Option<&meta::Regex> {
-        if self.groups != 0 || text.len() < EXACT_FROM {
-            return None;
-        }
-        let (subject, cell) = if text.is_ascii() { (Subject::Ascii, &self.exact_ascii) } else { (Subject::Unicode, &self.exact_unicode) };
-        cell.get_or_init(|| build(&self.code, subject, false, true)).as_ref().map(|automaton| &automaton.regex)
+        // The exact reading where there is one (its matches are the engine's own: the engine need not run), the
+        // loose one otherwise; whole matches (`fullmatch`) are always the loose reading's, checked by the engine.
+        cell.get_or_init(|| (!whole).then(|| build(&self.code, subject, false, true)).flatten().or_else(|| build(&self.code, subject, whole, false)))
+            .as_ref()
     }
 }
 
@@ -146,7 +129,8 @@ fn build(code: &[u32], subject: Subject, whole: bool, exact: bool) -> Option<Aut
         return None;
     }
     BUILT.set(BUILT.get() + accounted);
-    Some(Automaton { regex, accounted })
+    MADE.set(MADE.get() + 1);
+    Some(Automaton { regex, exact, id: MADE.get(), accounted })
 }
 
 /// A pattern object and its program. The pattern's address is the key; the weak reference tells a live
@@ -159,7 +143,9 @@ struct Registered {
 thread_local! {
     /// Bytes of automata built and alive, against `AUTOMATA_BUDGET`.
     static BUILT: Cell<usize> = const { Cell::new(0) };
-    static PATTERNS: RefCell<HashMap<usize, Registered>> = RefCell::new(HashMap::new());
+    /// Automata made so far (`Automaton::id`).
+    static MADE: Cell<u64> = const { Cell::new(0) };
+    static PATTERNS: RefCell<HashMap<usize, Registered, foldhash::fast::RandomState>> = RefCell::new(HashMap::default());
     /// The table's size after the last sweep of dead patterns: the next sweep waits until it has doubled.
     static SWEPT_AT: Cell<usize> = const { Cell::new(64) };
 }
@@ -217,8 +203,6 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                 unicode: OnceCell::new(),
                 whole_ascii: OnceCell::new(),
                 whole_unicode: OnceCell::new(),
-                exact_ascii: OnceCell::new(),
-                exact_unicode: OnceCell::new(),
                 template: RefCell::new(None),
             };
             register(&pattern, compiled, vm)?;
@@ -402,10 +386,21 @@ fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
 fn search(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text, false)?;
-    let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
-    let mut state = State::default();
-    let found = search.next(call.pos, false, &mut state);
-    Some(Ok(if found { Match::from_state(&state, &call.searched(&args.args[0], compiled), vm) } else { vm.ctx.none() }))
+    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
+    let spans = with_found(|found| search.next(call.pos, false, found).then(|| Spans::of(found, compiled.groups)));
+    Some(Ok(match spans {
+        Some(spans) => Match::from_spans(spans, &call.searched(&args.args[0], compiled), vm),
+        None => vm.ctx.none(),
+    }))
+}
+
+/// `f` given the session's one `Found` for a single search (its captures and vectors kept from call to call).
+/// Nothing that runs Python code may be called inside: a `Match` is made after, from its `Spans`.
+fn with_found<R>(f: impl FnOnce(&mut Found) -> R) -> R {
+    thread_local! {
+        static FOUND: RefCell<Found> = RefCell::new(Found::default());
+    }
+    FOUND.with_borrow_mut(f)
 }
 
 /// `match`: the engine at `pos` only; where the automaton cannot match there, neither can the engine, and a
@@ -423,19 +418,21 @@ fn fullmatch(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> O
 fn anchored(compiled: &Rc<Compiled>, args: &FuncArgs, whole: bool, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text, whole)?;
-    let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end);
+    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
     // Past `endpos`, the engine is asked at `endpos` (RustPython's answer there: docs/fidelity.md).
-    if call.pos <= search.end && !search.can_match_at(call.pos) {
+    if call.pos <= search.end && !automaton.exact && !search.can_match_at(call.pos) {
         return Some(Ok(vm.ctx.none()));
     }
-    let mut state = State::default();
-    let found = search.match_here(call.pos, whole, &mut state);
-    Some(Ok(if found { Match::from_state(&state, &call.searched(&args.args[0], compiled), vm) } else { vm.ctx.none() }))
+    let spans = with_found(|found| search.match_here(call.pos, whole, found).then(|| Spans::of(found, compiled.groups)));
+    Some(Ok(match spans {
+        Some(spans) => Match::from_spans(spans, &call.searched(&args.args[0], compiled), vm),
+        None => vm.ctx.none(),
+    }))
 }
 
-/// Group `group` of the match in `state` as a `str`, or `default` when the group took no part.
-fn group_str(text: &Text, state: &State, group: usize, default: &PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
-    match scan::span(state, group) {
+/// Group `group` of `found` as a `str`, or `default` when the group took no part.
+fn group_str(text: &Text, found: &Found, group: usize, default: &PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+    match found.span(group) {
         Some((start, end)) => vm.ctx.new_str(text.slice(start, end)).into(),
         None => default.clone(),
     }
@@ -443,15 +440,15 @@ fn group_str(text: &Text, state: &State, group: usize, default: &PyObjectRef, vm
 
 /// Every match, from `from` on, as `_sre`'s iteration steps over them: after an empty match the next may not
 /// be empty at the same place.
-fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResult<bool>) -> PyResult<()> {
-    let mut state = State::default();
+fn each_match(search: &Search, from: usize, mut f: impl FnMut(&Found) -> PyResult<bool>) -> PyResult<()> {
+    let mut found = Found::default();
     let (mut at, mut must_advance) = (from, false);
-    while at <= search.end && search.next(at, must_advance, &mut state) {
-        if !f(&state)? {
+    while at <= search.end && search.next(at, must_advance, &mut found) {
+        if !f(&found)? {
             break;
         }
-        must_advance = state.cursor.position == state.start;
-        at = state.cursor.position;
+        must_advance = found.end() == found.start();
+        at = found.end();
     }
     Ok(())
 }
@@ -459,31 +456,33 @@ fn each_match(search: &Search, from: usize, mut f: impl FnMut(&State) -> PyResul
 fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     let automaton = compiled.automaton(&call.text, false)?;
-    let search = Search::new(&call.text, &compiled.code, &automaton.regex, call.end).exact(compiled.exact(&call.text));
+    let search = Search::new(&call.text, &compiled.code, automaton, call.end);
     let empty: PyObjectRef = vm.ctx.empty_str.to_owned().into();
-    let mut found = Vec::new();
+    let mut results = Vec::new();
     let text = &call.text;
-    // The words a long text yields repeat: each text is made once (`SharedStrs`).
-    let mut shared = SharedStrs::for_text(text.slice(0, text.len()).len());
-    let mut group = |state: &State, group: usize| match scan::span(state, group) {
+    // The words a long text yields repeat: each text is made once (`SharedStrs`), a table for each group (a
+    // group of timestamps would otherwise fill the table a group of levels keeps alive).
+    let bytes = text.slice(0, text.len()).len();
+    let mut shared: Vec<SharedStrs> = (0..compiled.groups.max(1)).map(|_| SharedStrs::for_text(bytes)).collect();
+    let mut group = |found: &Found, group: usize| match found.span(group) {
         Some((start, end)) => {
             let piece = text.slice(start, end);
-            shared.get_or_make(piece.as_bytes(), || vm.ctx.new_str(piece).into())
+            shared[group.saturating_sub(1)].get_or_make(piece.as_bytes(), || vm.ctx.new_str(piece).into())
         }
         None => empty.clone(),
     };
-    let result = each_match(&search, call.pos, |state| {
-        found.push(match compiled.groups {
-            0 => group(state, 0),
-            1 => group(state, 1),
+    let result = each_match(&search, call.pos, |found| {
+        results.push(match compiled.groups {
+            0 => group(found, 0),
+            1 => group(found, 1),
             groups => {
-                let items = (1..=groups).map(|g| group(state, g)).collect();
+                let items = (1..=groups).map(|g| group(found, g)).collect();
                 PyTuple::new_ref(items, &vm.ctx).into()
             }
         });
         Ok(true)
     });
-    Some(result.map(|()| PyList::from(found).into_ref(&vm.ctx).into()))
+    Some(result.map(|()| PyList::from(results).into_ref(&vm.ctx).into()))
 }
 
 fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
@@ -492,20 +491,20 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Op
     let pattern = args.args[0].clone();
     let (string, pos, end, compiled) = (call.string.clone(), call.pos, call.end, compiled.clone());
     let cursor = Cell::new(Some((pos, false)));
-    let state = RefCell::new(State::default());
+    let found = RefCell::new(Found::default());
     let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
         let Some((at, must_advance)) = cursor.take() else { return Ok(vm.ctx.none()) };
         let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
         let automaton = compiled.automaton(&text, false).expect("built when the iterator was made");
-        let search = Search::new(&text, &compiled.code, &automaton.regex, end).exact(compiled.exact(&text));
-        let mut state = state.borrow_mut();
-        if at > search.end || !search.next(at, must_advance, &mut state) {
+        let search = Search::new(&text, &compiled.code, automaton, end);
+        let mut found = found.borrow_mut();
+        if at > search.end || !search.next(at, must_advance, &mut found) {
             return Ok(vm.ctx.none());
         }
-        let (start, stop) = (state.start, state.cursor.position);
+        let (start, stop) = (found.start(), found.end());
         cursor.set(Some((stop, stop == start)));
         let searched = Searched { pattern: &pattern, string: &string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos, endpos: end };
-        Ok(Match::from_state(&state, &searched, vm))
+        Ok(Match::from_found(&found, &searched, vm))
     });
     let next = ArgCallable::try_from_object(vm, next.into()).ok()?;
     Some(Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into()))
@@ -516,18 +515,18 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Optio
     let text = Text::new(bound[0]?.downcast_ref::<PyStr>()?)?;
     let maxsplit = int_arg(bound[1], 0)?;
     let automaton = compiled.automaton(&text, false)?;
-    let search = Search::new(&text, &compiled.code, &automaton.regex, text.len()).exact(compiled.exact(&text));
+    let search = Search::new(&text, &compiled.code, automaton, text.len());
     let none = vm.ctx.none();
     let (mut parts, mut last, mut splits) = (Vec::new(), 0, 0isize);
-    let result = each_match(&search, 0, |state| {
+    let result = each_match(&search, 0, |found| {
         if maxsplit != 0 && splits >= maxsplit {
             return Ok(false);
         }
-        parts.push(vm.ctx.new_str(text.slice(last, state.start)).into());
+        parts.push(vm.ctx.new_str(text.slice(last, found.start())).into());
         for group in 1..=compiled.groups {
-            parts.push(group_str(&text, state, group, &none, vm));
+            parts.push(group_str(&text, found, group, &none, vm));
         }
-        last = state.cursor.position;
+        last = found.end();
         splits += 1;
         Ok(true)
     });
@@ -614,17 +613,17 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, vm: &VirtualMachine, with_co
         Ok(replacement) => replacement,
         Err(error) => return Some(Err(error)),
     };
-    let search = Search::new(&text, &compiled.code, &automaton.regex, text.len()).exact(compiled.exact(&text));
+    let search = Search::new(&text, &compiled.code, automaton, text.len());
     let searched = Searched { pattern, string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos: 0, endpos: text.len() };
     let mut out = String::with_capacity(text.slice(0, text.len()).len());
     // A callable's results are only known to be strings when joined: they are kept as objects.
     let mut objects: Vec<PyObjectRef> = Vec::new();
     let (mut last, mut done) = (0, 0usize);
-    let result = each_match(&search, 0, |state| {
+    let result = each_match(&search, 0, |found| {
         if count != 0 && done >= count as usize {
             return Ok(false);
         }
-        let (start, end) = (state.start, state.cursor.position);
+        let (start, end) = (found.start(), found.end());
         out.push_str(text.slice(last, start));
         match &replacement {
             Replacement::Text(with) => out.push_str(with),
@@ -633,7 +632,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, vm: &VirtualMachine, with_co
                     match piece {
                         Piece::Text(literal) => out.push_str(literal),
                         Piece::Group(group) => {
-                            if let Some((a, b)) = scan::span(state, *group) {
+                            if let Some((a, b)) = found.span(*group) {
                                 out.push_str(text.slice(a, b));
                             }
                         }
@@ -645,7 +644,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, vm: &VirtualMachine, with_co
                 if !out.is_empty() {
                     objects.push(vm.ctx.new_str(std::mem::take(&mut out)).into());
                 }
-                let item = callable.call((Match::from_state(state, &searched, vm),), vm)?;
+                let item = callable.call((Match::from_found(found, &searched, vm),), vm)?;
                 // CPython leaves out a `None` result (an empty replacement).
                 if !vm.is_none(&item) {
                     objects.push(item);

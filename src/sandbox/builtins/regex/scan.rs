@@ -1,10 +1,14 @@
 //! The search itself: the automaton names the next place a match can start, the VM's `_sre` engine
-//! (`rustpython_sre_engine`, the same program `re` compiled) tries there, and only there. Positions are the
-//! engine's (characters); the automaton reads the string's UTF-8 bytes, and the string's own index table
-//! converts between the two.
+//! (`rustpython_sre_engine`, the same program `re` compiled) tries there, and only there; or, where the
+//! automaton is exact (`translate`'s exact reading, no empty match), the automaton's match and its captures are
+//! `_sre`'s and the engine does not run. Positions are the engine's (characters); the automaton reads the
+//! string's UTF-8 bytes, and the string's own index table converts between the two.
 
-use regex_automata::{meta, Anchored, Input};
+use regex_automata::util::captures::Captures;
+use regex_automata::{Anchored, Input};
 use rustpython_sre_engine::{Request, State, StrDrive, StringCursor};
+
+use super::Automaton;
 use rustpython_vm::builtins::PyStr;
 use rustpython_vm::Py;
 use rustpython_vm::common::wtf8::Wtf8;
@@ -107,33 +111,100 @@ impl StrDrive for Utf8Drive<'_> {
 /// quadratic.
 pub const REJECTIONS_BEFORE_ENGINE: usize = 32;
 
+/// A match a search found, by the engine (its state, marks included) or by an exact automaton (its span and
+/// its groups' spans, read from the captures).
+#[derive(Default)]
+pub struct Found {
+    state: State,
+    /// The exact automaton's captures, and which automaton made them (`Automaton::id`).
+    captures: Option<(u64, Captures)>,
+    /// Groups 1.. from the exact automaton, in characters.
+    groups: Vec<Option<(usize, usize)>>,
+    by_automaton: bool,
+    start: usize,
+    end: usize,
+}
+
+impl Found {
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// Group `group`'s span (0 is the whole match), `None` when it took no part.
+    pub fn span(&self, group: usize) -> Option<(usize, usize)> {
+        if group == 0 {
+            return Some((self.start, self.end));
+        }
+        if self.by_automaton {
+            return self.groups.get(group - 1).copied().flatten();
+        }
+        let marks = self.state.marks.raw();
+        let (start, end) = (marks.get(2 * group - 2)?, marks.get(2 * group - 1)?);
+        (start.is_some() && end.is_some()).then(|| (start.unpack(), end.unpack()))
+    }
+
+    /// The last group closed (`lastindex`; -1 for none), or `None` where only the engine can say: a match of
+    /// the exact automaton in which more than one group took part (captures hold spans, not the order in
+    /// which the groups closed).
+    pub fn lastindex(&self) -> Option<isize> {
+        if !self.by_automaton {
+            return Some(self.state.marks.last_index());
+        }
+        let mut taking_part = self.groups.iter().enumerate().filter(|(_, span)| span.is_some());
+        match (taking_part.next(), taking_part.next()) {
+            (None, _) => Some(-1),
+            (Some((group, _)), None) => Some(group as isize + 1),
+            _ => None,
+        }
+    }
+
+    fn take_engine_match(&mut self) {
+        self.by_automaton = false;
+        self.start = self.state.start;
+        self.end = self.state.cursor.position;
+    }
+}
+
+/// `_sre`'s match of `code` starting exactly at `pos` in `text[..end]` (`match_all`: ending at `end`), as
+/// RustPython's own `match`/`fullmatch` find it; on `true`, `state` holds it.
+pub fn engine_match(text: &Text, code: &[u32], pos: usize, end: usize, match_all: bool, state: &mut State) -> bool {
+    fn run<D: StrDrive>(drive: D, pos: usize, end: usize, code: &[u32], match_all: bool, state: &mut State) -> bool {
+        // `Request::new` clamps `pos` to `end`, as RustPython's own `match` does.
+        let request = Request::new(drive, pos, end, code, match_all);
+        state.reset(&request, request.start);
+        state.py_match(&request)
+    }
+    if text.ascii {
+        run(text.bytes, pos, end, code, match_all, state)
+    } else {
+        run(Utf8Drive(text.string), pos, end, code, match_all, state)
+    }
+}
+
 /// One search over `text[..end]` (`end` in characters, the `endpos` of `re`).
 pub struct Search<'a> {
     text: &'a Text<'a>,
     code: &'a [u32],
-    automaton: &'a meta::Regex,
-    /// An automaton with `_sre`'s own matches, none empty, for a pattern without groups (`Compiled::exact`).
-    exact: Option<&'a meta::Regex>,
+    automaton: &'a Automaton,
     pub end: usize,
     hay: &'a [u8],
 }
 
 impl<'a> Search<'a> {
-    pub fn new(text: &'a Text<'a>, code: &'a [u32], automaton: &'a meta::Regex, end: usize) -> Self {
+    pub fn new(text: &'a Text<'a>, code: &'a [u32], automaton: &'a Automaton, end: usize) -> Self {
         let end = end.min(text.len());
-        Self { text, code, automaton, exact: None, end, hay: &text.bytes[..text.byte(end)] }
-    }
-
-    /// Matches from the exact automaton, when there is one: `next` gives their spans without the engine.
-    pub fn exact(self, exact: Option<&'a meta::Regex>) -> Self {
-        Self { exact, ..self }
+        Self { text, code, automaton, end, hay: &text.bytes[..text.byte(end)] }
     }
 
     /// Whether the automaton can match starting exactly at `at` (at most `end`): when it cannot, neither can
     /// `_sre`.
     pub fn can_match_at(&self, at: usize) -> bool {
         let input = Input::new(self.hay).range(self.text.byte(at)..).anchored(Anchored::Yes);
-        self.automaton.is_match(input)
+        self.automaton.regex.is_match(input)
     }
 
     /// The first place at or after `from` where the automaton can start a match (`_sre` can start one
@@ -143,46 +214,56 @@ impl<'a> Search<'a> {
             return None;
         }
         let input = Input::new(self.hay).range(self.text.byte(from)..);
-        self.automaton.search(&input).map(|found| self.text.char(found.start()))
+        self.automaton.regex.search(&input).map(|found| self.text.char(found.start()))
     }
 
     /// The first match at or after `from`, as `_sre`'s search would find it (`must_advance`: not an empty
-    /// match at `from`, the rule after an empty match). On `true`, `state` holds the match: `state.start`,
-    /// `state.cursor.position` and the group marks.
-    pub fn next(&self, from: usize, must_advance: bool, state: &mut State) -> bool {
-        if let Some(exact) = self.exact {
+    /// match at `from`, the rule after an empty match).
+    pub fn next(&self, from: usize, must_advance: bool, found: &mut Found) -> bool {
+        if self.automaton.exact {
             // No match of an exact automaton is empty, so `must_advance` asks nothing of it.
             if from > self.end {
                 return false;
             }
-            let Some(found) = exact.search(&Input::new(self.hay).range(self.text.byte(from)..)) else { return false };
-            // The pattern has no groups: the marks stay empty, and the span is all there is.
-            state.start = self.text.char(found.start());
-            state.cursor.position = self.text.char(found.end());
-            return true;
+            return self.read(Input::new(self.hay).range(self.text.byte(from)..), found);
         }
-        if self.text.ascii {
-            self.next_by(self.text.bytes, from, must_advance, state)
+        let matched = if self.text.ascii {
+            self.next_by(self.text.bytes, from, must_advance, &mut found.state)
         } else {
-            self.next_by(Utf8Drive(self.text.string), from, must_advance, state)
-        }
+            self.next_by(Utf8Drive(self.text.string), from, must_advance, &mut found.state)
+        };
+        found.take_engine_match();
+        matched
     }
 
-    /// A match starting exactly at `pos`, as `_sre`'s `match` (`match_all`: ending at `end`, its
-    /// `fullmatch`) finds it; on `true`, `state` holds it.
-    pub fn match_here(&self, pos: usize, match_all: bool, state: &mut State) -> bool {
-        if self.text.ascii {
-            Self::match_by(self.text.bytes, pos, self.end, self.code, match_all, state)
-        } else {
-            Self::match_by(Utf8Drive(self.text.string), pos, self.end, self.code, match_all, state)
+    /// The match starting exactly at `pos`, as `_sre`'s `match` finds it (`match_all`: its `fullmatch`, by the
+    /// engine).
+    pub fn match_here(&self, pos: usize, match_all: bool, found: &mut Found) -> bool {
+        if self.automaton.exact && !match_all && pos <= self.end {
+            return self.read(Input::new(self.hay).range(self.text.byte(pos)..).anchored(Anchored::Yes), found);
         }
+        let matched = engine_match(self.text, self.code, pos, self.end, match_all, &mut found.state);
+        found.take_engine_match();
+        matched
     }
 
-    fn match_by<D: StrDrive>(drive: D, pos: usize, end: usize, code: &[u32], match_all: bool, state: &mut State) -> bool {
-        // `Request::new` clamps `pos` to `end`, as RustPython's own `match` does.
-        let request = Request::new(drive, pos, end, code, match_all);
-        state.reset(&request, request.start);
-        state.py_match(&request)
+    /// The exact automaton's first match in `input`, its groups read from the captures.
+    fn read(&self, input: Input<'_>, found: &mut Found) -> bool {
+        let regex = &self.automaton.regex;
+        let owner = self.automaton.id;
+        if found.captures.as_ref().is_none_or(|(made_by, _)| *made_by != owner) {
+            found.captures = Some((owner, regex.create_captures()));
+        }
+        let (_, captures) = found.captures.as_mut().expect("made above");
+        regex.search_captures(&input, captures);
+        let Some(whole) = captures.get_match() else { return false };
+        found.by_automaton = true;
+        found.start = self.text.char(whole.start());
+        found.end = self.text.char(whole.end());
+        found.groups.clear();
+        let text = self.text;
+        found.groups.extend((1..captures.group_len()).map(|group| captures.get_group(group).map(|span| (text.char(span.start), text.char(span.end)))));
+        true
     }
 
     fn next_by<D: StrDrive>(&self, drive: D, from: usize, must_advance: bool, state: &mut State) -> bool {
@@ -210,14 +291,4 @@ impl<'a> Search<'a> {
         }
         false
     }
-}
-
-/// Group `group`'s span in `state` (0 is the whole match), `None` when it took no part.
-pub fn span(state: &State, group: usize) -> Option<(usize, usize)> {
-    if group == 0 {
-        return Some((state.start, state.cursor.position));
-    }
-    let marks = state.marks.raw();
-    let (start, end) = (marks.get(2 * group - 2)?, marks.get(2 * group - 1)?);
-    (start.is_some() && end.is_some()).then(|| (start.unpack(), end.unpack()))
 }

@@ -15,15 +15,15 @@
 //! non-ASCII subject, atomic group or possessive repeat, and no repeat whose body can match empty, where
 //! `_sre` and an automaton stop a loop by different rules) becomes an automaton with `_sre`'s own matches: its
 //! repeats keep their greediness, and with leftmost-first matching an automaton prefers, among the matches at
-//! the leftmost start, the one a backtracking engine tries first. Such an automaton names whole matches, and
-//! where a pattern has no groups (nothing else to report) and no empty match, `_sre` need not run at all.
+//! the leftmost start, the one a backtracking engine tries first, and its groups (read as captures) the spans
+//! `_sre`'s marks hold. For a pattern that cannot match empty, such an automaton replaces `_sre`'s run.
 //!
 //! A `Hir` is built directly, never printed and parsed again, so no character of the pattern can be read
 //! with another meaning.
 
 use std::cell::Cell;
 
-use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
 use rustpython_sre_engine::{SreAtCode, SreCatCode, SreOpcode};
 
 use super::classes;
@@ -69,16 +69,39 @@ impl Reader<'_> {
         SreOpcode::try_from(self.word(at)?).ok()
     }
 
-    /// `code[at..end]`, each operation after the last.
+    /// `code[at..end]`, each operation after the last. Read exactly, a group's `MARK` pair (which `_sre`'s
+    /// compiler puts around the group's body, in the same sequence) becomes a capture of that body, so the
+    /// automaton reports the group's span.
     fn sequence(&self, mut at: usize, end: usize) -> Option<Hir> {
         let mut parts = Vec::new();
+        // The groups opened and not yet closed here: each one's number and the parts before it.
+        let mut open: Vec<(u32, Vec<Hir>)> = Vec::new();
         while at < end {
+            if self.exact && self.opcode(at)? == SreOpcode::MARK {
+                let mark = self.word(at + 1)?;
+                let group = mark / 2 + 1;
+                if mark % 2 == 0 {
+                    open.push((group, std::mem::take(&mut parts)));
+                } else {
+                    let (opened, before) = open.pop()?;
+                    if opened != group {
+                        return None;
+                    }
+                    let body = Hir::concat(std::mem::replace(&mut parts, before));
+                    parts.push(Hir::capture(Capture { index: group, name: None, sub: Box::new(body) }));
+                }
+                at += 2;
+                continue;
+            }
             let (part, next) = self.operation(at)?;
             if next <= at || next > end {
                 return None;
             }
             parts.push(part);
             at = next;
+        }
+        if !open.is_empty() {
+            return None;
         }
         Some(Hir::concat(parts))
     }
