@@ -250,6 +250,16 @@ impl<'a> Search<'a> {
     /// The exact automaton's first match in `input`, its groups read from the captures.
     fn read(&self, input: Input<'_>, found: &mut Found) -> bool {
         let regex = &self.automaton.regex;
+        if regex.captures_len() == 1 {
+            // No group but the match: its span alone (asking for captures took `re.findall(r'INC-\d{5}')`
+            // over 10 MB from 12.5 to 17.8 ms).
+            let Some(whole) = regex.search(&input) else { return false };
+            found.by_automaton = true;
+            found.groups.clear();
+            found.start = self.text.char(whole.start());
+            found.end = self.text.char(whole.end());
+            return true;
+        }
         let owner = self.automaton.id;
         if found.captures.as_ref().is_none_or(|(made_by, _)| *made_by != owner) {
             found.captures = Some((owner, regex.create_captures()));
