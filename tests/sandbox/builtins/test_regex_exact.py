@@ -25,7 +25,7 @@ subjects = ['', 'ab', 'aab abab ab', 'abcd abc aaabbb', 'the king is singing is 
             'INC-12345 INC-123 INC-123456 xINC-00000', 'a,b,,c,d e', 'caf\u00e9 CAF\u00c9 cafe\u0301',
             'STRASSE stra\u00dfe Stra\u00dfe', 'k K \u212a kk', '12 1234 123456 3.14 10.', 'line one\nline two\n',
             'abab\nab\nba\nab', '\u00e9t\u00e9 is \u00e9t\u00e9', 'a@b.c x@y', 'AbcDef Ghi']
-# Each subject long enough for the exact automaton (`EXACT_FROM`: 1,024 characters), and as it is.
+# Each subject as it is, and repeated past 1,024 characters (long subjects take other paths: `SharedStrs`).
 subjects = subjects + [s * (1 + 1100 // len(s)) for s in subjects if s]
 def matched(m):
     return m and (m.span(), m.regs, m.groups(), m.lastindex, m.lastgroup, m.groupdict())
