@@ -14,10 +14,10 @@
 use rustpython_vm::builtins::{PyDictRef, PyGenericAlias, PyInt, PyStr, PyTuple, PyTupleRef, PyType, PyTypeRef};
 use rustpython_vm::common::wtf8::Wtf8Buf;
 use rustpython_vm::function::FuncArgs;
-use rustpython_vm::protocol::PyMappingMethods;
+use rustpython_vm::protocol::{PyBuffer, PyMappingMethods};
 use rustpython_vm::types::{AsMapping, Representable};
 use rustpython_vm::{
-    pyclass, AsObject, FromArgs, Traverse, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine,
+    pyclass, AsObject, Traverse, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine,
 };
 use rustpython_sre_engine::State;
 use std::sync::atomic::{AtomicIsize, AtomicPtr, Ordering};
@@ -96,6 +96,15 @@ impl Match {
         .into()
     }
 
+    /// The group that closed last, as far as the spans tell: the one ending last; of those, the one starting
+    /// last (a later sibling); of those, the outermost (the lowest number).
+    fn last_by_spans(&self) -> isize {
+        let taking_part = self.regs.iter().enumerate().skip(1).filter(|(_, (start, _))| *start >= 0);
+        taking_part
+            .max_by(|(a, (a_start, a_end)), (b, (b_start, b_end))| a_end.cmp(b_end).then(a_start.cmp(b_start)).then(b.cmp(a)))
+            .map_or(-1, |(group, _)| group as isize)
+    }
+
     /// `lastindex` (-1 for none); where the exact automaton found the match and more than one group took
     /// part, the engine is asked once, at the match's start (its match there is the automaton's).
     fn last(&self) -> isize {
@@ -103,14 +112,16 @@ impl Match {
         if known != UNKNOWN {
             return known;
         }
+        // The engine asked for a match of exactly the automaton's span (where its own search would stop
+        // elsewhere, a lazy counted repeat, it is held to the same match).
         let by_engine = (|| {
             let compiled = super::compiled(&self.pattern)?;
             let text = Text::new(self.string.downcast_ref::<PyStr>()?)?;
             let mut state = State::default();
-            let start = usize::try_from(self.regs[0].0).ok()?;
-            scan::engine_match(&text, &compiled.code, start, self.endpos, false, &mut state).then(|| state.marks.last_index())
+            let (start, end) = (usize::try_from(self.regs[0].0).ok()?, usize::try_from(self.regs[0].1).ok()?);
+            scan::engine_match(&text, &compiled.code, start, end, true, &mut state).then(|| state.marks.last_index())
         })();
-        let last = by_engine.unwrap_or(-1);
+        let last = by_engine.unwrap_or_else(|| self.last_by_spans());
         self.lastindex.store(last, Ordering::Relaxed);
         last
     }
@@ -146,7 +157,11 @@ impl Match {
         };
         let (pos, endpos) = match positions {
             Some((pos, endpos)) => {
-                let len = string.length(vm)?;
+                // In characters for a str, in bytes for a buffer (an `array('i')` is read as its bytes).
+                let len = match string.try_to_value::<PyBuffer>(vm) {
+                    Ok(buffer) => buffer.desc.len,
+                    Err(_) => string.length(vm)?,
+                };
                 (pos.min(len), endpos.min(len))
             }
             None => (found.get_attr("pos", vm)?.try_to_value(vm)?, found.get_attr("endpos", vm)?.try_to_value(vm)?),
@@ -195,7 +210,9 @@ impl Match {
             return Ok(Some(self.string.clone()));
         }
         let wtf8 = string.as_wtf8();
-        let (from, to) = (string.char_index_to_byte(start), string.char_index_to_byte(end));
+        // RustPython's engine can leave a group inside a loop with its start after its end (`(?:a((?!b)))+`
+        // on 'aab': (2, 1)); its own `Match` gives '' there, and so does this.
+        let (from, to) = (string.char_index_to_byte(start.min(end)), string.char_index_to_byte(end));
         Ok(Some(vm.ctx.new_str(&wtf8[from..to]).into()))
     }
 
@@ -216,18 +233,32 @@ impl Match {
     }
 }
 
-/// `groups(default=None)` and `groupdict(default=None)`: their one argument, with CPython's errors.
-fn default_arg(name: &str, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+/// The one argument of `groups(default=None)`, `groupdict(default=None)` and `expand(template)`, by position or
+/// by `keyword`, checked in CPython's order and words (too many, then a required one missing, then an unknown
+/// keyword).
+fn one_arg(name: &str, keyword: &str, required: bool, args: FuncArgs, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
     let FuncArgs { args, kwargs } = args;
     let given = args.len() + kwargs.len();
-    if let Some((key, _)) = kwargs.iter().find(|(key, _)| key.as_bytes() != b"default") {
+    if given > 1 {
+        let what = if args.is_empty() { "keyword argument" } else { "argument" };
+        return Err(vm.new_type_error(format!("{name}() takes at most 1 {what} ({given} given)")));
+    }
+    let mut value = args.into_iter().next();
+    let mut unknown = None;
+    for (key, given) in kwargs {
+        if key.as_bytes() == keyword.as_bytes() {
+            value = Some(given);
+        } else {
+            unknown = Some(key);
+        }
+    }
+    if required && value.is_none() {
+        return Err(vm.new_type_error(format!("{name}() missing required argument '{keyword}' (pos 1)")));
+    }
+    if let Some(key) = unknown {
         return Err(vm.new_type_error(format!("{name}() got an unexpected keyword argument '{key}'")));
     }
-    if given > 1 {
-        return Err(vm.new_type_error(format!("{name}() takes at most 1 argument ({given} given)")));
-    }
-    let default = args.into_iter().chain(kwargs.into_iter().map(|(_, value)| value)).next();
-    Ok(default.unwrap_or_else(|| vm.ctx.none()))
+    Ok(value)
 }
 
 /// `start`, `end` and `span`'s one positional argument, the group (0 when not given).
@@ -239,12 +270,6 @@ fn group_arg(name: &str, args: FuncArgs, vm: &VirtualMachine) -> PyResult<Option
         return Err(vm.new_type_error(format!("{name} expected at most 1 argument, got {}", args.args.len())));
     }
     Ok(args.args.into_iter().next())
-}
-
-#[derive(FromArgs)]
-struct TemplateArg {
-    #[pyarg(any)]
-    template: PyObjectRef,
 }
 
 #[pyclass(with(AsMapping, Representable), flags(DISALLOW_INSTANTIATION))]
@@ -266,14 +291,14 @@ impl Match {
 
     #[pymethod]
     fn groups(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyTupleRef> {
-        let default = default_arg("groups", args, vm)?;
+        let default = one_arg("groups", "default", false, args, vm)?.unwrap_or_else(|| vm.ctx.none());
         let values = (1..zelf.regs.len()).map(|group| zelf.value_or(group, &default, vm)).collect::<PyResult<Vec<_>>>()?;
         Ok(PyTuple::new_ref(values, &vm.ctx))
     }
 
     #[pymethod]
     fn groupdict(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyDictRef> {
-        let default = default_arg("groupdict", args, vm)?;
+        let default = one_arg("groupdict", "default", false, args, vm)?.unwrap_or_else(|| vm.ctx.none());
         let dict = vm.ctx.new_dict();
         if let Some(groupindex) = &zelf.groupindex {
             for (name, _) in groupindex.clone() {
@@ -302,8 +327,9 @@ impl Match {
     /// `template` with its group references filled in: `re`'s own parser reads it (and raises its errors),
     /// a group that took no part gives nothing.
     #[pymethod]
-    fn expand(zelf: &Py<Self>, args: TemplateArg, vm: &VirtualMachine) -> PyResult {
-        let items: Vec<PyObjectRef> = super::parse_template(&args.template, &zelf.pattern, vm)?;
+    fn expand(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        let template = one_arg("expand", "template", true, args, vm)?.expect("required");
+        let items: Vec<PyObjectRef> = super::parse_template(&template, &zelf.pattern, vm)?;
         let mut pieces = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
             if i % 2 == 0 {
@@ -312,7 +338,8 @@ impl Match {
                 pieces.push(value);
             }
         }
-        let empty: PyObjectRef = if zelf.string.downcastable::<PyStr>() { vm.ctx.empty_str.to_owned().into() } else { vm.ctx.empty_bytes.to_owned().into() };
+        // Joined as the template's type (CPython: a bytes template on a str subject gives bytes).
+        let empty: PyObjectRef = if template.downcastable::<PyStr>() { vm.ctx.empty_str.to_owned().into() } else { vm.ctx.empty_bytes.to_owned().into() };
         vm.call_method(&empty, "join", (vm.ctx.new_list(pieces),))
     }
 

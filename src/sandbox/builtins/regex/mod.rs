@@ -56,6 +56,10 @@ const LAZY_DFA_CACHE: usize = 512 << 10;
 /// and are the session's memory like any other.
 const AUTOMATA_BUDGET: usize = 64 << 20;
 
+/// The most groups a pattern read exactly may have (`build`): `re.compile('(a)' * 2000)` on 2,000 `a`s took
+/// 3.8 s through captures.
+const CAPTURED_GROUPS: usize = 32;
+
 /// An automaton, and what it counts against `AUTOMATA_BUDGET`.
 pub(crate) struct Automaton {
     regex: meta::Regex,
@@ -114,6 +118,11 @@ fn build(code: &[u32], subject: Subject, whole: bool, exact: bool) -> Option<Aut
     if exact && hir.properties().minimum_len().is_none_or(|least| least == 0) {
         return None;
     }
+    // The exact reading reports groups through captures, whose engines copy every group's slots as they go:
+    // past `CAPTURED_GROUPS` groups the loose automaton and `_sre` serve the pattern.
+    if exact && hir.properties().explicit_captures_len() > CAPTURED_GROUPS {
+        return None;
+    }
     if whole {
         hir = regex_syntax::hir::Hir::concat(vec![hir, regex_syntax::hir::Hir::look(regex_syntax::hir::Look::End)]);
     }
@@ -156,13 +165,18 @@ fn key(pattern: &PyObject) -> usize {
 
 fn register(pattern: &PyObject, compiled: Compiled, vm: &VirtualMachine) -> PyResult<()> {
     let weak = pattern.downgrade(None, vm)?;
-    PATTERNS.with_borrow_mut(|patterns| {
-        patterns.insert(key(pattern), Registered { pattern: weak, compiled: Rc::new(compiled) });
+    // What leaves the table is dropped after the borrow ends: dropping a pattern's program can run Python code
+    // (a `__del__` of an object in its `groupindex`), which may compile or search and so use the table.
+    let removed = PATTERNS.with_borrow_mut(|patterns| {
+        let mut removed: Vec<Registered> = patterns.insert(key(pattern), Registered { pattern: weak, compiled: Rc::new(compiled) }).into_iter().collect();
         if patterns.len() > 2 * SWEPT_AT.get() {
-            patterns.retain(|_, registered| registered.pattern.upgrade().is_some());
+            let dead: Vec<usize> = patterns.iter().filter(|(_, registered)| registered.pattern.upgrade().is_none()).map(|(key, _)| *key).collect();
+            removed.extend(dead.iter().filter_map(|key| patterns.remove(key)));
             SWEPT_AT.set(patterns.len().max(64));
         }
+        removed
     });
+    drop(removed);
     Ok(())
 }
 
@@ -269,11 +283,11 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
 fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     match name {
         "search" | "match" | "fullmatch" => {
-            let positions = positions(&args);
+            let positions = positions(&args, vm);
             Match::from_engine(own.call(negative_positions_to_zero(args, vm), vm)?, positions, vm)
         }
         "finditer" => {
-            let positions = positions(&args);
+            let positions = positions(&args, vm);
             let iterator = PyIter::try_from_object(vm, own.call(negative_positions_to_zero(args, vm), vm)?)?;
             let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
                 match iterator.next(vm)? {
@@ -305,10 +319,17 @@ fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &Virtua
     }
 }
 
-/// The `pos` and `endpos` of a search's arguments (negative ones as 0), when they bind.
-fn positions(args: &FuncArgs) -> Option<(usize, usize)> {
+/// The `pos` and `endpos` of a search's arguments (negative ones as 0), when they bind (anything with
+/// `__index__` counts, as in CPython; one that raises leaves the error to RustPython's method).
+fn positions(args: &FuncArgs, vm: &VirtualMachine) -> Option<(usize, usize)> {
     let bound = bind(args, &["string", "pos", "endpos"], 1)?;
-    let (pos, endpos) = (int_arg(bound[1], 0)?, int_arg(bound[2], isize::MAX)?);
+    let index = |value: Option<&PyObjectRef>, default: isize| -> Option<isize> {
+        match value {
+            None => Some(default),
+            Some(value) => value.try_index(vm).ok()?.as_bigint().try_into().ok(),
+        }
+    };
+    let (pos, endpos) = (index(bound[1], 0)?, index(bound[2], isize::MAX)?);
     Some((pos.max(0) as usize, endpos.max(0) as usize))
 }
 
@@ -585,7 +606,10 @@ fn replacement(compiled: &Compiled, pattern: &PyObjectRef, repl: &PyObjectRef, v
         Ok(Some(pieces)) => {
             let pieces = Rc::new(pieces);
             let owned: PyStrRef = PyStrRef::try_from_object(vm, repl.clone()).ok()?;
-            *compiled.template.borrow_mut() = Some((owned, pieces.clone()));
+            // The template it replaces is dropped once the cell is no longer borrowed (a str subclass's
+            // `__del__` may call `sub` again).
+            let replaced = compiled.template.replace(Some((owned, pieces.clone())));
+            drop(replaced);
             Ok(Replacement::Template(pieces))
         }
     })

@@ -79,7 +79,9 @@ pub fn install(methods: &HashMap<&'static str, PatternMethod>, vm: &VirtualMachi
     // `re.purge()` empties `re`'s caches; ours with them.
     let purge = re.get_attr("purge", vm)?;
     let function = vm.new_function("purge", move |vm: &VirtualMachine| -> PyResult {
-        PATTERNS.with_borrow_mut(|patterns| *patterns = Patterns::default());
+        // Taken out, then dropped with no borrow held: dropping a pattern can run Python code (a weak
+        // reference's callback) that searches again.
+        drop(PATTERNS.take());
         purge.call((), vm)
     });
     re.set_attr("purge", function, vm)
@@ -130,14 +132,18 @@ fn pattern_for(
         return Ok(found);
     }
     let compiled = compile.call((pattern.clone(), vm.ctx.new_int(flags)), vm)?;
-    PATTERNS.with_borrow_mut(|patterns| {
+    // The patterns that leave the table are dropped after the borrow (dropping one can run Python code).
+    let removed = PATTERNS.with_borrow_mut(|patterns| {
+        let mut removed = Vec::new();
         if patterns.order.len() >= KEPT {
             if let Some((old_flags, old_source)) = patterns.order.pop_front() {
-                patterns.by_flags.get_mut(&old_flags).map(|by_source| by_source.remove(&old_source));
+                removed.extend(patterns.by_flags.get_mut(&old_flags).and_then(|by_source| by_source.remove(&old_source)));
             }
         }
         patterns.order.push_back((flags, source.to_vec()));
-        patterns.by_flags.entry(flags).or_default().insert(source.to_vec(), compiled.clone());
+        removed.extend(patterns.by_flags.entry(flags).or_default().insert(source.to_vec(), compiled.clone()));
+        removed
     });
+    drop(removed);
     Ok(compiled)
 }
