@@ -25,6 +25,11 @@ m = re.compile('a').search('xxaxx', I())
 print(m.pos, m.endpos, [(m.pos, m.endpos) for m in re.compile('a').finditer('xaxa', I())])
 m = re.search(rb'\x00(\x00)', array.array('i', [256, 2]))
 print(m.endpos, m.span())
+# A search whose pos is past endpos finds nothing, also where RustPython's own search serves the pattern.
+for pattern in [r'(a)\1|x*', r'x*']:
+    p = re.compile(pattern)
+    print(p.search('abcd', 3, 2), p.findall('abcd', 3, 2), list(p.finditer('abcd', 9, 2)), p.search('ab', 5, 9))
+print(re.compile(rb'(a)\1|x*').search(b'abcd', 3, 2))
 # expand joins as its template's type.
 print(re.search('x', 'x').expand(b'y'), re.search(b'x', b'x').expand(b'[\\g<0>]'))
 m = re.search('(a)', 'a')

@@ -281,6 +281,15 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
 /// `search`, `match` and `fullmatch`, each item of `finditer`, what a callable given to `sub` or `subn` is
 /// called with. A negative `pos` or `endpos` counts as 0.
 fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    // CPython's search finds nothing where `pos` is past `endpos` (both clamped into the subject); RustPython's
+    // searches from `endpos` and can find an empty match there (the scanner, like CPython, finds none).
+    if matches!(name, "search" | "findall" | "finditer") && past_endpos(&args, vm) {
+        return match name {
+            "search" => Ok(vm.ctx.none()),
+            "findall" => Ok(vm.ctx.new_list(Vec::new()).into()),
+            _ => vm.ctx.new_list(Vec::new()).as_object().get_iter(vm).map(Into::into),
+        };
+    }
     match name {
         "search" | "match" | "fullmatch" => {
             let positions = positions(&args, vm);
@@ -317,6 +326,22 @@ fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &Virtua
         "split" => own.call(args, vm),
         _ => own.call(negative_positions_to_zero(args, vm), vm),
     }
+}
+
+/// Whether a search's `pos` is past its `endpos` once both are clamped into the subject.
+fn past_endpos(args: &FuncArgs, vm: &VirtualMachine) -> bool {
+    let Some((pos, endpos)) = positions(args, vm) else { return false };
+    let Some(string) = args.args.get(1).or_else(|| args.kwargs.iter().find(|(name, _)| name.as_bytes() == b"string").map(|(_, v)| v)) else {
+        return false;
+    };
+    let len = match string.downcast_ref::<PyStr>() {
+        Some(text) => text.char_len(),
+        None => match string.try_to_value::<rustpython_vm::protocol::PyBuffer>(vm) {
+            Ok(buffer) => buffer.desc.len,
+            Err(_) => return false,
+        },
+    };
+    pos.min(len) > endpos.min(len)
 }
 
 /// The `pos` and `endpos` of a search's arguments (negative ones as 0), when they bind (anything with
