@@ -25,18 +25,14 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 
 use super::{Budget, SPARE_MIN};
 
-/// The largest block served from pages; larger ones come from the system allocator. Up to 1 KiB at first;
-/// raised to 8 KiB for the blocks between, which glibc serves from its large bins and coalesces when freed:
-/// 250 slices of a 1 MB context made and dropped in a cell took 84.0 us through glibc at 4,000 characters and
-/// 73.5 from pages (1,100 characters: 68.0 -> 59.3; 1,000, always from pages: 58-59).
-pub const SMALL_MAX: usize = 8 << 10;
+/// The largest block served from pages; larger ones come from the system allocator.
+pub const SMALL_MAX: usize = 1024;
 /// The largest alignment a page block has (block sizes are multiples of it, and pages start aligned).
 pub const SMALL_ALIGN: usize = 16;
 const PAGE: usize = 64 << 10;
 const PAGE_SHIFT: u32 = PAGE.trailing_zeros();
-/// Classes of 16-byte steps up to 512 bytes, 64-byte steps up to 1 KiB, 256-byte steps up to 4 KiB, 512-byte
-/// steps up to 8 KiB (a block wastes at most a sixteenth of itself past 512 bytes).
-const CLASSES: usize = 60;
+/// Classes of 16-byte steps up to 512 bytes, then 64-byte steps up to 1024.
+const CLASSES: usize = 40;
 /// How much is made writable at a time.
 const COMMIT_STEP: usize = 1 << 20;
 
@@ -88,23 +84,14 @@ fn prefetch(block: *mut Block) {
 pub fn class_of(size: usize) -> usize {
     if size <= 512 {
         size.max(1).div_ceil(16) - 1
-    } else if size <= 1024 {
-        32 + (size - 512).div_ceil(64) - 1
-    } else if size <= 4096 {
-        40 + (size - 1024).div_ceil(256) - 1
     } else {
-        52 + (size - 4096).div_ceil(512) - 1
+        32 + (size - 512).div_ceil(64) - 1
     }
 }
 
 #[inline]
 fn class_size(class: usize) -> usize {
-    match class {
-        0..=31 => (class + 1) * 16,
-        32..=39 => 512 + (class - 31) * 64,
-        40..=51 => 1024 + (class - 39) * 256,
-        _ => 4096 + (class - 51) * 512,
-    }
+    if class < 32 { (class + 1) * 16 } else { 512 + (class - 31) * 64 }
 }
 
 /// One thread's page heap. Every method runs on the owning thread only; other threads know its range from
@@ -558,8 +545,8 @@ mod tests {
 
     #[test]
     fn blocks_are_distinct_aligned_in_range_and_reused_after_free() {
-        let (mut heap, budget) = heap(256 << 20);
-        let blocks: Vec<*mut u8> = (0..20_000).map(|i| heap.alloc(1 + i % SMALL_MAX)).collect();
+        let (mut heap, budget) = heap(64 << 20);
+        let blocks: Vec<*mut u8> = (0..100_000).map(|i| heap.alloc(1 + i % SMALL_MAX)).collect();
         let (base, len) = heap.range();
         for (i, &block) in blocks.iter().enumerate() {
             assert!(!block.is_null());
