@@ -14,7 +14,7 @@
 use rustpython_vm::builtins::{PyDictRef, PyGenericAlias, PyInt, PyStr, PyTuple, PyTupleRef, PyType, PyTypeRef};
 use rustpython_vm::common::wtf8::Wtf8Buf;
 use rustpython_vm::function::FuncArgs;
-use rustpython_vm::protocol::{PyBuffer, PyMappingMethods};
+use rustpython_vm::protocol::PyMappingMethods;
 use rustpython_vm::types::{AsMapping, Representable};
 use rustpython_vm::{
     pyclass, AsObject, Traverse, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine,
@@ -157,10 +157,9 @@ impl Match {
         };
         let (pos, endpos) = match positions {
             Some((pos, endpos)) => {
-                // In characters for a str, in bytes for a buffer (an `array('i')` is read as its bytes).
-                let len = match string.try_to_value::<PyBuffer>(vm) {
-                    Ok(buffer) => buffer.desc.len,
-                    Err(_) => string.length(vm)?,
+                let len = match super::subject_len(&string, vm) {
+                    Some(len) => len,
+                    None => string.length(vm)?,
                 };
                 (pos.min(len), endpos.min(len))
             }

@@ -106,6 +106,11 @@ impl Compiled {
         cell.get_or_init(|| (!whole).then(|| build(&self.code, subject, false, true)).flatten().or_else(|| build(&self.code, subject, whole, false)))
             .as_ref()
     }
+
+    /// Where a `Match` of this pattern was searched for (`pos` and `endpos` clamped into the subject).
+    fn searched<'a>(&'a self, pattern: &'a PyObjectRef, string: &'a PyObjectRef, pos: usize, endpos: usize) -> Searched<'a> {
+        Searched { pattern, string, groupindex: self.groupindex.as_ref(), groups: self.groups, pos, endpos }
+    }
 }
 
 /// The automaton of `code`; `whole`: of its matches that end where the subject does; `exact`: with `_sre`'s
@@ -283,7 +288,9 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
 fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     // CPython's search finds nothing where `pos` is past `endpos` (both clamped into the subject); RustPython's
     // searches from `endpos` and can find an empty match there (the scanner, like CPython, finds none).
-    if matches!(name, "search" | "findall" | "finditer") && past_endpos(&args, vm) {
+    // Read once (`__index__` is the user's code): what `Match::from_engine` reports, and the test above.
+    let positions = if matches!(name, "search" | "match" | "fullmatch" | "findall" | "finditer") { positions(&args, vm) } else { None };
+    if matches!(name, "search" | "findall" | "finditer") && past_endpos(&args, positions, vm) {
         return match name {
             "search" => Ok(vm.ctx.none()),
             "findall" => Ok(vm.ctx.new_list(Vec::new()).into()),
@@ -292,11 +299,9 @@ fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &Virtua
     }
     match name {
         "search" | "match" | "fullmatch" => {
-            let positions = positions(&args, vm);
             Match::from_engine(own.call(negative_positions_to_zero(args, vm), vm)?, positions, vm)
         }
         "finditer" => {
-            let positions = positions(&args, vm);
             let iterator = PyIter::try_from_object(vm, own.call(negative_positions_to_zero(args, vm), vm)?)?;
             let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
                 match iterator.next(vm)? {
@@ -328,20 +333,23 @@ fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &Virtua
     }
 }
 
-/// Whether a search's `pos` is past its `endpos` once both are clamped into the subject.
-fn past_endpos(args: &FuncArgs, vm: &VirtualMachine) -> bool {
-    let Some((pos, endpos)) = positions(args, vm) else { return false };
+/// Whether a search's `pos` is past its `endpos` (`positions`) once both are clamped into the subject.
+fn past_endpos(args: &FuncArgs, positions: Option<(usize, usize)>, vm: &VirtualMachine) -> bool {
+    let Some((pos, endpos)) = positions else { return false };
     let Some(string) = args.args.get(1).or_else(|| args.kwargs.iter().find(|(name, _)| name.as_bytes() == b"string").map(|(_, v)| v)) else {
         return false;
     };
-    let len = match string.downcast_ref::<PyStr>() {
-        Some(text) => text.char_len(),
-        None => match string.try_to_value::<rustpython_vm::protocol::PyBuffer>(vm) {
-            Ok(buffer) => buffer.desc.len,
-            Err(_) => return false,
-        },
-    };
+    let Some(len) = subject_len(string, vm) else { return false };
     pos.min(len) > endpos.min(len)
+}
+
+/// A subject's length as `_sre` counts it: characters of a `str`, bytes of a buffer (an `array('i')` is read as
+/// its bytes); `None` for anything else.
+fn subject_len(string: &PyObject, vm: &VirtualMachine) -> Option<usize> {
+    match string.downcast_ref::<PyStr>() {
+        Some(text) => Some(text.char_len()),
+        None => string.try_to_value::<rustpython_vm::protocol::PyBuffer>(vm).ok().map(|buffer| buffer.desc.len),
+    }
 }
 
 /// The `pos` and `endpos` of a search's arguments (negative ones as 0), when they bind (anything with
@@ -405,20 +413,6 @@ struct Call<'a> {
     end: usize,
 }
 
-impl<'a> Call<'a> {
-    /// Where a `Match` of this call was searched for.
-    fn searched(&'a self, pattern: &'a PyObjectRef, compiled: &'a Compiled) -> Searched<'a> {
-        Searched {
-            pattern,
-            string: self.string,
-            groupindex: compiled.groupindex.as_ref(),
-            groups: compiled.groups,
-            pos: self.pos,
-            endpos: self.end,
-        }
-    }
-}
-
 fn subject_call<'a>(args: &'a FuncArgs) -> Option<Call<'a>> {
     let bound = bind(args, &["string", "pos", "endpos"], 1)?;
     let string = bound[0]?;
@@ -435,7 +429,7 @@ fn search(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Opti
     let search = Search::new(&call.text, &compiled.code, automaton, call.end);
     let spans = with_found(|found| search.next(call.pos, false, found).then(|| Spans::of(found, compiled.groups)));
     Some(Ok(match spans {
-        Some(spans) => Match::from_spans(spans, &call.searched(&args.args[0], compiled), vm),
+        Some(spans) => Match::from_spans(spans, &compiled.searched(&args.args[0], call.string, call.pos, call.end), vm),
         None => vm.ctx.none(),
     }))
 }
@@ -471,7 +465,7 @@ fn anchored(compiled: &Rc<Compiled>, args: &FuncArgs, whole: bool, vm: &VirtualM
     }
     let spans = with_found(|found| search.match_here(call.pos, whole, found).then(|| Spans::of(found, compiled.groups)));
     Some(Ok(match spans {
-        Some(spans) => Match::from_spans(spans, &call.searched(&args.args[0], compiled), vm),
+        Some(spans) => Match::from_spans(spans, &compiled.searched(&args.args[0], call.string, call.pos, call.end), vm),
         None => vm.ctx.none(),
     }))
 }
@@ -549,8 +543,7 @@ fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Op
         }
         let (start, stop) = (found.start(), found.end());
         cursor.set(Some((stop, stop == start)));
-        let searched = Searched { pattern: &pattern, string: &string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos, endpos: end };
-        Ok(Match::from_found(&found, &searched, vm))
+        Ok(Match::from_found(&found, &compiled.searched(&pattern, &string, pos, end), vm))
     });
     let next = ArgCallable::try_from_object(vm, next.into()).ok()?;
     Some(Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into()))
@@ -663,7 +656,7 @@ fn substitute(compiled: &Compiled, args: &FuncArgs, vm: &VirtualMachine, with_co
         Err(error) => return Some(Err(error)),
     };
     let search = Search::new(&text, &compiled.code, automaton, text.len());
-    let searched = Searched { pattern, string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos: 0, endpos: text.len() };
+    let searched = compiled.searched(pattern, string, 0, text.len());
     let mut out = String::with_capacity(text.slice(0, text.len()).len());
     // A callable's results are only known to be strings when joined: they are kept as objects.
     let mut objects: Vec<PyObjectRef> = Vec::new();

@@ -109,7 +109,7 @@ impl StrDrive for Utf8Drive<'_> {
 /// each refused candidate costs the automaton a scan that can run to the end of the subject, so a loosened
 /// automaton (a lookbehind, `\b` on a non-ASCII subject) that keeps naming starts in a long run would be
 /// quadratic.
-pub const REJECTIONS_BEFORE_ENGINE: usize = 32;
+const REJECTIONS_BEFORE_ENGINE: usize = 32;
 
 /// A match a search found, by the engine (its state, marks included) or by an exact automaton (its span and
 /// its groups' spans, read from the captures).
