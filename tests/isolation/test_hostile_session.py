@@ -81,7 +81,7 @@ def ready_then(answer: bytes, hold: float):
         b"\x00" * 3,  # a header cut short, then end of file
         frame(b"\xff\xee"),  # an unknown reply
         frame(bytes([3, 0, 99])),  # Done with a value of an unknown tag
-        struct.pack("<Q", 1 << 60),  # a frame announced as 1 EiB
+        struct.pack("<Q", (1 << 48) - 1),  # a frame announced as 256 TiB (the header's whole length field)
         frame(bytes([4])),  # Checkpoint with no socket where Ready was due
     ],
     ids=["cut short", "unknown reply", "bad value", "huge frame", "out of place"],
@@ -96,7 +96,7 @@ def test_garbage_instead_of_ready_fails_the_start_only(answer):
     ("answer", "hold"),
     [
         (frame(bytes([3, 0, 99])), 0.5),  # Done with an unknown value tag
-        (struct.pack("<Q", 1 << 60), 0.5),  # a huge frame announced
+        (struct.pack("<Q", (1 << 48) - 1), 0.5),  # a huge frame announced
         (struct.pack("<Q", 100) + b"x" * 10, 8.0),  # a frame that stops mid-way, the process silent after
         (frame(bytes([3, 0]) + bytes([8]) + struct.pack("<Q", 1 << 40)), 0.5),  # a list claiming 2**40 items
         (frame(bytes([2]) + struct.pack("<Q", 5) + b"ghost" + struct.pack("<Q", 0) * 2), 0.5),  # no such tool
