@@ -25,6 +25,7 @@
 mod classes;
 mod matched;
 mod module;
+mod prefix;
 mod scan;
 mod translate;
 
@@ -63,11 +64,23 @@ const CAPTURED_GROUPS: usize = 32;
 /// An automaton, and what it counts against `AUTOMATA_BUDGET`.
 pub(crate) struct Automaton {
     regex: meta::Regex,
+    /// The search by its literal prefix, where every match has one and is short (`prefix`).
+    prefix: Option<prefix::Prefix>,
     /// Whether its matches, and its captures, are `_sre`'s own (`translate`'s exact reading; none empty).
     exact: bool,
     /// Which automaton this is, for a session's whole life (captures are kept for the one that made them).
     id: u64,
     accounted: usize,
+}
+
+impl Automaton {
+    /// The first match in `input`, as `meta::Regex::search` finds it (led by the literal prefix where there is one).
+    fn search(&self, input: &regex_automata::Input<'_>) -> Option<regex_automata::Match> {
+        match &self.prefix {
+            Some(prefix) if !input.get_anchored().is_anchored() => prefix.search(&self.regex, input),
+            _ => self.regex.search(input),
+        }
+    }
 }
 
 impl Drop for Automaton {
@@ -144,7 +157,7 @@ fn build(code: &[u32], subject: Subject, whole: bool, exact: bool) -> Option<Aut
     }
     BUILT.set(BUILT.get() + accounted);
     MADE.set(MADE.get() + 1);
-    Some(Automaton { regex, exact, id: MADE.get(), accounted })
+    Some(Automaton { regex, prefix: prefix::Prefix::of(&hir), exact, id: MADE.get(), accounted })
 }
 
 /// A pattern object and its program. The pattern's address is the key; the weak reference tells a live

@@ -214,7 +214,7 @@ impl<'a> Search<'a> {
             return None;
         }
         let input = Input::new(self.hay).range(self.text.byte(from)..);
-        self.automaton.regex.search(&input).map(|found| self.text.char(found.start()))
+        self.automaton.search(&input).map(|found| self.text.char(found.start()))
     }
 
     /// The first match at or after `from`, as `_sre`'s search would find it (`must_advance`: not an empty
@@ -253,7 +253,7 @@ impl<'a> Search<'a> {
         if regex.captures_len() == 1 {
             // No group but the match: its span alone (asking for captures took `re.findall(r'INC-\d{5}')`
             // over 10 MB from 12.5 to 17.8 ms).
-            let Some(whole) = regex.search(&input) else { return false };
+            let Some(whole) = self.automaton.search(&input) else { return false };
             found.by_automaton = true;
             found.groups.clear();
             found.start = self.text.char(whole.start());
@@ -268,7 +268,7 @@ impl<'a> Search<'a> {
         // The match first (the DFAs, no capture slots), then its groups on its span alone: asked for
         // captures over the whole subject, a pattern of many groups whose lazy DFA gave up copied every slot
         // at every step (`(ab)` 1,000 times over 20 KB: 6.7 s).
-        let Some(whole) = regex.search(&input) else { return false };
+        let Some(whole) = self.automaton.search(&input) else { return false };
         regex.search_captures(&input.clone().span(whole.start()..whole.end()).anchored(Anchored::Yes), captures);
         let Some(whole) = captures.get_match() else { return false };
         found.by_automaton = true;
