@@ -54,3 +54,28 @@ def test_regex_judge_tells_the_engines_captures_from_the_automatons_doing():
     # Matches in other places than CPython's stay the automaton's doing, whatever the engine says there.
     moved = dict(engine_captures, sub="A9a<a.9>AbxA1.a99bb_Aa axxyay ")
     assert fuzz_regex.judge(case, moved, engine, reference, anchored) == "ours"
+
+
+def test_regex_judge_asks_the_engine_alone_for_its_full_match():
+    # From a campaign of stop 48 (seed 48): RustPython's engine finds no full match for a counted group holding a
+    # possessive repeat where CPython finds one; the sandbox gives the engine's answer. The engine alone now has a
+    # `fullmatch` (a scanner's `match` of the pattern followed by `\Z`), so this is the engine's, not the
+    # automaton's, and a full match the engine alone finds but the sandbox misses stays the automaton's.
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
+    fuzz_regex = importlib.import_module("fuzz_regex")
+    case = {"pattern": r"(?:\W+?[k]*+|[^ ]\S[^ ]*){1,3}", "flags": ["S", "A"], "text": " ..z ", "pos": -2, "endpos": None}
+    [(fast, engine, anchored)] = fuzz_regex.sandbox_results([case])
+    [reference] = fuzz_regex.cpython_results([case])
+    assert reference["fullmatch"] is not None and fast["fullmatch"] is None
+    assert "fullmatch" in engine and engine["fullmatch"] is None
+    assert fuzz_regex.judge(case, fast, engine, reference, anchored) == "engine"
+    found_by_engine = dict(engine, fullmatch=reference["fullmatch"])
+    assert fuzz_regex.judge(case, fast, found_by_engine, reference, anchored) == "ours"
+    # With `endpos` the engine alone has no full match to ask: a missing one is counted against the automaton.
+    bounded = dict(case, endpos=5)
+    [(fast, engine, anchored)] = fuzz_regex.sandbox_results([bounded])
+    assert "fullmatch" not in engine
+    assert fuzz_regex.judge(bounded, fast, engine, reference, anchored) == "ours"
