@@ -1,0 +1,50 @@
+"""A short pattern that every match of begins with one literal is searched by that literal and an anchored match
+there (src/sandbox/builtins/regex/prefix.rs; `meta::Regex::search` scanned forward to each match's end and back
+to its start). Every result must be CPython's: literals that overlap themselves (`aa`, `abab`) and subjects full
+of near misses, groups, lazy and counted tails, alternatives of different lengths, `\\b` before the literal and
+`(?m)^`, non-ASCII literals and subjects, `pos`/`endpos`; and patterns just past the rule (unbounded tails,
+case-insensitive literals, which have several prefixes) give the same results the other way."""
+
+from __future__ import annotations
+
+from tests.cpython import assert_prints_as_cpython
+
+PROGRAM = r"""
+import random, re, zlib
+rng = random.Random(48)
+literals = ['ab', 'INC-', 'aa', 'user=', 'é.', 'x-', 'abab', 'kk']
+tails = [r'\d{1,5}', r'\w{0,3}', r'(\d{2})', r'(?:a|ab){1,2}', r'(a|b)?c?', r'\b', r'[a-c]{2}', r'(?P<n>\d)\d?',
+         r'(?:x|)', r'\s?', r'a{0,2}?b', r'\w+', r'.*?b']
+patterns = []
+for _ in range(70):
+    pattern = rng.choice(literals) + ''.join(rng.choice(tails) for _ in range(rng.randint(0, 3)))
+    head = rng.choice(['', '', '', '(?m)^', r'\b', '(?i)'])
+    patterns.append(head + pattern)
+alphabet = list('abINC-0123 \nuser=é.xkK_')
+subjects = [''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(24)]
+subjects += ['aaaaab aab aa', 'abababab abab', 'INC-INC-INC-12345 INC-1', 'user=user=bob user=']
+subjects += [s * 60 for s in subjects[:6]]
+def matched(m):
+    return m and (m.span(), m.groups(), m.lastindex)
+def show(label, call):
+    try:
+        found = repr(call())
+    except Exception as e:
+        return label + '!' + type(e).__name__
+    return label + '=' + (found if len(found) < 100 else found[:40] + '...' + str(zlib.crc32(found.encode())))
+for pattern in patterns:
+    compiled = re.compile(pattern)
+    for subject in subjects:
+        n = len(subject)
+        print(repr(pattern), zlib.crc32(subject.encode()),
+              show('findall', lambda: compiled.findall(subject)),
+              show('bounded', lambda: compiled.findall(subject, 1, max(n - 2, 0))),
+              show('finditer', lambda: [matched(m) for m in compiled.finditer(subject)]),
+              show('search', lambda: matched(compiled.search(subject, 2))),
+              show('sub', lambda: compiled.sub('<>', subject)),
+              show('split', lambda: compiled.split(subject, 3)))
+"""
+
+
+def test_prefix_led_search_results_are_cpythons(make_interp):
+    assert_prints_as_cpython(make_interp(), PROGRAM)
