@@ -157,7 +157,7 @@ def run(c):
 def engine_run(c):
     """The same results from RustPython's own engine alone: a scanner is the one `Pattern` method the
     automaton does not serve, and `sub`, `split`, `findall` are built from its matches as `_sre` builds them.
-    `fullmatch` has no scanner form: where the search runs to the end of the string (no `endpos`) and the
+    `fullmatch` has no scanner form: where the search runs to the end of the string (`endpos` none or past it) and the
     pattern is not verbose (a trailing comment would swallow what follows), it is a scanner's `match` of the
     same pattern followed by `\\Z` (the first match in the engine's order that ends there, as `fullmatch` asks);
     otherwise it is left out."""
@@ -206,7 +206,7 @@ def engine_run(c):
     out = {}
     out["search"] = attempt(lambda: describe(p.scanner(*args).search()))
     out["match"] = attempt(lambda: describe(p.scanner(*args).match()))
-    if c["endpos"] is None and not p.flags & re.X:
+    if (c["endpos"] is None or c["endpos"] >= len(t)) and not p.flags & re.X:
         # Global flags stay at the start; the group wrapped around the rest captures nothing.
         head = re.match(r"\(\?[aiLmsux]+\)", c["pattern"])
         head = head.group(0) if head else ""
