@@ -386,13 +386,15 @@ def judged(c: dict, fast, engine, reference) -> str:
         # CPython's answer (where RustPython's engine alone may not give it: its scanner finds nothing when
         # `pos` is past `endpos`, for one).
         return "same"
+    # Whether the engine alone has a full match to compare (see `engine_run`).
+    engine_fullmatch = isinstance(engine, dict) and "fullmatch" in engine
     if isinstance(fast, dict) and isinstance(engine, dict):
-        compared = fast if "fullmatch" in engine else {k: v for k, v in fast.items() if k != "fullmatch"}
+        compared = fast if engine_fullmatch else {k: v for k, v in fast.items() if k != "fullmatch"}
         if compared != engine and not known(c, compared, engine):
             return "ours"
     elif fast != engine and not known(c, fast, engine):
         return "ours"
-    if isinstance(fast, dict) and isinstance(reference, dict) and not (isinstance(engine, dict) and "fullmatch" in engine):
+    if isinstance(fast, dict) and isinstance(reference, dict) and not engine_fullmatch:
         # `fullmatch` has no engine-alone form: the automaton only ever answers "no full match", so a
         # missing full match that CPython finds is counted against the automaton.
         if fast.get("fullmatch") is None and reference.get("fullmatch") is not None:

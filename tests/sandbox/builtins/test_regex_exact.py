@@ -10,9 +10,10 @@ a non-ASCII subject) must give the same results through the engine."""
 from __future__ import annotations
 
 from tests.cpython import assert_prints_as_cpython
+from tests.sandbox.builtins.regex_results import SHOWING
 
-PROGRAM = r"""
-import re, zlib
+PROGRAM = SHOWING + r"""
+import re
 patterns = [r'INC-\d{5}', r'\s+', r'a+?b', r'a+b', r'a|ab', r'ab|a', r'(?:a|ab)(?:c|bcd)', r'x*y', r'[a-c]+?c',
             r'\w+ing\b', r'\bis\b', r'^\w+', r'\w+$', r'^ab', r'b$', r'\d{2,4}?', r'\d{2,4}', r'(?:ab){2,}',
             r'(?:ab){1,2}?b', r'.+?,', r'[^,]+', r'caf\u00e9', r'(?i)CAF\u00c9', r'(?i)stra\u00dfe', r'(?i)k+',
@@ -27,14 +28,6 @@ subjects = ['', 'ab', 'aab abab ab', 'abcd abc aaabbb', 'the king is singing is 
             'abab\nab\nba\nab', '\u00e9t\u00e9 is \u00e9t\u00e9', 'a@b.c x@y', 'AbcDef Ghi']
 # Each subject as it is, and repeated past 1,024 characters (long subjects take other paths: `SharedStrs`).
 subjects = subjects + [s * (1 + 1100 // len(s)) for s in subjects if s]
-def matched(m):
-    return m and (m.span(), m.regs, m.groups(), m.lastindex, m.lastgroup, m.groupdict())
-def show(label, call):
-    try:
-        found = repr(call())
-    except Exception as e:
-        return label + '!' + type(e).__name__
-    return label + '=' + (found if len(found) < 120 else found[:60] + '...' + str(zlib.crc32(found.encode())))
 for pattern in patterns:
     compiled = re.compile(pattern)
     for subject in subjects:
