@@ -4,7 +4,7 @@
 //! identity and hashed once. Equal strs that are one object are CPython's own practice too (its
 //! one-character strs, interned names); only identity (`is`, `id()`) tells, and which equal strs are one
 //! object is not something CPython promises either. Used by
-//! `str.split` (`str_ascii`) and `re.findall` (`regex`).
+//! `str.split` (`str_ascii`), `re.findall` and `re.split` (`regex`).
 
 use std::collections::HashMap;
 

@@ -26,6 +26,7 @@ mod classes;
 mod matched;
 mod module;
 mod prefix;
+mod run;
 mod scan;
 mod translate;
 
@@ -64,8 +65,8 @@ const CAPTURED_GROUPS: usize = 32;
 /// An automaton, and what it counts against `AUTOMATA_BUDGET`.
 pub(crate) struct Automaton {
     regex: meta::Regex,
-    /// The search by its literal prefix, where every match has one and is short (`prefix`).
-    prefix: Option<prefix::Prefix>,
+    /// A quicker way to the same first match, for a pattern of a shape that has one.
+    shortcut: Option<Shortcut>,
     /// Whether its matches, and its captures, are `_sre`'s own (`translate`'s exact reading; none empty).
     exact: bool,
     /// Which automaton this is, for a session's whole life (captures are kept for the one that made them).
@@ -73,11 +74,26 @@ pub(crate) struct Automaton {
     accounted: usize,
 }
 
+/// The searches that find `meta::Regex::search`'s match quicker for some shapes of pattern.
+enum Shortcut {
+    /// Every match begins with one literal and is short (`prefix`).
+    Prefix(prefix::Prefix),
+    /// A repeat of one ASCII class (`run`).
+    Run(run::Run),
+}
+
+impl Shortcut {
+    fn of(hir: &regex_syntax::hir::Hir) -> Option<Shortcut> {
+        run::Run::of(hir).map(Shortcut::Run).or_else(|| prefix::Prefix::of(hir).map(Shortcut::Prefix))
+    }
+}
+
 impl Automaton {
-    /// The first match in `input`, as `meta::Regex::search` finds it (led by the literal prefix where there is one).
+    /// The first match in `input`, as `meta::Regex::search` finds it (by a shortcut where there is one).
     fn search(&self, input: &regex_automata::Input<'_>) -> Option<regex_automata::Match> {
-        match &self.prefix {
-            Some(prefix) if !input.get_anchored().is_anchored() => prefix.search(&self.regex, input),
+        match &self.shortcut {
+            Some(Shortcut::Run(run)) => run.search(input),
+            Some(Shortcut::Prefix(prefix)) if !input.get_anchored().is_anchored() => prefix.search(&self.regex, input),
             _ => self.regex.search(input),
         }
     }
@@ -157,7 +173,7 @@ fn build(code: &[u32], subject: Subject, whole: bool, exact: bool) -> Option<Aut
     }
     BUILT.set(BUILT.get() + accounted);
     MADE.set(MADE.get() + 1);
-    Some(Automaton { regex, prefix: prefix::Prefix::of(&hir), exact, id: MADE.get(), accounted })
+    Some(Automaton { regex, shortcut: Shortcut::of(&hir), exact, id: MADE.get(), accounted })
 }
 
 /// A pattern object and its program. The pattern's address is the key; the weak reference tells a live
@@ -570,11 +586,14 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Optio
     let search = Search::new(&text, &compiled.code, automaton, text.len());
     let none = vm.ctx.none();
     let (mut parts, mut last, mut splits) = (Vec::new(), 0, 0isize);
+    // The pieces between separators are the text's words, which repeat: each made once (`SharedStrs`).
+    let mut shared = SharedStrs::for_text(text.slice(0, text.len()).len());
     let result = each_match(&search, 0, |found| {
         if maxsplit != 0 && splits >= maxsplit {
             return Ok(false);
         }
-        parts.push(vm.ctx.new_str(text.slice(last, found.start())).into());
+        let piece = text.slice(last, found.start());
+        parts.push(shared.get_or_make(piece.as_bytes(), || vm.ctx.new_str(piece).into()));
         for group in 1..=compiled.groups {
             parts.push(group_str(&text, found, group, &none, vm));
         }

@@ -1,0 +1,41 @@
+"""A repeat of one class of ASCII characters (`\\s+`, `\\w+`, `[,;]+?`, `-{2,3}`) is searched by a table lookup per
+byte (src/sandbox/builtins/regex/run.rs; `meta::Regex::search` scanned forward to each match's end and back to its
+start). Every result must be CPython's: greedy, lazy and counted repeats, runs shorter than the count, classes
+that are ASCII on an ASCII subject only (`\\s`, `\\d`, `[^a-z]`, case-insensitive letters), subjects with other
+whitespace and digits (`\\u3000`, `\\x1c`, Arabic-Indic digits) and wide characters, `pos`/`endpos`, `match` at a
+position, every method; and patterns just past the rule (a group, `*`) give the same results the other way."""
+
+from __future__ import annotations
+
+from tests.cpython import assert_prints_as_cpython
+from tests.sandbox.builtins.regex_results import SHOWING
+
+PROGRAM = SHOWING + r"""
+import random, re
+rng = random.Random(49)
+classes = [r'\s', r'\w', r'\d', r'[,;]', '-', 'x', r'[a-c]', r'[^a-z ]', r'[0-9]', r'(?a:\w)', r'(?i:[k-m])', r'\S', '[ \t]']
+counts = ['+', '+?', '{2,}', '{2,3}', '{2,3}?', '{2}', '{1,1}', '*', '?']
+patterns = [c + n for c in classes for n in counts] + [r'(\s+)', r'(?:\d)+', r'\s+$', r'\b\w+']
+alphabet = list('abcxyzklmK-,; \t\n0123456789_é\u3000\x1c\u0663\u212a')
+subjects = [''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(20)]
+subjects += ['a  b\t\tc   d', '1 12 123 1234 12345', 'x,;y;;,z', '-- --- ----a', 'plain ascii words, and 42 numbers']
+subjects += [s * 80 for s in subjects[-5:]]
+for pattern in patterns:
+    compiled = re.compile(pattern)
+    for subject in subjects:
+        n = len(subject)
+        print(repr(pattern), zlib.crc32(subject.encode()),
+              show('findall', lambda: compiled.findall(subject)),
+              show('bounded', lambda: compiled.findall(subject, 1, max(n - 2, 0))),
+              show('finditer', lambda: [matched(m) for m in compiled.finditer(subject, 3)]),
+              show('search', lambda: matched(compiled.search(subject, 2))),
+              show('match', lambda: [matched(compiled.match(subject, at)) for at in range(0, n, 7)]),
+              show('sub', lambda: compiled.sub('<>', subject)),
+              show('subn', lambda: compiled.subn(lambda m: m.group().upper(), subject, 5)),
+              show('split', lambda: compiled.split(subject)),
+              show('maxsplit', lambda: compiled.split(subject, 2)))
+"""
+
+
+def test_run_search_results_are_cpythons(make_interp):
+    assert_prints_as_cpython(make_interp(), PROGRAM)
