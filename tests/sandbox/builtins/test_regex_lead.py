@@ -1,9 +1,11 @@
-"""A short pattern that every match of begins with one literal is searched by that literal and an anchored match
-there (src/sandbox/builtins/regex/prefix.rs; `meta::Regex::search` scanned forward to each match's end and back
-to its start). Every result must be CPython's: literals that overlap themselves (`aa`, `abab`) and subjects full
-of near misses, groups, lazy and counted tails, alternatives of different lengths, `\\b` before the literal and
-`(?m)^`, non-ASCII literals and subjects, `pos`/`endpos`; and patterns just past the rule (unbounded tails,
-case-insensitive literals, which have several prefixes) give the same results the other way."""
+"""A pattern every match of begins with one literal (and is short), or at a line start (and reads no newline), is
+searched by those places and an anchored match at each, its groups read in the same pass
+(src/sandbox/builtins/regex/lead.rs; `meta::Regex::search` scanned forward to each match's end and back to its
+start, then again for the groups). Every result must be CPython's: literals that overlap themselves (`aa`,
+`abab`) and subjects full of near misses, groups, lazy and counted tails, alternatives of different lengths, `\\b`
+before the literal and `(?m)^`, line starts with no literal after them, empty lines, non-ASCII literals and
+subjects, `pos`/`endpos`; and patterns just past the rule (unbounded tails, case-insensitive literals, which have
+several prefixes, a line start before a part that reads a newline) give the same results the other way."""
 
 from __future__ import annotations
 
@@ -21,7 +23,10 @@ for _ in range(70):
     pattern = rng.choice(literals) + ''.join(rng.choice(tails) for _ in range(rng.randint(0, 3)))
     head = rng.choice(['', '', '', '(?m)^', r'\b', '(?i)'])
     patterns.append(head + pattern)
-alphabet = list('abINC-0123 \nuser=é.xkK_')
+line_tails = [r'(\w+) (\d+)', r'(?P<a>\S+) [A-Z]+', r'.*?b', r'[a-c]*x?', r'(a|ab)(b)?\b', r'\w+\s+\d', r'(?:(x)|(k+))-?']
+for _ in range(30):
+    patterns.append('(?m)^' + ''.join(rng.choice(line_tails + tails) for _ in range(rng.randint(1, 3))))
+alphabet = list('abINC-0123 \nuser=é.xkK_\n')
 subjects = [''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(24)]
 subjects += ['aaaaab aab aa', 'abababab abab', 'INC-INC-INC-12345 INC-1', 'user=user=bob user=']
 subjects += [s * 60 for s in subjects[:6]]
@@ -39,5 +44,5 @@ for pattern in patterns:
 """
 
 
-def test_prefix_led_search_results_are_cpythons(make_interp):
+def test_led_search_results_are_cpythons(make_interp):
     assert_prints_as_cpython(make_interp(), PROGRAM)

@@ -1,0 +1,157 @@
+//! A search led by where every match must begin: one literal (`INC-\d{5}`, `user=\w{1,20}`), found by
+//! `memchr::memmem` (SIMD), or the start of a line (`(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)`), found by `memchr`;
+//! an anchored match is tried at each such place in turn. `meta::Regex::search` instead runs its forward
+//! automaton to the match's end and then a reverse automaton back to its start: over 10 MB of log lines,
+//! `re.findall(r'INC-\d{5}')` spent a third of its time in those two scans and their set-up, `finditer` of a
+//! pattern anchored at line starts a fifth (`perf`, 2026-11-28 and -29).
+//!
+//! The result is the same match: every match starts at such a place, so the leftmost match starts at the
+//! first one where an anchored match exists, and the anchored search there prefers the same end as the
+//! unanchored one (leftmost-first). Each failed try must stay short, or a subject full of near misses would be
+//! quadratic: after a literal, no match is longer than `SPAN_MAX` bytes, so the automaton is dead by then; after
+//! a line start, no part of the pattern reads a newline, so a try ends within its own line, and each line is
+//! tried once.
+
+use memchr::memmem::Finder;
+use regex_automata::{meta, Anchored, Input, Match};
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{Class, Hir, HirKind, Literal, Look};
+
+/// The longest match (bytes) a literal-led search is used for: its worst case reads this much per occurrence.
+const SPAN_MAX: usize = 64;
+/// The shortest literal worth it: a one-byte literal occurs everywhere.
+const LITERAL_MIN: usize = 2;
+
+pub enum Lead {
+    /// Every match begins with this literal.
+    Literal(Box<Finder<'static>>),
+    /// Every match begins at the start of a line (`(?m)^`).
+    LineStart,
+}
+
+impl Lead {
+    /// The led search of `hir`'s matches, where every match begins with one literal (of `LITERAL_MIN` bytes or
+    /// more) and none is longer than `SPAN_MAX` bytes, or every match begins at a line start and none reads a
+    /// newline.
+    pub fn of(hir: &Hir) -> Option<Lead> {
+        if hir.properties().look_set_prefix().contains(Look::StartLF) && !reads_newline(hir) {
+            return Some(Lead::LineStart);
+        }
+        if hir.properties().maximum_len().is_none_or(|longest| longest > SPAN_MAX) {
+            return None;
+        }
+        let prefixes = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
+        // A finite sequence: every match begins with one of its literals (inexact ones too: they are prefixes),
+        // so with what they all begin with (`ab(?:c|d)`: `ab`).
+        let common = prefixes.longest_common_prefix()?;
+        (common.len() >= LITERAL_MIN).then(|| Lead::Literal(Box::new(Finder::new(common).into_owned())))
+    }
+
+    /// The first place at or after `at` (up to `end`) where a match can begin, where a match there ends by (no
+    /// match is longer, or crosses a newline), and where to look on from if there is none there.
+    fn next(&self, haystack: &[u8], at: usize, end: usize) -> Option<(usize, usize, usize)> {
+        match self {
+            Lead::Literal(literal) => {
+                let start = at + literal.find(&haystack[at..end])?;
+                Some((start, (start + SPAN_MAX).min(end), start + 1))
+            }
+            Lead::LineStart => {
+                let start = if at == 0 || haystack[at - 1] == b'\n' { at } else { at + memchr::memchr(b'\n', &haystack[at..end])? + 1 };
+                let stop = memchr::memchr(b'\n', &haystack[start..end]).map_or(end, |newline| start + newline);
+                Some((start, stop, stop + 1))
+            }
+        }
+    }
+
+    /// The first of `try_at`'s answers, asked at each place in `input` (unanchored) where a match can begin, in
+    /// order, with the input anchored there and cut where a match there must end.
+    pub fn find<T>(&self, input: &Input<'_>, mut try_at: impl FnMut(&Input<'_>) -> Option<T>) -> Option<T> {
+        let (haystack, end) = (input.haystack(), input.end());
+        let mut at = input.start();
+        while at <= end {
+            let (start, stop, resume) = self.next(haystack, at, end)?;
+            if let Some(found) = try_at(&input.clone().span(start..stop).anchored(Anchored::Yes)) {
+                return Some(found);
+            }
+            at = resume;
+        }
+        None
+    }
+
+    /// `regex`'s first match in `input` (unanchored), as `regex.search` finds it.
+    pub fn search(&self, regex: &meta::Regex, input: &Input<'_>) -> Option<Match> {
+        self.find(input, |at| regex.search(at))
+    }
+}
+
+/// Whether some part of `hir` reads a newline.
+fn reads_newline(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(Literal(bytes)) => bytes.contains(&b'\n'),
+        HirKind::Class(Class::Unicode(class)) => class.ranges().iter().any(|range| range.start() <= '\n' && '\n' <= range.end()),
+        HirKind::Class(Class::Bytes(class)) => class.ranges().iter().any(|range| range.start() <= b'\n' && b'\n' <= range.end()),
+        HirKind::Repetition(repetition) => reads_newline(&repetition.sub),
+        HirKind::Capture(capture) => reads_newline(&capture.sub),
+        HirKind::Concat(parts) | HirKind::Alternation(parts) => parts.iter().any(reads_newline),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex_automata::util::captures::Captures;
+
+    fn parsed(pattern: &str) -> Hir {
+        regex_syntax::ParserBuilder::new().build().parse(pattern).unwrap()
+    }
+
+    #[test]
+    fn only_patterns_led_by_one_literal_or_a_line_start_have_a_led_search() {
+        for pattern in [r"INC-\d{5}", r"user=\w{1,10}", r"\bab\w{0,3}", r"ab(?:c|d)"] {
+            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::Literal(_))), "{pattern}");
+        }
+        for pattern in [r"(?m)^ERR [A-Z]{3}", r"(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)", r"(?m)^(?:a+|b.*c)", r"(?m)(?:^x|^y)"] {
+            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::LineStart)), "{pattern}");
+        }
+        // No literal, one byte, unbounded, too long, alternative literals (case-insensitive ones among them),
+        // a line start only in some alternatives, a part that reads a newline.
+        for pattern in [r"\d{4}-\d{2}", r"a\d", r"user=\w+", r"INC-\d{80}", r"ab|cd", r"(?i)inc-\d", r"(?m)^a|b", r"(?m)^\w+\s+\d+"] {
+            assert!(Lead::of(&parsed(pattern)).is_none(), "{pattern}");
+        }
+    }
+
+    #[test]
+    fn a_led_search_finds_the_match_an_unanchored_search_finds() {
+        let patterns = [
+            r"INC-\d{5}", r"aab\d", r"ab(?:c|cd)", r"ab(?:cd|c)", r"\bab\w{0,3}", r"(?m)^ab\d?", r"aa(?:a|b){1,3}?", r"é\w{1,2}",
+            r"(?m)^a[b ]*", r"(?m)^(?:ab|a)(\d)?", r"(?m)^$", r"(?m)^[^\n]*?b", r"(?m)(?:^x|^ab)", r"(?m)^(a+)(b)? (\w*)",
+            r"ab(\d)(\d{1,3})?-(x)?", r"(?m)^(?:(a)|(ab))b?\b",
+        ];
+        let subjects = [
+            "", "INC-1234 INC-12345 xINC-000001", "aaab1 aab2 aab", "abcd abc ab", "xab abab ab_", "ab\nab1\n ab2",
+            "aaaaab aab", "café éa ébcd", "INC-INC-INC-12345", "\n\nab\na b b\nx\n", "ab a\n\nzab\nab2b\n", "ab12-x ab1234-ab5-x\naab b",
+        ];
+        for pattern in patterns {
+            let hir = parsed(pattern);
+            let lead = Lead::of(&hir).unwrap_or_else(|| panic!("{pattern} has a led search"));
+            let regex = meta::Builder::new().build_from_hir(&hir).unwrap();
+            for subject in subjects {
+                for start in 0..=subject.len() {
+                    for end in start..=subject.len() {
+                        let input = Input::new(subject).range(start..end);
+                        assert_eq!(lead.search(&regex, &input), regex.search(&input), "{pattern} in {subject:?}[{start}..{end}]");
+                        let (mut led, mut unled) = (regex.create_captures(), regex.create_captures());
+                        lead.find(&input, |at| {
+                            regex.search_captures(at, &mut led);
+                            led.get_match()
+                        });
+                        regex.search_captures(&input, &mut unled);
+                        let groups = |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
+                        assert_eq!(groups(&led), groups(&unled), "{pattern} in {subject:?}[{start}..{end}], captures");
+                    }
+                }
+            }
+        }
+    }
+}
