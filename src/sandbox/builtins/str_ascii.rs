@@ -185,10 +185,11 @@ fn ascii(obj: &PyObject) -> Option<&[u8]> {
     (text.char_len() == bytes.len()).then_some(bytes)
 }
 
-/// A `str` of ASCII bytes, made without looking at them again.
-fn new_ascii(bytes: Vec<u8>, vm: &VirtualMachine) -> PyObjectRef {
+/// A `str` of ASCII bytes, made without looking at them again (`PyStr::from` reads them once more for their
+/// kind: ~4 % of `re.findall` over 10 MB making 108,657 short strs).
+pub(crate) fn new_ascii(bytes: Vec<u8>, vm: &VirtualMachine) -> PyObjectRef {
     debug_assert!(bytes.is_ascii());
-    // SAFETY: every caller passes bytes of an ASCII string, or their ASCII case mapping.
+    // SAFETY: every caller passes bytes of an ASCII string (a piece of one), or their ASCII case mapping.
     unsafe { PyStr::new_ascii_unchecked(bytes) }.into_ref(&vm.ctx).into()
 }
 

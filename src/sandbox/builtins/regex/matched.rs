@@ -23,6 +23,7 @@ use rustpython_sre_engine::State;
 use std::sync::atomic::{AtomicIsize, AtomicPtr, Ordering};
 
 use super::scan::{self, Found, Text};
+use crate::sandbox::builtins::str_ascii::new_ascii;
 
 /// `lastindex` not yet known (`Match::last`).
 const UNKNOWN: isize = -2;
@@ -212,6 +213,9 @@ impl Match {
         // RustPython's engine can leave a group inside a loop with its start after its end (`(?:a((?!b)))+`
         // on 'aab': (2, 1)); its own `Match` gives '' there, and so does this.
         let (from, to) = (string.char_index_to_byte(start.min(end)), string.char_index_to_byte(end));
+        if string.char_len() == wtf8.len() {
+            return Ok(Some(new_ascii(wtf8.as_bytes()[from..to].to_vec(), vm)));
+        }
         Ok(Some(vm.ctx.new_str(&wtf8[from..to]).into()))
     }
 

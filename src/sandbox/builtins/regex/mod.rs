@@ -25,6 +25,7 @@
 mod classes;
 mod lead;
 mod matched;
+mod matches;
 mod module;
 mod run;
 mod scan;
@@ -287,6 +288,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
     let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
     matched::install(&sre, vm)?;
+    matches::install();
     let methods: [(&'static str, Method); 9] = [
         ("search", search),
         ("match", match_),
@@ -526,7 +528,7 @@ fn anchored(compiled: &Rc<Compiled>, args: &FuncArgs, whole: bool, vm: &VirtualM
 /// Group `group` of `found` as a `str`, or `default` when the group took no part.
 fn group_str(text: &Text, found: &Found, group: usize, default: &PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
     match found.span(group) {
-        Some((start, end)) => vm.ctx.new_str(text.slice(start, end)).into(),
+        Some((start, end)) => text.piece(start, end, vm),
         None => default.clone(),
     }
 }
@@ -559,8 +561,7 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Opt
     let mut shared: Vec<SharedStrs> = (0..compiled.groups.max(1)).map(|_| SharedStrs::for_text(bytes)).collect();
     let mut group = |found: &Found, group: usize| match found.span(group) {
         Some((start, end)) => {
-            let piece = text.slice(start, end);
-            shared[group.saturating_sub(1)].get_or_make(piece.as_bytes(), || vm.ctx.new_str(piece).into())
+            shared[group.saturating_sub(1)].get_or_make(text.slice(start, end).as_bytes(), || text.piece(start, end, vm))
         }
         None => empty.clone(),
     };
@@ -581,25 +582,8 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Opt
 fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     compiled.automaton(&call.text, false)?;
-    let pattern = args.args[0].clone();
-    let (string, pos, end, compiled) = (call.string.clone(), call.pos, call.end, compiled.clone());
-    let cursor = Cell::new(Some((pos, false)));
-    let found = RefCell::new(Found::default());
-    let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
-        let Some((at, must_advance)) = cursor.take() else { return Ok(vm.ctx.none()) };
-        let text = Text::new(string.downcast_ref::<PyStr>().expect("a str subject")).expect("a UTF-8 subject");
-        let automaton = compiled.automaton(&text, false).expect("built when the iterator was made");
-        let search = Search::new(&text, &compiled.code, automaton, end);
-        let mut found = found.borrow_mut();
-        if at > search.end || !search.next(at, must_advance, &mut found) {
-            return Ok(vm.ctx.none());
-        }
-        let (start, stop) = (found.start(), found.end());
-        cursor.set(Some((stop, stop == start)));
-        Ok(Match::from_found(&found, &compiled.searched(&pattern, &string, pos, end), vm))
-    });
-    let next = ArgCallable::try_from_object(vm, next.into()).ok()?;
-    Some(Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into()))
+    let matches = matches::Matches::new(compiled.clone(), args.args[0].clone(), call.string.clone(), call.pos, call.end);
+    Some(Ok(matches.into_ref(&vm.ctx).into()))
 }
 
 fn split(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
@@ -616,8 +600,8 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Optio
         if maxsplit != 0 && splits >= maxsplit {
             return Ok(false);
         }
-        let piece = text.slice(last, found.start());
-        parts.push(shared.get_or_make(piece.as_bytes(), || vm.ctx.new_str(piece).into()));
+        let (from, to) = (last, found.start());
+        parts.push(shared.get_or_make(text.slice(from, to).as_bytes(), || text.piece(from, to, vm)));
         for group in 1..=compiled.groups {
             parts.push(group_str(&text, found, group, &none, vm));
         }
@@ -626,7 +610,7 @@ fn split(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Optio
         Ok(true)
     });
     Some(result.map(|()| {
-        parts.push(vm.ctx.new_str(text.slice(last, text.len())).into());
+        parts.push(text.piece(last, text.len(), vm));
         PyList::from(parts).into_ref(&vm.ctx).into()
     }))
 }

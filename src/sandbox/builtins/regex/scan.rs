@@ -9,8 +9,9 @@ use regex_automata::{Anchored, Input};
 use rustpython_sre_engine::{Request, State, StrDrive, StringCursor};
 
 use super::Automaton;
+use crate::sandbox::builtins::str_ascii::new_ascii;
 use rustpython_vm::builtins::PyStr;
-use rustpython_vm::Py;
+use rustpython_vm::{Py, PyObjectRef, VirtualMachine};
 use rustpython_vm::common::wtf8::Wtf8;
 
 /// A `str` subject the automaton can read: ASCII, or UTF-8 without lone surrogates.
@@ -53,6 +54,16 @@ impl<'a> Text<'a> {
             byte_index
         } else {
             self.string.byte_to_char_index(byte_index)
+        }
+    }
+
+    /// Characters `start..end` as a new `str`.
+    pub fn piece(&self, start: usize, end: usize, vm: &VirtualMachine) -> PyObjectRef {
+        let piece = self.slice(start, end);
+        if self.ascii {
+            new_ascii(piece.as_bytes().to_vec(), vm)
+        } else {
+            vm.ctx.new_str(piece).into()
         }
     }
 
