@@ -88,11 +88,12 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         // zygote has just spent seconds importing, and its sessions fork a far larger heap: it collapses now.
         let collapse_now = bundle.is_some();
         let prepared = prepare(vm, tzdata, bundle);
+        // The Unicode tables of the regex automata (~1 ms from the ICU data's ranges): every session finds them.
+        crate::sandbox::builtins::regex::warm();
         let filters = confine::session_filters().map_err(|e| e.to_string());
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
         if collapse_now {
-            crate::sandbox::builtins::regex::warm();
             crate::memory::collapse_for_forks();
         }
         let mut idle_preload_done = false;
@@ -103,8 +104,6 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
             if last_spawn.is_some() && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
                 let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
-                // The Unicode tables of the regex automata (~30 ms): a session forked later finds them built.
-                crate::sandbox::builtins::regex::warm();
                 crate::memory::collapse_for_forks();
                 // The standby was forked before all that: its sessions would not find it.
                 standby = standby.take().and_then(|old| {

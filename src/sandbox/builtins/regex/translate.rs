@@ -65,6 +65,11 @@ impl Reader<'_> {
         self.code.get(at).copied()
     }
 
+    /// Whether the automaton is for an ASCII subject: its classes keep only ASCII characters (`class`).
+    fn ascii(&self) -> bool {
+        self.subject == Subject::Ascii
+    }
+
     fn opcode(&self, at: usize) -> Option<SreOpcode> {
         SreOpcode::try_from(self.word(at)?).ok()
     }
@@ -122,21 +127,21 @@ impl Reader<'_> {
                 let class = classes::ascii_ignore(&classes::single(arg(1)?));
                 (self.class(classes::complement(class))?, at + 2)
             }
-            Op::LITERAL_UNI_IGNORE => (self.class(classes::unicode_ignore(&classes::single(arg(1)?)))?, at + 2),
+            Op::LITERAL_UNI_IGNORE => (self.class(classes::unicode_ignore(&classes::single(arg(1)?), self.ascii()))?, at + 2),
             Op::NOT_LITERAL_UNI_IGNORE => {
-                let class = classes::unicode_ignore(&classes::single(arg(1)?));
+                let class = classes::unicode_ignore(&classes::single(arg(1)?), self.ascii());
                 (self.class(classes::complement(class))?, at + 2)
             }
             Op::ANY => (self.class(classes::complement(classes::single('\n' as u32)))?, at + 1),
             Op::ANY_ALL => (self.class(classes::everything())?, at + 1),
-            Op::CATEGORY => (self.class(classes::category(SreCatCode::try_from(arg(1)?).ok()?)?)?, at + 2),
+            Op::CATEGORY => (self.class(classes::category(SreCatCode::try_from(arg(1)?).ok()?, self.ascii())?)?, at + 2),
             Op::IN | Op::IN_IGNORE | Op::IN_UNI_IGNORE => {
                 let end = skip_end()?;
                 let set = self.set(at + 2, end)?;
                 let class = match self.opcode(at)? {
                     Op::IN => set,
                     Op::IN_IGNORE => classes::ascii_ignore(&set),
-                    _ => classes::unicode_ignore(&set),
+                    _ => classes::unicode_ignore(&set, self.ascii()),
                 };
                 (self.class(class)?, end)
             }
@@ -224,11 +229,11 @@ impl Reader<'_> {
                     at += 3;
                 }
                 Op::RANGE_UNI_IGNORE => {
-                    class.union(&classes::range_uni_ignore(self.word(at + 1)?, self.word(at + 2)?));
+                    class.union(&classes::range_uni_ignore(self.word(at + 1)?, self.word(at + 2)?, self.ascii()));
                     at += 3;
                 }
                 Op::CATEGORY => {
-                    class.union(&classes::category(SreCatCode::try_from(self.word(at + 1)?).ok()?)?);
+                    class.union(&classes::category(SreCatCode::try_from(self.word(at + 1)?).ok()?, self.ascii())?);
                     at += 2;
                 }
                 Op::CHARSET => {
@@ -258,7 +263,7 @@ impl Reader<'_> {
 
     fn class(&self, class: ClassUnicode) -> Option<Hir> {
         let mut class = class;
-        if self.subject == Subject::Ascii {
+        if self.ascii() {
             class.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7f')]));
         }
         self.budget.set(self.budget.get().checked_sub(class.ranges().len().max(1))?);
@@ -267,7 +272,7 @@ impl Reader<'_> {
 
     fn at(&self, code: SreAtCode) -> Option<Hir> {
         use SreAtCode as At;
-        let ascii = self.subject == Subject::Ascii;
+        let ascii = self.ascii();
         Some(match code {
             At::BEGINNING | At::BEGINNING_STRING => Hir::look(Look::Start),
             At::END_STRING => Hir::look(Look::End),
