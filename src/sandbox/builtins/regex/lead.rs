@@ -17,70 +17,83 @@ use regex_automata::{meta, Anchored, Input, Match};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Class, Hir, HirKind, Literal, Look};
 
-/// The longest match (bytes) a literal-led search is used for: its worst case reads this much per occurrence.
+/// The longest match (bytes) of a literal-led search that tries each occurrence: its worst case reads this much
+/// per occurrence.
 const SPAN_MAX: usize = 64;
 /// The shortest literal worth it: a one-byte literal occurs everywhere.
 const LITERAL_MIN: usize = 2;
 
 pub enum Lead {
-    /// Every match begins with this literal.
-    Literal(Box<Finder<'static>>),
+    /// Every match begins with this literal; `short`: none is longer than `SPAN_MAX` bytes.
+    Literal { literal: Box<Finder<'static>>, short: bool },
     /// Every match begins at the start of a line (`(?m)^`).
     LineStart,
 }
 
 impl Lead {
     /// The led search of `hir`'s matches, where every match begins with one literal (of `LITERAL_MIN` bytes or
-    /// more) and none is longer than `SPAN_MAX` bytes, or every match begins at a line start and none reads a
-    /// newline.
+    /// more), or every match begins at a line start and none reads a newline.
     pub fn of(hir: &Hir) -> Option<Lead> {
         if hir.properties().look_set_prefix().contains(Look::StartLF) && !reads_newline(hir) {
             return Some(Lead::LineStart);
-        }
-        if hir.properties().maximum_len().is_none_or(|longest| longest > SPAN_MAX) {
-            return None;
         }
         let prefixes = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
         // A finite sequence: every match begins with one of its literals (inexact ones too: they are prefixes),
         // so with what they all begin with (`ab(?:c|d)`: `ab`).
         let common = prefixes.longest_common_prefix()?;
-        (common.len() >= LITERAL_MIN).then(|| Lead::Literal(Box::new(Finder::new(common).into_owned())))
+        let short = hir.properties().maximum_len().is_some_and(|longest| longest <= SPAN_MAX);
+        (common.len() >= LITERAL_MIN).then(|| Lead::Literal { literal: Box::new(Finder::new(common).into_owned()), short })
     }
 
     /// The first place at or after `at` (up to `end`) where a match can begin, where a match there ends by (no
-    /// match is longer, or crosses a newline), and where to look on from if there is none there.
-    fn next(&self, haystack: &[u8], at: usize, end: usize) -> Option<(usize, usize, usize)> {
+    /// match is longer, or crosses a newline), and where to look on from if there is none there (`None`: the
+    /// lead cannot say).
+    fn next(&self, haystack: &[u8], at: usize, end: usize) -> Option<(usize, usize, Option<usize>)> {
         match self {
-            Lead::Literal(literal) => {
+            Lead::Literal { literal, short } => {
                 let start = at + literal.find(&haystack[at..end])?;
-                Some((start, (start + SPAN_MAX).min(end), start + 1))
+                if *short {
+                    Some((start, (start + SPAN_MAX).min(end), Some(start + 1)))
+                } else {
+                    Some((start, end, None))
+                }
             }
             Lead::LineStart => {
                 let start = if at == 0 || haystack[at - 1] == b'\n' { at } else { at + memchr::memchr(b'\n', &haystack[at..end])? + 1 };
                 let stop = memchr::memchr(b'\n', &haystack[start..end]).map_or(end, |newline| start + newline);
-                Some((start, stop, stop + 1))
+                Some((start, stop, Some(stop + 1)))
             }
         }
     }
 
     /// The first of `try_at`'s answers, asked at each place in `input` (unanchored) where a match can begin, in
-    /// order, with the input anchored there and cut where a match there must end.
-    pub fn find<T>(&self, input: &Input<'_>, mut try_at: impl FnMut(&Input<'_>) -> Option<T>) -> Option<T> {
+    /// order, with the input anchored there and cut where a match there must end; or, where the lead cannot say
+    /// where to look on (`Err`), the rest of the input, for a search without the lead.
+    ///
+    /// A literal that a match may run long after (`INC-\d+`, `ERROR.*`) is tried at its first occurrence only:
+    /// a match there is the leftmost (no match starts earlier), and without one the search goes on without the
+    /// lead, so a subject full of occurrences with no match at them costs no more than that search (each try
+    /// could read to the end of the subject). The gain is the reverse scan a match no longer needs: `ERROR.*`
+    /// scanned each line back to its start.
+    pub fn find<'h, T>(&self, input: &Input<'h>, mut try_at: impl FnMut(&Input<'h>) -> Option<T>) -> Result<Option<T>, Input<'h>> {
         let (haystack, end) = (input.haystack(), input.end());
         let mut at = input.start();
         while at <= end {
-            let (start, stop, resume) = self.next(haystack, at, end)?;
+            let Some((start, stop, resume)) = self.next(haystack, at, end) else { return Ok(None) };
             if let Some(found) = try_at(&input.clone().span(start..stop).anchored(Anchored::Yes)) {
-                return Some(found);
+                return Ok(Some(found));
             }
-            at = resume;
+            match resume {
+                Some(resume) => at = resume,
+                None => return Err(input.clone().span(start + 1..end)),
+            }
         }
-        None
+        Ok(None)
     }
 
     /// `regex`'s first match in `input` (unanchored), as `regex.search` finds it.
     pub fn search(&self, regex: &meta::Regex, input: &Input<'_>) -> Option<Match> {
-        self.find(input, |at| regex.search(at))
+        self.find(input, |at| regex.search(at)).unwrap_or_else(|rest| regex.search(&rest))
     }
 }
 
@@ -109,14 +122,17 @@ mod tests {
     #[test]
     fn only_patterns_led_by_one_literal_or_a_line_start_have_a_led_search() {
         for pattern in [r"INC-\d{5}", r"user=\w{1,10}", r"\bab\w{0,3}", r"ab(?:c|d)"] {
-            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::Literal(_))), "{pattern}");
+            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::Literal { short: true, .. })), "{pattern}");
+        }
+        for pattern in [r"user=\w+", r"INC-\d{80}", r"ERROR.*", r"ab(?:c|d+)"] {
+            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::Literal { short: false, .. })), "{pattern}");
         }
         for pattern in [r"(?m)^ERR [A-Z]{3}", r"(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)", r"(?m)^(?:a+|b.*c)", r"(?m)(?:^x|^y)"] {
             assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::LineStart)), "{pattern}");
         }
-        // No literal, one byte, unbounded, too long, alternative literals (case-insensitive ones among them),
-        // a line start only in some alternatives, a part that reads a newline.
-        for pattern in [r"\d{4}-\d{2}", r"a\d", r"user=\w+", r"INC-\d{80}", r"ab|cd", r"(?i)inc-\d", r"(?m)^a|b", r"(?m)^\w+\s+\d+"] {
+        // No literal, one byte, alternative literals (case-insensitive ones among them), a line start only in some
+        // alternatives, a part that reads a newline (and no literal).
+        for pattern in [r"\d{4}-\d{2}", r"a\d", r"ab|cd", r"(?i)inc-\d", r"(?m)^a|b", r"(?m)^\w+\s+\d+"] {
             assert!(Lead::of(&parsed(pattern)).is_none(), "{pattern}");
         }
     }
@@ -126,7 +142,7 @@ mod tests {
         let patterns = [
             r"INC-\d{5}", r"aab\d", r"ab(?:c|cd)", r"ab(?:cd|c)", r"\bab\w{0,3}", r"(?m)^ab\d?", r"aa(?:a|b){1,3}?", r"é\w{1,2}",
             r"(?m)^a[b ]*", r"(?m)^(?:ab|a)(\d)?", r"(?m)^$", r"(?m)^[^\n]*?b", r"(?m)(?:^x|^ab)", r"(?m)^(a+)(b)? (\w*)",
-            r"ab(\d)(\d{1,3})?-(x)?", r"(?m)^(?:(a)|(ab))b?\b",
+            r"ab(\d)(\d{1,3})?-(x)?", r"(?m)^(?:(a)|(ab))b?\b", r"ab\w*", r"ab(\d+)?-", r"INC-\d+", r"ab.*b", r"aa(?:a*c|a)",
         ];
         let subjects = [
             "", "INC-1234 INC-12345 xINC-000001", "aaab1 aab2 aab", "abcd abc ab", "xab abab ab_", "ab\nab1\n ab2",
@@ -142,10 +158,13 @@ mod tests {
                         let input = Input::new(subject).range(start..end);
                         assert_eq!(lead.search(&regex, &input), regex.search(&input), "{pattern} in {subject:?}[{start}..{end}]");
                         let (mut led, mut unled) = (regex.create_captures(), regex.create_captures());
-                        lead.find(&input, |at| {
+                        let rest = lead.find(&input, |at| {
                             regex.search_captures(at, &mut led);
                             led.get_match()
                         });
+                        if let Err(rest) = rest {
+                            regex.search_captures(&rest, &mut led);
+                        }
                         regex.search_captures(&input, &mut unled);
                         let groups = |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
                         assert_eq!(groups(&led), groups(&unled), "{pattern} in {subject:?}[{start}..{end}], captures");

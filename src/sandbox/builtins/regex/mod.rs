@@ -102,25 +102,34 @@ impl Automaton {
 
     /// The first match in `input` with its groups, in `captures`; `false` where there is none.
     fn search_captures(&self, input: &regex_automata::Input<'_>, captures: &mut Captures) -> bool {
-        match &self.shortcut {
-            // Each place the lead names is asked for the match and its groups at once, on the span a match there
-            // must end in: one pass where the automaton's scan and then the groups' were two (a one-pass pattern
-            // led by line starts: `finditer` with named groups over 10 MB 61.6 -> 55.5 ms).
-            Some(Shortcut::Lead(lead)) if !input.get_anchored().is_anchored() => lead
-                .find(input, |at| {
+        if let Some(Shortcut::Lead(lead)) = &self.shortcut {
+            if !input.get_anchored().is_anchored() {
+                // Each place the lead names is asked for the match and its groups at once, on the span a match
+                // there must end in: one pass where the automaton's scan and then the groups' were two (a
+                // one-pass pattern led by line starts: `finditer` with named groups over 10 MB 61.6 -> 55.5 ms).
+                let led = lead.find(input, |at| {
                     self.regex.search_captures(at, captures);
                     captures.get_match()
-                })
-                .is_some(),
-            _ => {
-                // The match first (the DFAs, no capture slots), then its groups on its span alone: asked for
-                // captures over the whole subject, a pattern of many groups whose lazy DFA gave up copied every
-                // slot at every step (`(ab)` 1,000 times over 20 KB: 6.7 s).
-                let Some(whole) = self.search(input) else { return false };
-                self.regex.search_captures(&input.clone().span(whole.range()).anchored(regex_automata::Anchored::Yes), captures);
-                captures.is_match()
+                });
+                return match led {
+                    Ok(found) => found.is_some(),
+                    Err(rest) => self.unled_captures(&rest, captures),
+                };
             }
         }
+        self.unled_captures(input, captures)
+    }
+
+    /// The same without a lead: the match first (the DFAs, no capture slots), then its groups on its span alone
+    /// (asked for captures over the whole subject, a pattern of many groups whose lazy DFA gave up copied every
+    /// slot at every step: `(ab)` 1,000 times over 20 KB took 6.7 s).
+    fn unled_captures(&self, input: &regex_automata::Input<'_>, captures: &mut Captures) -> bool {
+        let Some(whole) = self.search(input) else {
+            captures.set_pattern(None);
+            return false;
+        };
+        self.regex.search_captures(&input.clone().span(whole.range()).anchored(regex_automata::Anchored::Yes), captures);
+        captures.is_match()
     }
 }
 
