@@ -75,6 +75,8 @@ impl Lead {
     /// lead, so a subject full of occurrences with no match at them costs no more than that search (each try
     /// could read to the end of the subject). The gain is the reverse scan a match no longer needs: `ERROR.*`
     /// scanned each line back to its start.
+    ///
+    /// Cut, a search for groups can take the bounded backtracker where a pattern is not one-pass.
     pub fn find<'h, T>(&self, input: &Input<'h>, mut try_at: impl FnMut(&Input<'h>) -> Option<T>) -> Result<Option<T>, Input<'h>> {
         let (haystack, end) = (input.haystack(), input.end());
         let mut at = input.start();
@@ -91,9 +93,23 @@ impl Lead {
         Ok(None)
     }
 
-    /// `regex`'s first match in `input` (unanchored), as `regex.search` finds it.
+    /// `regex`'s first match in `input` (unanchored), as `regex.search` finds it: `find`'s order of tries, each on
+    /// the rest of the input, uncut (the automaton dies by itself where a match must end, and was slower on a
+    /// cut input: `re.findall(r'INC-\d{5}')` over 10 MB 11.4 ms cut, 10.0-10.6 not).
     pub fn search(&self, regex: &meta::Regex, input: &Input<'_>) -> Option<Match> {
-        self.find(input, |at| regex.search(at)).unwrap_or_else(|rest| regex.search(&rest))
+        let (haystack, end) = (input.haystack(), input.end());
+        let mut at = input.start();
+        while at <= end {
+            let (start, _, resume) = self.next(haystack, at, end)?;
+            if let Some(matched) = regex.search(&input.clone().span(start..end).anchored(Anchored::Yes)) {
+                return Some(matched);
+            }
+            match resume {
+                Some(resume) => at = resume,
+                None => return regex.search(&input.clone().span(start + 1..end)),
+            }
+        }
+        None
     }
 }
 
