@@ -32,17 +32,7 @@ alphabet = list('abINC-0123 \nuser=é.xkK_\n')
 subjects = [''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(24)]
 subjects += ['aaaaab aab aa', 'abababab abab', 'INC-INC-INC-12345 INC-1', 'user=user=bob user=']
 subjects += [s * 60 for s in subjects[:6]]
-for pattern in patterns:
-    compiled = re.compile(pattern)
-    for subject in subjects:
-        n = len(subject)
-        print(repr(pattern), zlib.crc32(subject.encode()),
-              show('findall', lambda: compiled.findall(subject)),
-              show('bounded', lambda: compiled.findall(subject, 1, max(n - 2, 0))),
-              show('finditer', lambda: [matched(m) for m in compiled.finditer(subject)]),
-              show('search', lambda: matched(compiled.search(subject, 2))),
-              show('sub', lambda: compiled.sub('<>', subject)),
-              show('split', lambda: compiled.split(subject, 3)))
+show_methods(patterns, subjects)
 """
 
 

@@ -26,20 +26,7 @@ subjects = [''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for
 subjects += ['a  b\t\tc   d', '1 12 123 1234 12345', 'x,;y;;,z', '-- --- ----a', 'plain ascii words, and 42 numbers',
              'ab1 12 a_b 3x x3 _9_ 45, ok. abc123 456def 7890']
 subjects += [s * 80 for s in subjects[-6:]]
-for pattern in patterns:
-    compiled = re.compile(pattern)
-    for subject in subjects:
-        n = len(subject)
-        print(repr(pattern), zlib.crc32(subject.encode()),
-              show('findall', lambda: compiled.findall(subject)),
-              show('bounded', lambda: compiled.findall(subject, 1, max(n - 2, 0))),
-              show('finditer', lambda: [matched(m) for m in compiled.finditer(subject, 3)]),
-              show('search', lambda: matched(compiled.search(subject, 2))),
-              show('match', lambda: [matched(compiled.match(subject, at)) for at in range(0, n, 7)]),
-              show('sub', lambda: compiled.sub('<>', subject)),
-              show('subn', lambda: compiled.subn(lambda m: m.group().upper(), subject, 5)),
-              show('split', lambda: compiled.split(subject)),
-              show('maxsplit', lambda: compiled.split(subject, 2)))
+show_methods(patterns, subjects)
 """
 
 

@@ -128,12 +128,9 @@ fn reads_newline(hir: &Hir) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{every_input, parsed};
     use super::*;
     use regex_automata::util::captures::Captures;
-
-    fn parsed(pattern: &str) -> Hir {
-        regex_syntax::ParserBuilder::new().build().parse(pattern).unwrap()
-    }
 
     #[test]
     fn only_patterns_led_by_one_literal_or_a_line_start_have_a_led_search() {
@@ -168,24 +165,19 @@ mod tests {
             let hir = parsed(pattern);
             let lead = Lead::of(&hir).unwrap_or_else(|| panic!("{pattern} has a led search"));
             let regex = meta::Builder::new().build_from_hir(&hir).unwrap();
-            for subject in subjects {
-                for start in 0..=subject.len() {
-                    for end in start..=subject.len() {
-                        let input = Input::new(subject).range(start..end);
-                        assert_eq!(lead.search(&regex, &input), regex.search(&input), "{pattern} in {subject:?}[{start}..{end}]");
-                        let (mut led, mut unled) = (regex.create_captures(), regex.create_captures());
-                        let rest = lead.find(&input, |at| {
-                            regex.search_captures(at, &mut led);
-                            led.get_match()
-                        });
-                        if let Err(rest) = rest {
-                            regex.search_captures(&rest, &mut led);
-                        }
-                        regex.search_captures(&input, &mut unled);
-                        let groups = |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
-                        assert_eq!(groups(&led), groups(&unled), "{pattern} in {subject:?}[{start}..{end}], captures");
-                    }
+            for input in every_input(&subjects) {
+                assert_eq!(lead.search(&regex, &input), regex.search(&input), "{pattern} in {input:?}");
+                let (mut led, mut unled) = (regex.create_captures(), regex.create_captures());
+                let rest = lead.find(&input, |at| {
+                    regex.search_captures(at, &mut led);
+                    led.get_match()
+                });
+                if let Err(rest) = rest {
+                    regex.search_captures(&rest, &mut led);
                 }
+                regex.search_captures(&input, &mut unled);
+                let groups = |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
+                assert_eq!(groups(&led), groups(&unled), "{pattern} in {input:?}, captures");
             }
         }
     }

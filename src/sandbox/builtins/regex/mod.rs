@@ -76,6 +76,22 @@ pub(crate) struct Automaton {
     accounted: usize,
 }
 
+/// What the shortcuts' tests share: a pattern in `regex-syntax`'s own syntax, every span of a set of subjects.
+#[cfg(test)]
+mod testing {
+    use regex_automata::Input;
+
+    pub fn parsed(pattern: &str) -> regex_syntax::hir::Hir {
+        regex_syntax::ParserBuilder::new().build().parse(pattern).unwrap()
+    }
+
+    /// Every span of each subject, as an unanchored input.
+    pub fn every_input<'s>(subjects: &[&'s str]) -> Vec<Input<'s>> {
+        let spans = |subject: &'s str| (0..=subject.len()).flat_map(move |start| (start..=subject.len()).map(move |end| Input::new(subject).range(start..end)));
+        subjects.iter().flat_map(|&subject| spans(subject)).collect()
+    }
+}
+
 /// The searches that find `meta::Regex::search`'s match quicker for some shapes of pattern.
 enum Shortcut {
     /// Every match begins with one literal and is short, or begins at a line start and stays in its line (`lead`).

@@ -114,12 +114,9 @@ impl Run {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{every_input, parsed};
     use super::*;
     use regex_automata::{meta, Anchored};
-
-    fn parsed(pattern: &str) -> Hir {
-        regex_syntax::ParserBuilder::new().build().parse(pattern).unwrap()
-    }
 
     #[test]
     fn only_repeats_of_one_ascii_class_have_a_run_search() {
@@ -150,14 +147,10 @@ mod tests {
             let hir = parsed(pattern);
             let run = Run::of(&hir).unwrap_or_else(|| panic!("{pattern} has a run search"));
             let regex = meta::Builder::new().build_from_hir(&hir).unwrap();
-            for subject in subjects {
-                for start in 0..=subject.len() {
-                    for end in start..=subject.len() {
-                        for anchored in [Anchored::No, Anchored::Yes] {
-                            let input = Input::new(subject).range(start..end).anchored(anchored);
-                            assert_eq!(run.search(&input), regex.search(&input), "{pattern} in {subject:?}[{start}..{end}] {anchored:?}");
-                        }
-                    }
+            for input in every_input(&subjects) {
+                for anchored in [Anchored::No, Anchored::Yes] {
+                    let input = input.clone().anchored(anchored);
+                    assert_eq!(run.search(&input), regex.search(&input), "{pattern} in {input:?}");
                 }
             }
         }
