@@ -10,7 +10,8 @@
 //! unanchored one (leftmost-first). Each failed try must stay short, or a subject full of near misses would be
 //! quadratic: after a literal, no match is longer than `SPAN_MAX` bytes, so the automaton is dead by then; after
 //! a line start, no part of the pattern reads a newline, so a try ends within its own line, and each line is
-//! tried once.
+//! tried once. A literal a match may run long after (`ERROR.*`, `user=(\w+)`) is tried at its first occurrence
+//! only, and the search goes on without the lead if there is no match there (`Lead::find`).
 
 use memchr::memmem::Finder;
 use regex_automata::{meta, Anchored, Input, Match};
