@@ -1,13 +1,12 @@
-"""A pattern every match of begins with one literal, or at a line start (and reads no newline), is searched by
-those places and an anchored match at each, its groups read in the same pass
-(src/sandbox/builtins/regex/lead.rs; `meta::Regex::search` scanned forward to each match's end and back to its
-start, then again for the groups); where a match may be long after its literal, only the first occurrence is
-tried, and the search goes on without the lead. Every result must be CPython's: literals that overlap themselves
-(`aa`, `abab`) and subjects full of near misses, groups, lazy, counted and unbounded tails, alternatives of
-different lengths, `\\b` before the literal and `(?m)^`, line starts with no literal after them, empty lines,
-non-ASCII literals and subjects, `pos`/`endpos`; and patterns just past the rule (case-insensitive literals,
-which have several prefixes, a line start before a part that reads a newline) give the same results the other
-way."""
+"""A pattern every match of begins with one literal, or at a line start, is searched by those places and an
+anchored match at each, its groups read in the same pass (src/sandbox/builtins/regex/lead.rs;
+`meta::Regex::search` scanned forward to each match's end and back to its start, then again for the groups);
+where a match may be long after its literal, or may read past its line, only the first place is tried, and the
+search goes on without the lead. Every result must be CPython's: literals that overlap themselves (`aa`, `abab`)
+and subjects full of near misses, groups, lazy, counted and unbounded tails, alternatives of different lengths,
+`\\b` before the literal and `(?m)^`, line starts with no literal after them and with parts that read newlines
+(`\\s+`), empty lines, non-ASCII literals and subjects, `pos`/`endpos`; and patterns just past the rule
+(case-insensitive literals, which have several prefixes) give the same results the other way."""
 
 from __future__ import annotations
 

@@ -10,8 +10,9 @@
 //! unanchored one (leftmost-first). Each failed try must stay short, or a subject full of near misses would be
 //! quadratic: after a literal, no match is longer than `SPAN_MAX` bytes, so the automaton is dead by then; after
 //! a line start, no part of the pattern reads a newline, so a try ends within its own line, and each line is
-//! tried once. A literal a match may run long after (`ERROR.*`, `user=(\w+)`) is tried at its first occurrence
-//! only, and the search goes on without the lead if there is no match there (`Lead::find`).
+//! tried once. A literal a match may run long after (`ERROR.*`, `user=(\w+)`), or a line start before a pattern
+//! that reads newlines, is tried at its first occurrence only, and the search goes on without the lead if there
+//! is no match there (`Lead::find`).
 
 use memchr::memmem::Finder;
 use regex_automata::{meta, Anchored, Input, Match};
@@ -27,16 +28,16 @@ const LITERAL_MIN: usize = 2;
 pub enum Lead {
     /// Every match begins with this literal; `short`: none is longer than `SPAN_MAX` bytes.
     Literal { literal: Box<Finder<'static>>, short: bool },
-    /// Every match begins at the start of a line (`(?m)^`).
-    LineStart,
+    /// Every match begins at the start of a line (`(?m)^`); `in_line`: no part of the pattern reads a newline.
+    LineStart { in_line: bool },
 }
 
 impl Lead {
     /// The led search of `hir`'s matches, where every match begins with one literal (of `LITERAL_MIN` bytes or
-    /// more), or every match begins at a line start and none reads a newline.
+    /// more), or every match begins at a line start.
     pub fn of(hir: &Hir) -> Option<Lead> {
-        if hir.properties().look_set_prefix().contains(Look::StartLF) && !reads_newline(hir) {
-            return Some(Lead::LineStart);
+        if hir.properties().look_set_prefix().contains(Look::StartLF) {
+            return Some(Lead::LineStart { in_line: !reads_newline(hir) });
         }
         let prefixes = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
         // A finite sequence: every match begins with one of its literals (inexact ones too: they are prefixes),
@@ -59,8 +60,11 @@ impl Lead {
                     Some((start, end, None))
                 }
             }
-            Lead::LineStart => {
+            Lead::LineStart { in_line } => {
                 let start = if at == 0 || haystack[at - 1] == b'\n' { at } else { at + memchr::memchr(b'\n', &haystack[at..end])? + 1 };
+                if !*in_line {
+                    return Some((start, end, None));
+                }
                 let stop = memchr::memchr(b'\n', &haystack[start..end]).map_or(end, |newline| start + newline);
                 Some((start, stop, Some(stop + 1)))
             }
@@ -71,11 +75,12 @@ impl Lead {
     /// order, with the input anchored there and cut where a match there must end; or, where the lead cannot say
     /// where to look on (`Err`), the rest of the input, for a search without the lead.
     ///
-    /// A literal that a match may run long after (`INC-\d+`, `ERROR.*`) is tried at its first occurrence only:
-    /// a match there is the leftmost (no match starts earlier), and without one the search goes on without the
-    /// lead, so a subject full of occurrences with no match at them costs no more than that search (each try
-    /// could read to the end of the subject). The gain is the reverse scan a match no longer needs: `ERROR.*`
-    /// scanned each line back to its start.
+    /// A literal that a match may run long after (`INC-\d+`, `ERROR.*`), or a line start before a pattern that
+    /// reads newlines (`(?m)^(\S+)\s+(\w+)`), is tried at its first occurrence only: a match there is the leftmost
+    /// (no match starts earlier), and without one the search goes on without the lead, so a subject full of
+    /// occurrences with no match at them costs no more than that search (each try could read to the end of the
+    /// subject). The gain is the reverse scan a match no longer needs: `ERROR.*` scanned each line back to its
+    /// start.
     ///
     /// Cut, a search for groups can take the bounded backtracker where a pattern is not one-pass.
     pub fn find<'h, T>(&self, input: &Input<'h>, mut try_at: impl FnMut(&Input<'h>) -> Option<T>) -> Result<Option<T>, Input<'h>> {
@@ -142,11 +147,14 @@ mod tests {
             assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::Literal { short: false, .. })), "{pattern}");
         }
         for pattern in [r"(?m)^ERR [A-Z]{3}", r"(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)", r"(?m)^(?:a+|b.*c)", r"(?m)(?:^x|^y)"] {
-            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::LineStart)), "{pattern}");
+            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::LineStart { in_line: true })), "{pattern}");
+        }
+        for pattern in [r"(?m)^\w+\s+\d+", r"(?m)^a[\s\S]*b", r"(?m)^(?:a|\n)"] {
+            assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::LineStart { in_line: false })), "{pattern}");
         }
         // No literal, one byte, alternative literals (case-insensitive ones among them), a line start only in some
-        // alternatives, a part that reads a newline (and no literal).
-        for pattern in [r"\d{4}-\d{2}", r"a\d", r"ab|cd", r"(?i)inc-\d", r"(?m)^a|b", r"(?m)^\w+\s+\d+"] {
+        // alternatives.
+        for pattern in [r"\d{4}-\d{2}", r"a\d", r"ab|cd", r"(?i)inc-\d", r"(?m)^a|b"] {
             assert!(Lead::of(&parsed(pattern)).is_none(), "{pattern}");
         }
     }
@@ -157,6 +165,7 @@ mod tests {
             r"INC-\d{5}", r"aab\d", r"ab(?:c|cd)", r"ab(?:cd|c)", r"\bab\w{0,3}", r"(?m)^ab\d?", r"aa(?:a|b){1,3}?", r"é\w{1,2}",
             r"(?m)^a[b ]*", r"(?m)^(?:ab|a)(\d)?", r"(?m)^$", r"(?m)^[^\n]*?b", r"(?m)(?:^x|^ab)", r"(?m)^(a+)(b)? (\w*)",
             r"ab(\d)(\d{1,3})?-(x)?", r"(?m)^(?:(a)|(ab))b?\b", r"ab\w*", r"ab(\d+)?-", r"INC-\d+", r"ab.*b", r"aa(?:a*c|a)",
+            r"(?m)^(a)\s+(b)", r"(?m)^a[\s\S]*?b", r"(?m)^(?:ab\n|a)(\w)?", r"(?m)^\s*$",
         ];
         let subjects = [
             "", "INC-1234 INC-12345 xINC-000001", "aaab1 aab2 aab", "abcd abc ab", "xab abab ab_", "ab\nab1\n ab2",

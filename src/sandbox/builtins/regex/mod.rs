@@ -94,7 +94,7 @@ mod testing {
 
 /// The searches that find `meta::Regex::search`'s match quicker for some shapes of pattern.
 enum Shortcut {
-    /// Every match begins with one literal, or at a line start and stays in its line (`lead`).
+    /// Every match begins with one literal, or at a line start (`lead`).
     Lead(lead::Lead),
     /// A repeat of one ASCII class (`run`).
     Run(Box<run::Run>),
