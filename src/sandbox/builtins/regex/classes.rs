@@ -12,6 +12,16 @@ use std::sync::OnceLock;
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 use rustpython_sre_engine::SreCatCode;
 
+/// `_sre`'s word character on ASCII (`\w`, ASCII and Unicode alike).
+fn ascii_word(b: u8) -> bool {
+    b == b'_' || b.is_ascii_alphanumeric()
+}
+
+/// `_sre`'s Unicode whitespace on ASCII: Python's `str.isspace`, the C0 separators too (`\s` of a `str` pattern).
+fn uni_ascii_space(b: u8) -> bool {
+    matches!(b, 0x09..=0x0D | 0x1C..=0x20)
+}
+
 fn class_where_ascii(f: impl Fn(u8) -> bool) -> ClassUnicode {
     let mut class = ClassUnicode::empty();
     for byte in 0..0x80u8 {
@@ -53,16 +63,14 @@ fn tables() -> &'static Tables {
             class.union(&class_where_ascii(ascii));
             class
         };
-        let uni_word = of(&mut categories.iter_ranges_for_group(GeneralCategoryGroup::Letter.union(GeneralCategoryGroup::Number)), |b| {
-            b == b'_' || b.is_ascii_alphanumeric()
-        });
+        let uni_word = of(&mut categories.iter_ranges_for_group(GeneralCategoryGroup::Letter.union(GeneralCategoryGroup::Number)), ascii_word);
         let uni_digit = of(&mut categories.iter_ranges_for_value(GeneralCategory::DecimalNumber), |b| b.is_ascii_digit());
         let mut spaces = categories.iter_ranges_for_value(GeneralCategory::SpaceSeparator).chain(
             [BidiClass::WhiteSpace, BidiClass::ParagraphSeparator, BidiClass::SegmentSeparator]
                 .into_iter()
                 .flat_map(|class| bidi.iter_ranges_for_value(class)),
         );
-        let uni_space = of(&mut spaces, |b| matches!(b, 0x09..=0x0D | 0x1C..=0x20));
+        let uni_space = of(&mut spaces, uni_ascii_space);
         // The engine's `lower_unicode`/`upper_unicode` (simple case mappings): a character either moves is one
         // whose case mapping changes it (`Changes_When_Casemapped`, a superset), so only those are read.
         let (mut lowered, mut uppered) = (Vec::new(), Vec::new());
@@ -195,7 +203,6 @@ pub fn range_uni_ignore(lo: u32, hi: u32, ascii: bool) -> ClassUnicode {
 pub fn category(code: SreCatCode, ascii: bool) -> Option<ClassUnicode> {
     use SreCatCode as C;
     let ascii_space = |b: u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
-    let ascii_word = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
     let uni_linebreak = || {
         ClassUnicode::new(
             [0x0A..=0x0D, 0x1C..=0x1E, 0x85..=0x85, 0x2028..=0x2029]
@@ -203,8 +210,6 @@ pub fn category(code: SreCatCode, ascii: bool) -> Option<ClassUnicode> {
                 .map(|r| ClassUnicodeRange::new(char::from_u32(*r.start()).unwrap(), char::from_u32(*r.end()).unwrap())),
         )
     };
-    // Python's `str.isspace` on ASCII: the C0 separators too (the tables' walk reads the same for ASCII).
-    let uni_ascii_space = |b: u8| matches!(b, 0x09..=0x0D | 0x1C..=0x20);
     Some(match code {
         C::UNI_DIGIT if ascii => class_where_ascii(|b| b.is_ascii_digit()),
         C::UNI_NOT_DIGIT if ascii => complement(class_where_ascii(|b| b.is_ascii_digit())),

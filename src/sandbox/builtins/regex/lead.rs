@@ -72,8 +72,8 @@ impl Lead {
     }
 
     /// The first of `try_at`'s answers, asked at each place in `input` (unanchored) where a match can begin, in
-    /// order, with the input anchored there and cut where a match there must end; or, where the lead cannot say
-    /// where to look on (`Err`), the rest of the input, for a search without the lead.
+    /// order, with the input anchored there (`cut`: and cut where a match there must end); or, where the lead
+    /// cannot say where to look on (`Err`), the rest of the input, for a search without the lead.
     ///
     /// A literal that a match may run long after (`INC-\d+`, `ERROR.*`), or a line start before a pattern that
     /// reads newlines (`(?m)^(\S+)\s+(\w+)`), is tried at its first occurrence only: a match there is the leftmost
@@ -82,13 +82,15 @@ impl Lead {
     /// subject). The gain is the reverse scan a match no longer needs: `ERROR.*` scanned each line back to its
     /// start.
     ///
-    /// Cut, a search for groups can take the bounded backtracker where a pattern is not one-pass.
-    pub fn find<'h, T>(&self, input: &Input<'h>, mut try_at: impl FnMut(&Input<'h>) -> Option<T>) -> Result<Option<T>, Input<'h>> {
+    /// Cut, a search for groups can take the bounded backtracker where a pattern is not one-pass; the automaton's
+    /// own search dies by itself where a match must end, and was slower on a cut input
+    /// (`re.findall(r'INC-\d{5}')` over 10 MB 11.4 ms cut, 10.0-10.6 not).
+    pub fn find<'h, T>(&self, input: &Input<'h>, cut: bool, mut try_at: impl FnMut(&Input<'h>) -> Option<T>) -> Result<Option<T>, Input<'h>> {
         let (haystack, end) = (input.haystack(), input.end());
         let mut at = input.start();
         while at <= end {
             let Some((start, stop, resume)) = self.next(haystack, at, end) else { return Ok(None) };
-            if let Some(found) = try_at(&input.clone().span(start..stop).anchored(Anchored::Yes)) {
+            if let Some(found) = try_at(&input.clone().span(start..if cut { stop } else { end }).anchored(Anchored::Yes)) {
                 return Ok(Some(found));
             }
             match resume {
@@ -99,23 +101,9 @@ impl Lead {
         Ok(None)
     }
 
-    /// `regex`'s first match in `input` (unanchored), as `regex.search` finds it: `find`'s order of tries, each on
-    /// the rest of the input, uncut (the automaton dies by itself where a match must end, and was slower on a
-    /// cut input: `re.findall(r'INC-\d{5}')` over 10 MB 11.4 ms cut, 10.0-10.6 not).
+    /// `regex`'s first match in `input` (unanchored), as `regex.search` finds it.
     pub fn search(&self, regex: &meta::Regex, input: &Input<'_>) -> Option<Match> {
-        let (haystack, end) = (input.haystack(), input.end());
-        let mut at = input.start();
-        while at <= end {
-            let (start, _, resume) = self.next(haystack, at, end)?;
-            if let Some(matched) = regex.search(&input.clone().span(start..end).anchored(Anchored::Yes)) {
-                return Some(matched);
-            }
-            match resume {
-                Some(resume) => at = resume,
-                None => return regex.search(&input.clone().span(start + 1..end)),
-            }
-        }
-        None
+        self.find(input, false, |at| regex.search(at)).unwrap_or_else(|rest| regex.search(&rest))
     }
 }
 
@@ -178,7 +166,7 @@ mod tests {
             for input in every_input(&subjects) {
                 assert_eq!(lead.search(&regex, &input), regex.search(&input), "{pattern} in {input:?}");
                 let (mut led, mut unled) = (regex.create_captures(), regex.create_captures());
-                let rest = lead.find(&input, |at| {
+                let rest = lead.find(&input, true, |at| {
                     regex.search_captures(at, &mut led);
                     led.get_match()
                 });
