@@ -22,14 +22,14 @@ use rustpython_vm::bytecode::{
 };
 
 /// One instruction of the compiler's code: its opcode, full argument, and where it was.
-struct Op {
-    op: Instruction,
-    arg: u32,
+pub(crate) struct Op {
+    pub(crate) op: Instruction,
+    pub(crate) arg: u32,
     /// Index of its first unit (its first `EXTENDED_ARG`, if any).
-    start: usize,
+    pub(crate) start: usize,
     /// How many `EXTENDED_ARG` units came before it.
-    prefixes: usize,
-    caches: usize,
+    pub(crate) prefixes: usize,
+    pub(crate) caches: usize,
 }
 
 impl Op {
@@ -86,13 +86,7 @@ where
         return None;
     }
     let ops = decode(units)?;
-    let lines = LineTable::decode(code)?;
-    if lines.0.len() != units.len() || code.locations.len() != units.len() {
-        return None;
-    }
-
-    // The new form of each instruction: its opcode, argument (jumps filled in below) and cache count.
-    let mut new: Vec<(Instruction, u32, usize)> = ops
+    let new = ops
         .iter()
         .map(|op| match op.op {
             Instruction::LoadName { .. } => {
@@ -102,6 +96,24 @@ where
             other => (other, op.arg, op.caches),
         })
         .collect();
+    laid_out(code, &ops, new)
+}
+
+/// `code` with each of its instructions (`ops`, decoded from it) in a new form (`new`: its opcode, argument and
+/// cache count; a jump's argument is filled in here), laid out again: every relative jump, `EXTENDED_ARG` prefix,
+/// exception-table range and location moves with its unit. An instruction whose caches keep their count keeps
+/// their contents; new caches start empty, as the compiler leaves them. `None` where a jump, the location table
+/// or the exception table cannot be read, or the code would not fit.
+pub(crate) fn laid_out<C>(code: &CodeObject<C>, ops: &[Op], mut new: Vec<(Instruction, u32, usize)>) -> Option<CodeObject<C>>
+where
+    C: Constant,
+    C::Name: Clone,
+{
+    let units: &[CodeUnit] = &code.instructions;
+    let lines = LineTable::decode(code)?;
+    if lines.0.len() != units.len() || code.locations.len() != units.len() || new.len() != ops.len() {
+        return None;
+    }
     let kinds: Vec<Option<Jump>> = ops.iter().map(|op| jump_kind(op.op)).collect::<Result<_, _>>().ok()?;
     // The old index of each jump's target (the first unit of an instruction), and the instruction it is.
     let old_start: std::collections::HashMap<usize, usize> =
@@ -199,7 +211,7 @@ where
 }
 
 /// The instructions of a unit stream, or `None` when it ends inside one.
-fn decode(units: &[CodeUnit]) -> Option<Vec<Op>> {
+pub(crate) fn decode(units: &[CodeUnit]) -> Option<Vec<Op>> {
     let mut ops = Vec::new();
     let mut state = OpArgState::default();
     let (mut index, mut start, mut prefixes) = (0, 0, 0);
@@ -221,21 +233,21 @@ fn decode(units: &[CodeUnit]) -> Option<Vec<Op>> {
 
 /// One code unit's place in the source, as CPython's location table holds it (`Objects/locations.md`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Place {
+pub(crate) enum Place {
     /// No location (an instruction the compiler made for no line).
     Nowhere,
     At { line: i32, end_line: i32, column: Option<u32>, end_column: Option<u32> },
 }
 
 /// The location table as one place per code unit, and the line it counts from.
-struct LineTable(Vec<Place>, i32);
+pub(crate) struct LineTable(pub(crate) Vec<Place>, i32);
 
 const NO_LOCATION: u8 = 15;
 const LONG: u8 = 14;
 const NO_COLUMNS: u8 = 13;
 
 impl LineTable {
-    fn decode<C: Constant>(code: &CodeObject<C>) -> Option<Self> {
+    pub(crate) fn decode<C: Constant>(code: &CodeObject<C>) -> Option<Self> {
         let first = i32::try_from(code.first_line_number?.get()).ok()?;
         let table = &code.linetable;
         let mut places = Vec::with_capacity(code.instructions.len());

@@ -13,6 +13,7 @@ use self::state::with_state;
 pub mod builtins;
 pub mod bundle;
 pub mod cell_code;
+pub mod folded_constants;
 pub mod errors;
 pub mod files;
 pub mod host;

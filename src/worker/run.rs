@@ -18,7 +18,7 @@ use crate::sandbox::{self, Namespace};
 use crate::sandbox::state::with_state;
 use crate::sandbox::values::{self, KeptValues};
 use crate::worker::monitor;
-use crate::sandbox::{cell_code, output, respecialise, tools};
+use crate::sandbox::{cell_code, folded_constants, output, respecialise, tools};
 
 /// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
 /// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
@@ -52,6 +52,10 @@ impl Cells {
                 text: report.text,
             }
         })?;
+        let compiled = match folded_constants::refolded(&compiled.code, code, vm) {
+            Some(refolded) => PyCode::new(refolded).into_ref(&vm.ctx),
+            None => compiled,
+        };
         let compiled = match cell_code::with_global_loads(&compiled.code) {
             Some(code) => PyCode::new(code).into_ref(&vm.ctx),
             None => compiled,

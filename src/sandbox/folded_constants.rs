@@ -1,0 +1,249 @@
+//! A cell's constants that the compiler folded from arithmetic, made again by the runtime's arithmetic.
+//!
+//! Why: RustPython's compiler folds `6.0 // 1.5` to `0.0` (its float floor division returns a signed zero
+//! whenever the division is exact: `120.0 // 60`, `3 // 0.5`, `7.0 // 7` all fold to zero), folds `-0.5 // -2`
+//! to `-0.0`, and folds a complex power (`(1+2j) ** -2`) a few units off in the last place; run with variables,
+//! the same operations give CPython's values. CPython folds with the very functions it runs, so a folded
+//! constant is always what the expression gives at run time. We do not patch the compiler, so each float,
+//! complex or tuple constant a cell's code loads is checked where its source is an expression rather than a
+//! literal: the expression (numbers, `+`/`-`/`~` and the binary operators, tuples and lists of them) is
+//! evaluated by the VM's own number protocol, and a constant that differs is replaced. Integer arithmetic is
+//! exact in both, and anything else is left as compiled.
+//!
+//! The compiler merges equal constants, so a wrong one may be shared with a literal (`0.0` and a folded
+//! `6.0 // 6.0`): it is replaced in place where every load of it wants the same value, and otherwise the load
+//! that wants another value is pointed at a constant holding it (one already there, or a new one), and the code
+//! laid out again (`cell_code::laid_out`: the index may need another `EXTENDED_ARG`). The functions and classes
+//! a cell defines are code objects among its constants, and are checked the same way.
+
+use num_traits::{Signed, ToPrimitive};
+use ruff_python_ast::{Expr, Number, Operator, UnaryOp};
+use rustpython_vm::builtins::{PyCode, PyComplex, PyFloat, PyInt, PyTuple};
+use rustpython_vm::bytecode::{CodeObject, Constant, Instruction};
+use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyPayload, VirtualMachine};
+
+use super::cell_code::{decode, laid_out, LineTable, Op, Place};
+
+/// The most bits an integer of a re-evaluated expression may have: folding is of small expressions, and a
+/// power or shift past this is left as compiled rather than computed again.
+const INT_BITS_MAX: u64 = 4096;
+
+/// `code` with each folded constant that differs from its expression's value at run time replaced (see the
+/// module doc), or `None` when none does. `source` is the cell's text, which the code's locations point into.
+pub fn refolded<C>(code: &CodeObject<C>, source: &str, vm: &VirtualMachine) -> Option<CodeObject<C>>
+where
+    C: Constant + Clone + From<PyObjectRef> + Into<PyObjectRef> + std::borrow::Borrow<PyObject>,
+    C::Name: Clone,
+{
+    if !code.constants.iter().any(|constant| may_be_folded(std::borrow::Borrow::<PyObject>::borrow(constant), vm)) {
+        return None;
+    }
+    let mut constants: Vec<PyObjectRef> = code.constants.iter().map(|constant| constant.clone().into()).collect();
+    let mut changed = false;
+    // The code objects of the functions and classes defined here, first.
+    for constant in constants.iter_mut() {
+        if let Some(inner) = constant.downcast_ref::<PyCode>() {
+            if let Some(inner) = refolded(&inner.code, source, vm) {
+                *constant = PyCode::new(inner).into_ref(&vm.ctx).into();
+                changed = true;
+            }
+        }
+    }
+    if let Some(places) = LineTable::decode(code).filter(|places| places.0.len() == code.instructions.len()) {
+        let lines: Vec<&str> = source.split('\n').collect();
+        // Each constant load, with its expression's value where that differs from the constant.
+        let loads: Vec<(Op, Option<PyObjectRef>)> = decode(&code.instructions)?
+            .into_iter()
+            .filter(|op| matches!(op.op, Instruction::LoadConst { .. }))
+            .map(|op| {
+                let compiled = constants.get(op.arg as usize)?;
+                if !may_be_folded_number(compiled, vm) {
+                    return Some((op, None));
+                }
+                let value = segment(&lines, places.0[op.start + op.prefixes]).and_then(|text| evaluated(&text, vm));
+                let differs = value.filter(|value| !same(value, compiled));
+                Some((op, differs))
+            })
+            .collect::<Option<_>>()?;
+        let mut args: Vec<Option<u32>> = vec![None; loads.len()];
+        for (k, (op, value)) in loads.iter().enumerate() {
+            let Some(value) = value else { continue };
+            let index = op.arg as usize;
+            if same(value, &constants[index]) {
+                continue;
+            }
+            // The constant itself where every load of it wants the same value (it was made for these loads
+            // alone); otherwise another constant with that value, or a new one.
+            let alone = loads.iter().filter(|(other, _)| other.arg == op.arg).all(|(_, other)| other.as_ref().is_some_and(|other| same(other, value)));
+            if alone {
+                constants[index] = value.clone();
+                changed = true;
+                continue;
+            }
+            let other = constants.iter().position(|constant| same(constant, value)).unwrap_or_else(|| {
+                constants.push(value.clone());
+                constants.len() - 1
+            });
+            args[k] = Some(u32::try_from(other).ok()?);
+        }
+        if args.iter().any(Option::is_some) {
+            // Loads pointed at other constants: laid out again, as an index may need another `EXTENDED_ARG`.
+            let ops = decode(&code.instructions)?;
+            let mut moved = args.into_iter().zip(&loads).filter_map(|(arg, (op, _))| Some((op.start, arg?))).peekable();
+            let new = ops
+                .iter()
+                .map(|op| {
+                    let arg = match moved.peek() {
+                        Some(&(start, arg)) if start == op.start => {
+                            moved.next();
+                            arg
+                        }
+                        _ => op.arg,
+                    };
+                    (op.op, arg, op.caches)
+                })
+                .collect();
+            let mut rewritten = laid_out(code, &ops, new)?;
+            rewritten.constants = constants.into_iter().map(Into::into).collect();
+            return Some(rewritten);
+        }
+    }
+    if !changed {
+        return None;
+    }
+    let mut rewritten = code.clone();
+    rewritten.constants = constants.into_iter().map(Into::into).collect();
+    Some(rewritten)
+}
+
+/// Whether a constant could have come from folding arithmetic (or holds code that could have such constants).
+fn may_be_folded(constant: &PyObject, vm: &VirtualMachine) -> bool {
+    let types = &vm.ctx.types;
+    [types.float_type, types.complex_type, types.tuple_type, types.code_type].iter().any(|&class| constant.class().is(class))
+}
+
+/// Whether a loaded constant could be a folded number, or a tuple of them.
+fn may_be_folded_number(constant: &PyObject, vm: &VirtualMachine) -> bool {
+    let types = &vm.ctx.types;
+    [types.float_type, types.complex_type, types.tuple_type].iter().any(|&class| constant.class().is(class))
+}
+
+/// The source text at `place` (lines and UTF-8 byte columns, as the location table counts them).
+fn segment<'s>(lines: &[&'s str], place: Place) -> Option<std::borrow::Cow<'s, str>> {
+    let Place::At { line, end_line, column: Some(column), end_column: Some(end_column) } = place else { return None };
+    let (first, last) = (usize::try_from(line).ok()?.checked_sub(1)?, usize::try_from(end_line).ok()?.checked_sub(1)?);
+    let (column, end_column) = (column as usize, end_column as usize);
+    if first == last {
+        return lines.get(first)?.get(column..end_column).map(std::borrow::Cow::Borrowed);
+    }
+    let mut text = lines.get(first)?.get(column..)?.to_owned();
+    for middle in lines.get(first + 1..last)? {
+        text.push('\n');
+        text.push_str(middle);
+    }
+    text.push('\n');
+    text.push_str(lines.get(last)?.get(..end_column)?);
+    Some(std::borrow::Cow::Owned(text))
+}
+
+/// The value of the expression `text` by the VM's number protocol, where it is arithmetic on number literals
+/// (and not a literal alone); `None` otherwise, or where it raises.
+fn evaluated(text: &str, vm: &VirtualMachine) -> Option<PyObjectRef> {
+    if text.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_')) {
+        return None;
+    }
+    // In parentheses, as an expression cut from inside brackets may run over lines.
+    let parsed = ruff_python_parser::parse_expression(&format!("({text})")).ok()?;
+    let expression = parsed.expr();
+    if matches!(expression, Expr::NumberLiteral(_)) {
+        return None;
+    }
+    value(expression, vm)
+}
+
+fn value(expression: &Expr, vm: &VirtualMachine) -> Option<PyObjectRef> {
+    let result = match expression {
+        Expr::NumberLiteral(literal) => match &literal.value {
+            Number::Int(int) => vm.ctx.new_int(int.as_i64()?).into(),
+            Number::Float(float) => vm.ctx.new_float(*float).into(),
+            Number::Complex { real, imag } => vm.ctx.new_complex(num_complex::Complex64::new(*real, *imag)).into(),
+        },
+        Expr::UnaryOp(unary) => {
+            let operand = value(&unary.operand, vm)?;
+            match unary.op {
+                UnaryOp::UAdd => vm._pos(&operand),
+                UnaryOp::USub => vm._neg(&operand),
+                UnaryOp::Invert => vm._invert(&operand),
+                UnaryOp::Not => return None,
+            }
+            .ok()?
+        }
+        Expr::BinOp(binary) => {
+            let (left, right) = (value(&binary.left, vm)?, value(&binary.right, vm)?);
+            // A power or shift of ints is computed only where its result stays within the bound.
+            if let (Some(bits), Some(by)) = (int_bits(&left, vm), small_int(&right, vm)) {
+                let grows_to = match binary.op {
+                    Operator::Pow => bits.saturating_mul(by),
+                    Operator::LShift => bits.saturating_add(by),
+                    _ => 0,
+                };
+                if grows_to > INT_BITS_MAX {
+                    return None;
+                }
+            }
+            match binary.op {
+                Operator::Add => vm._add(&left, &right),
+                Operator::Sub => vm._sub(&left, &right),
+                Operator::Mult => vm._mul(&left, &right),
+                Operator::Div => vm._truediv(&left, &right),
+                Operator::FloorDiv => vm._floordiv(&left, &right),
+                Operator::Mod => vm._mod(&left, &right),
+                Operator::Pow => vm._pow(&left, &right, vm.ctx.none.as_object()),
+                Operator::LShift => vm._lshift(&left, &right),
+                Operator::RShift => vm._rshift(&left, &right),
+                Operator::BitAnd => vm._and(&left, &right),
+                Operator::BitOr => vm._or(&left, &right),
+                Operator::BitXor => vm._xor(&left, &right),
+                Operator::MatMult => return None,
+            }
+            .ok()?
+        }
+        Expr::Tuple(tuple) => vm.ctx.new_tuple(tuple.elts.iter().map(|element| value(element, vm)).collect::<Option<_>>()?).into(),
+        Expr::List(list) => vm.ctx.new_tuple(list.elts.iter().map(|element| value(element, vm)).collect::<Option<_>>()?).into(),
+        _ => return None,
+    };
+    (int_bits(&result, vm).unwrap_or(0) <= INT_BITS_MAX).then_some(result)
+}
+
+/// The bit length of an int.
+fn int_bits(object: &PyObject, vm: &VirtualMachine) -> Option<u64> {
+    object.downcast_ref_if_exact::<PyInt>(vm).map(|int| int.as_bigint().bits())
+}
+
+/// An int's value where it is not negative and fits (an exponent, a shift); past that, the most there is.
+fn small_int(object: &PyObject, vm: &VirtualMachine) -> Option<u64> {
+    let int = object.downcast_ref_if_exact::<PyInt>(vm)?.as_bigint();
+    Some(if int.is_negative() { 0 } else { int.to_u64().unwrap_or(u64::MAX) })
+}
+
+/// Whether two constants are the same value of the same type, floats and complexes to the bit (a zero's sign
+/// included).
+fn same(a: &PyObject, b: &PyObject) -> bool {
+    if !a.class().is(b.class()) {
+        return false;
+    }
+    if let (Some(a), Some(b)) = (a.downcast_ref::<PyFloat>(), b.downcast_ref::<PyFloat>()) {
+        return a.to_f64().to_bits() == b.to_f64().to_bits();
+    }
+    if let (Some(a), Some(b)) = (a.downcast_ref::<PyComplex>(), b.downcast_ref::<PyComplex>()) {
+        let (a, b) = (a.as_complex(), b.as_complex());
+        return a.re.to_bits() == b.re.to_bits() && a.im.to_bits() == b.im.to_bits();
+    }
+    if let (Some(a), Some(b)) = (a.downcast_ref::<PyTuple>(), b.downcast_ref::<PyTuple>()) {
+        return a.len() == b.len() && a.iter().zip(b.iter()).all(|(a, b)| same(a, b));
+    }
+    if let (Some(a), Some(b)) = (a.downcast_ref::<PyInt>(), b.downcast_ref::<PyInt>()) {
+        return a.as_bigint() == b.as_bigint();
+    }
+    a.is(b)
+}
