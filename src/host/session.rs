@@ -337,9 +337,11 @@ impl Session {
                             state.fault = None;
                             panic!("fault injected in a tool call");
                         }
-                        let result = state.tools.call(py, &name, args, kwargs, context);
-                        tool_time += called.elapsed();
-                        match state.answer(py, ToSession::ToolResult(result)) {
+                        // Only the tool's own code is exempt from the time limit; binding and converting are the
+                        // session's (values the host is slow to build made a 1 s run take 48 s).
+                        let (result, own) = state.tools.call(py, &name, args, kwargs, context);
+                        tool_time += own.min(called.elapsed());
+                        match state.answer(py, ToSession::ToolResult(result, nanos(own))) {
                             Ok(reply) => answers.push(Answer::Tool(reply)),
                             Err(e) => break gone(e),
                         }
@@ -352,9 +354,9 @@ impl Session {
                     Ok((_, ToHost::Wait { timeout }, _)) => host_calls.wait(timeout),
                     Ok((_, ToHost::StreamPull { tool, stream, close }, _)) => {
                         let called = Instant::now();
-                        let result = state.tools.pull_stream(py, &tool, stream, close, context, hooks);
-                        tool_time += called.elapsed();
-                        match state.answer(py, ToSession::ToolResult(result)) {
+                        let (result, own) = state.tools.pull_stream(py, &tool, stream, close, context, hooks);
+                        tool_time += own.min(called.elapsed());
+                        match state.answer(py, ToSession::ToolResult(result, nanos(own))) {
                             Ok(reply) => answers.push(Answer::Tool(reply)),
                             Err(e) => break gone(e),
                         }
@@ -704,4 +706,9 @@ impl Drop for Session {
             Python::attach(|_py| drop(state));
         }
     }
+}
+
+/// A duration in nanoseconds, as the protocol carries one.
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }

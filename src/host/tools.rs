@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -155,11 +156,12 @@ impl ToolTable {
         args: Vec<Value>,
         kwargs: Vec<(String, Value)>,
         context: Option<&Bound<'_, PyAny>>,
-    ) -> ToolResult {
+    ) -> (ToolResult, Duration) {
         let (callable, positional, keyword) = match self.bind(py, name, &args, &kwargs) {
             Ok(bound) => bound,
-            Err(refused) => return refused,
+            Err(refused) => return (refused, Duration::ZERO),
         };
+        let called = Instant::now();
         let result = match context {
             Some(context) => {
                 let run_args: Vec<Bound<'_, PyAny>> = std::iter::once(callable.bind(py).clone()).chain(positional.iter()).collect();
@@ -167,7 +169,8 @@ impl ToolTable {
             }
             None => callable.bind(py).call(positional, Some(&keyword)),
         };
-        self.outcome(py, name, result)
+        let own = called.elapsed();
+        (self.outcome(py, name, result), own)
     }
 
     /// Start tool `name` for the session on the pool of `hooks`, to run while the session goes on; its outcome
@@ -201,17 +204,19 @@ impl ToolTable {
         close: bool,
         context: Option<&Bound<'_, PyAny>>,
         hooks: Option<&ToolHooks>,
-    ) -> ToolResult {
+    ) -> (ToolResult, Duration) {
         let Some(hooks) = hooks else {
-            return ToolResult::Refused(format!("tool '{tool}': this interpreter has no streams"));
+            return (ToolResult::Refused(format!("tool '{tool}': this interpreter has no streams")), Duration::ZERO);
         };
         let pull = hooks.pull_stream.bind(py);
+        let called = Instant::now();
         let pulled = match context {
             Some(context) => context.call_method1(pyo3::intern!(py, "run"), (pull, tool, stream, close)),
             None => pull.call1((tool, stream, close)),
         };
+        let own = called.elapsed();
         let pulled = pulled.and_then(|pair| pair.extract::<(bool, Bound<'_, PyAny>)>());
-        match pulled {
+        let result = match pulled {
             Ok(_) if close => ToolResult::Return(Value::None),
             Ok((false, _)) => ToolResult::End,
             Ok((true, item)) => match self.outcome(py, tool, Ok(item)) {
@@ -219,7 +224,8 @@ impl ToolTable {
                 answer => answer,
             },
             Err(err) => ToolResult::Raise(host_error(py, err)),
-        }
+        };
+        (result, own)
     }
 
     /// The callable and host arguments of a call, or the refusal the session gets.

@@ -132,7 +132,10 @@ pub enum ToSession {
     /// tools, compiles none of them (`sandbox::tools::prepare_stand_ins`).
     Spawn(SessionOptions, Vec<ToolDecl>),
     Execute(Box<Execute>),
-    ToolResult(ToolResult),
+    /// A tool call's answer, and how long (nanoseconds) the tool's own code ran on the host: the part of the
+    /// session's wait that its time limit does not count. The host's work on the call (binding and converting
+    /// the arguments, converting the result) is the session's: sandbox code chooses what it costs.
+    ToolResult(ToolResult, u64),
     /// Make a live, independent copy of the session; it answers `Ready` on the socket sent back with `Forked`.
     Fork,
     /// To a checkpoint: become the live session.
@@ -327,10 +330,10 @@ mod tests {
                 message: "m".into(),
                 host_type: "ValueError".into(),
                 traceback: "tb".into(),
-            })),
-            ToSession::ToolResult(ToolResult::Refused("no".into())),
-            ToSession::ToolResult(ToolResult::Stream(9)),
-            ToSession::ToolResult(ToolResult::End),
+            }), 0),
+            ToSession::ToolResult(ToolResult::Refused("no".into()), 7),
+            ToSession::ToolResult(ToolResult::Stream(9), u64::MAX),
+            ToSession::ToolResult(ToolResult::End, 1),
             ToSession::Woken(vec![(3, ToolResult::Return(Value::Str("r".into()))), (1, ToolResult::Refused("no".into()))]),
             ToSession::Woken(vec![]),
             ToSession::Fork,

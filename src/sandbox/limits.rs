@@ -181,10 +181,15 @@ impl Shared {
         }
     }
 
-    pub fn tool_call_ended(&self) {
+    /// The call ended; `own` of its wait was the tool's own time (the host's work on the call is the run's).
+    pub fn tool_call_ended(&self, own: Duration) {
         let clock = self.tool_clock.load(Ordering::SeqCst);
         if clock & 1 == 1 {
-            self.tool_clock.store(((clock >> 1) + self.now_nanos() as i64) << 1, Ordering::SeqCst);
+            let started = self.tool_started.load(Ordering::SeqCst);
+            let now = self.now_nanos();
+            let exempt = now.saturating_sub(started).min(u64::try_from(own.as_nanos()).unwrap_or(u64::MAX));
+            // While the call ran, the clock held its whole wait as tool time (`T - started`): from here `T + exempt`.
+            self.tool_clock.store(((clock >> 1) + started as i64 + exempt as i64) << 1, Ordering::SeqCst);
             self.tool_started.store(0, Ordering::SeqCst);
         }
     }
@@ -415,10 +420,30 @@ mod tests {
         while !reader.is_finished() {
             shared.tool_call_started();
             std::thread::sleep(Duration::from_millis(2));
-            shared.tool_call_ended();
+            shared.tool_call_ended(Duration::MAX);
             calls += 1;
         }
         reader.join().unwrap();
         assert!(shared.tool_time() >= Duration::from_millis(2) * calls);
+    }
+
+    #[test]
+    fn only_the_tools_own_time_of_a_call_is_exempt() {
+        static BUDGET: Budget = Budget::new();
+        let (signals, _receiver) = rustpython_vm::signal::user_signal_channel();
+        let limits = Limits { timeout: None, grace: Duration::from_secs(1), max_output_chars: 0, memory_limit: None };
+        let shared = Shared::new(limits, signals, &BUDGET);
+        shared.tool_call_started();
+        std::thread::sleep(Duration::from_millis(30));
+        // While it runs the whole wait is held as tool time (the monitor cannot know yet) ...
+        assert!(shared.tool_time() >= Duration::from_millis(30));
+        // ... and once the host says its tool took 5 ms of it, the rest is the run's.
+        shared.tool_call_ended(Duration::from_millis(5));
+        assert_eq!(shared.tool_time(), Duration::from_millis(5));
+        shared.tool_call_started();
+        std::thread::sleep(Duration::from_millis(2));
+        shared.tool_call_ended(Duration::MAX);
+        let total = shared.tool_time();
+        assert!(total >= Duration::from_millis(7) && total < Duration::from_millis(30), "{total:?}");
     }
 }

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Duration;
 
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRef};
 use rustpython_vm::function::FuncArgs;
@@ -260,15 +261,15 @@ fn stopped_tool(name: &str, vm: &VirtualMachine) -> PyBaseExceptionRef {
     vm.new_runtime_error(format!("tool '{name}' cannot be called: this run is being stopped"))
 }
 
-/// `f`, a wait for the host (a tool call, or for host calls to finish): host time, not counted against the
-/// run's time limit.
-fn in_host_time<R>(shared: Option<&crate::sandbox::limits::Shared>, f: impl FnOnce() -> R) -> R {
+/// `f`, a wait for the host (a tool call, or for host calls to finish), and how much of it was the tools' own
+/// time: that part is not counted against the run's time limit.
+fn in_host_time<R>(shared: Option<&crate::sandbox::limits::Shared>, f: impl FnOnce() -> (R, Duration)) -> R {
     if let Some(shared) = shared {
         shared.tool_call_started();
     }
-    let result = f();
+    let (result, own) = f();
     if let Some(shared) = shared {
-        shared.tool_call_ended();
+        shared.tool_call_ended(own);
     }
     result
 }
@@ -325,7 +326,8 @@ fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Ve
     if stopping(shared.as_deref()) {
         return Err(vm.new_runtime_error("host calls cannot be awaited: this run is being stopped"));
     }
-    let results = in_host_time(shared.as_deref(), || host::host().wait_tools(timeout));
+    // A wait for calls running on the host: all of it is theirs.
+    let results = in_host_time(shared.as_deref(), || (host::host().wait_tools(timeout), Duration::MAX));
     let mut delivered = Vec::with_capacity(results.len());
     for (call_id, result) in results {
         let Some(name) = with_state(|s| s.host_calls.remove(&call_id)) else { continue };

@@ -101,10 +101,10 @@ fn use_link(socket: Channel) {
 struct SocketHost;
 
 impl Host for SocketHost {
-    fn call_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> ToolResult {
+    fn call_tool(&self, name: &str, args: Vec<Value>, kwargs: Vec<(String, Value)>) -> (ToolResult, Duration) {
         send(&ToHost::ToolCall { name: name.to_owned(), args, kwargs }, &[]);
         match receive(Spin::Briefly) {
-            (ToSession::ToolResult(result), _) => result,
+            (ToSession::ToolResult(result, own), _) => (result, Duration::from_nanos(own)),
             (ToSession::Shutdown, _) => exit(EXIT_DONE),
             _ => exit(EXIT_PROTOCOL),
         }
@@ -126,10 +126,10 @@ impl Host for SocketHost {
         }
     }
 
-    fn pull_stream(&self, tool: &str, stream: u64, close: bool) -> ToolResult {
+    fn pull_stream(&self, tool: &str, stream: u64, close: bool) -> (ToolResult, Duration) {
         send(&ToHost::StreamPull { tool: tool.to_owned(), stream, close }, &[]);
         match receive(Spin::Briefly) {
-            (ToSession::ToolResult(result), _) => result,
+            (ToSession::ToolResult(result, own), _) => (result, Duration::from_nanos(own)),
             (ToSession::Shutdown, _) => exit(EXIT_DONE),
             _ => exit(EXIT_PROTOCOL),
         }
@@ -336,7 +336,7 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
             ToSession::Fork => fork_live(&mut session),
             ToSession::InjectFault(place) => fault = Some(place),
             ToSession::Shutdown => exit(EXIT_DONE),
-            ToSession::Spawn(..) | ToSession::Resume | ToSession::ToolResult(_) | ToSession::Woken(_) | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
+            ToSession::Spawn(..) | ToSession::Resume | ToSession::ToolResult(..) | ToSession::Woken(_) | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
         }
     }
 }

@@ -103,6 +103,28 @@ def test_keys_colliding_on_the_host_neither_stall_it_nor_starve_its_threads(rout
     assert results["after"].get("value") == "2", results["after"]
 
 
+def test_the_hosts_work_on_a_tools_arguments_counts_against_the_time_limit():
+    """Audit of stop 50: only a tool's own code is exempt from the run's time limit. Arguments the host is slow to
+    build (keys that collide on the host only, under the host's collision budget), passed to a tool that returns
+    at once in an endless loop, made a run with timeout=1 take 48 s (10,924 calls): the session's clock stood
+    still while the host converted each call's arguments, and the host did not count that time either."""
+    code = COLLIDING + "S = {K(i * M) for i in range(1, 1000)}\nwhile True:\n    echo(S)"
+    results = run_scenario(
+        f"""
+        interp = RustInterpreter(timeout=1, abandon_after=1, tools={{"echo": lambda value: 0}})
+        interp.execute("kept = 'yes'")
+        results["run"] = attempt(interp, {code!r})
+        results["after"] = attempt(interp, "kept")
+        interp.shutdown()
+        """
+    )
+    run = results["run"]
+    assert run["kind"] == "error" and "TimeoutError" in run["message"], run
+    # timeout=1: stopped within a second or two of it (was 48 s).
+    assert run["seconds"] < 8.0, f"execute() took {run['seconds']:.1f} s with timeout=1"
+    assert results["after"].get("value") == "'yes'", results["after"]
+
+
 # -- Finding 2: values the host cannot build, and variables that cannot cross --------------------------------
 
 UNHASHABLE = "class T(tuple):\n    def __hash__(self):\n        return 1\nkey = T(([1], 2))\n"

@@ -79,7 +79,7 @@ impl<'a, 'py> HostCalls<'a, 'py> {
                 }
                 Err(refused) => self.finished.push((call_id, refused)),
             },
-            None => self.finished.push((call_id, tools.call(self.py, &name, args, kwargs, context))),
+            None => self.finished.push((call_id, tools.call(self.py, &name, args, kwargs, context).0)),
         }
         Ok(())
     }

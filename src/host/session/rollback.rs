@@ -149,7 +149,7 @@ impl Session {
                             Answer::Tool(
                                 ToSession::ToolResult(ToolResult::Refused(format!(
                                     "tool '{name}' was not called when this cell first ran; its replay is refused"
-                                )))
+                                )), 0)
                                 .encode(),
                             )
                         }
