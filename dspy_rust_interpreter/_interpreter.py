@@ -216,6 +216,11 @@ class RustInterpreter:
         """
         if not isinstance(code, str):
             raise InvalidValueError(f"code must be a str, not {type(code).__name__}")
+        if not code.isascii():
+            try:
+                code.encode("utf-8")
+            except UnicodeEncodeError as error:  # a lone surrogate (a model's JSON "\ud800"): CPython's compile() error
+                raise CodeExecutionError(f"{type(error).__name__}: {error}") from None
         if variables is not None:
             if not isinstance(variables, dict):
                 raise InvalidValueError(f"variables must be a dict or None, not {type(variables).__name__}")

@@ -89,8 +89,8 @@ impl Walk {
                 }
                 return self.leaf(Value::Str(text.to_owned()));
             }
-            // Lone surrogates cannot be UTF-8; they become U+FFFD.
-            return self.leaf(Value::Str(s.to_string_lossy().into_owned()));
+            // Lone surrogates cannot be UTF-8; each becomes one U+FFFD.
+            return self.leaf(Value::Str(surrogates_replaced(s)));
         }
         if let Ok(b) = obj.cast::<PyBytes>() {
             let bytes = b.as_bytes();
@@ -395,4 +395,23 @@ mod tests {
             assert!(from_value(&Value::When(date), py).is_err());
         });
     }
+}
+
+/// A str holding lone surrogates as UTF-8, each surrogate one U+FFFD, so the text keeps its length (PyO3's
+/// lossy conversion made three of each: `len("a\ud800")` was 4 in the sandbox).
+fn surrogates_replaced(s: &Bound<'_, PyString>) -> String {
+    let Ok(encoded) = s.call_method1(pyo3::intern!(s.py(), "encode"), ("utf-8", "surrogatepass")) else {
+        return s.to_string_lossy().into_owned();
+    };
+    let Ok(bytes) = encoded.cast::<PyBytes>() else { return s.to_string_lossy().into_owned() };
+    let mut text = String::new();
+    for piece in bytes.as_bytes().utf8_chunks() {
+        text.push_str(piece.valid());
+        // A surrogate's three bytes (ED A0-BF 80-BF) come back as one invalid piece of one byte and then two
+        // of one byte each: one U+FFFD for the lead byte alone.
+        if piece.invalid().first() == Some(&0xED) {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    text
 }

@@ -254,7 +254,8 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
             let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
             stopped(error_outcome(vm, &exc, &session.cells, printed.into_text()), Some(Stop::Memory))
         }
-        Some(Ok(value)) => value_outcome(vm, mode, value, printed, shared.limits.max_output_chars),
+        Some(Ok(value)) => value_outcome(vm, mode, value, printed, shared.limits.max_output_chars)
+            .unwrap_or_else(|(exc, printed)| error_outcome(vm, &exc, &session.cells, printed)),
         Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed.into_text()), stop),
         None => unreachable!("a finish call returned above"),
     }
@@ -357,32 +358,67 @@ fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
 /// The REPL-like result: the printed text exactly as printed (with a trailing expression's repr appended on
 /// a line of its own), else the trailing expression's value (plain data as itself, anything else as its
 /// repr), else None. The text is capped at `max_chars` as printed output is, the repr included.
-fn value_outcome(vm: &VirtualMachine, mode: Mode, value: PyObjectRef, mut printed: output::Printed, max_chars: usize) -> Outcome {
+///
+/// As in CPython's REPL, a value whose repr raises is the cell's error, with what was printed (`Err`): an int
+/// past `sys.get_int_max_str_digits()`, alone or inside data. Handed over as data, such an int was a host
+/// `int` that `str()` refuses, and RLM's `str(result)` ended the whole call.
+fn value_outcome(
+    vm: &VirtualMachine,
+    mode: Mode,
+    value: PyObjectRef,
+    mut printed: output::Printed,
+    max_chars: usize,
+) -> Result<Outcome, (PyBaseExceptionRef, String)> {
     let value = (matches!(mode, Mode::BlockExpr) && !vm.is_none(&value)).then_some(value);
-    let repr = |value: &PyObjectRef, room: usize| {
-        let mut text = value
-            .repr(vm)
-            .map(|r| r.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| format!("<{} object>", value.class().name()));
-        cap_text(&mut text, room);
-        text
-    };
     if !printed.is_empty() {
         // The repr is shown where CPython's REPL shows it: after what was printed to stdout.
         if let Some(value) = &value {
+            let mut text = match value.repr(vm) {
+                Ok(text) => text.to_string_lossy().into_owned(),
+                Err(exc) => return Err((exc, printed.into_text())),
+            };
             let stdout = &mut printed.stdout;
             if !stdout.is_empty() && !stdout.ends_with('\n') {
                 stdout.push('\n');
             }
-            let room = max_chars.saturating_sub(stdout.chars().count());
-            stdout.push_str(&repr(value, room));
+            cap_text(&mut text, max_chars.saturating_sub(stdout.chars().count()));
+            stdout.push_str(&text);
         }
-        return Outcome::Value(Value::Str(printed.into_text()));
+        return Ok(Outcome::Value(Value::Str(printed.into_text())));
     }
-    let Some(value) = value else { return Outcome::Value(Value::None) };
+    let Some(value) = value else { return Ok(Outcome::Value(Value::None)) };
+    let repr = |value: &PyObjectRef| match value.repr(vm) {
+        Ok(text) => {
+            let mut text = text.to_string_lossy().into_owned();
+            cap_text(&mut text, max_chars);
+            Ok(text)
+        }
+        Err(exc) => Err((exc, String::new())),
+    };
     match values::to_value(&value, vm) {
-        Ok(data) => Outcome::Value(data),
-        Err(e) if e.kind.is_size() => Outcome::Value(Value::Str(format!("<{} object>", value.class().name()))),
-        Err(_) => Outcome::Value(Value::Str(repr(&value, max_chars))),
+        Ok(data) if holds_int_of_bits(&data, LONG_INT_BITS) => {
+            // The sandbox's own repr decides (its limit may have been raised): CPython's error, or the data.
+            repr(&value).map(|_| Outcome::Value(data))
+        }
+        Ok(data) => Ok(Outcome::Value(data)),
+        Err(e) if e.kind.is_size() => Ok(Outcome::Value(Value::Str(format!("<{} object>", value.class().name())))),
+        Err(_) => repr(&value).map(|text| Outcome::Value(Value::Str(text))),
+    }
+}
+
+/// Ints of more bits than this may have more decimal digits than `sys.get_int_max_str_digits()`'s default
+/// (4,300 digits are over 14,280 bits): their value's repr is asked for.
+const LONG_INT_BITS: usize = 14_000;
+
+/// Whether `value` holds an int of more than `bits` bits.
+fn holds_int_of_bits(value: &Value, bits: usize) -> bool {
+    match value {
+        Value::BigInt(bytes) => bytes.len() * 8 > bits,
+        Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
+            items.iter().any(|item| holds_int_of_bits(item, bits))
+        }
+        Value::Dict(pairs) => pairs.iter().any(|(key, item)| holds_int_of_bits(key, bits) || holds_int_of_bits(item, bits)),
+        Value::Keep(_, inner) => holds_int_of_bits(inner, bits),
+        _ => false,
     }
 }

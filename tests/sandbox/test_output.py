@@ -221,3 +221,42 @@ def test_stdout_writelines_is_captured(interp):
 def test_pprint_and_json_dump_write_to_captured_stdout(interp):
     code = "import sys, json, pprint\npprint.pprint({'b': 1, 'a': 2})\njson.dump([1, 2], sys.stdout)"
     assert interp.execute(code) == "{'a': 2, 'b': 1}\n[1, 2]"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# values whose repr CPython refuses, and text CPython cannot compile
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "printed"),
+    [("7 ** 100000", None), ("[1, {'n': 7 ** 100000}]", None), ("x = 7 ** 100000\nprint('before')\nx", "before")],
+)
+def test_a_trailing_int_too_long_for_str_is_the_cells_error_as_in_cpythons_repl(interp, code, printed):
+    """Handed over as data, the int was a host int that str() refuses: RLM's str(result) ended the whole call."""
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute(code)
+    message = str(raised.value)
+    assert message.startswith("ValueError: Exceeds the limit (4300 digits) for integer string conversion"), message
+    if printed:
+        assert printed in message
+    assert interp.execute("1 + 1") == 2
+
+
+def test_a_long_int_is_data_where_the_sandbox_raised_its_limit_or_it_is_short_enough(interp):
+    assert interp.execute("2 ** 14100").bit_length() == 14101
+    assert interp.execute("import sys\nsys.set_int_max_str_digits(0)\n7 ** 100000") == 7**100000
+
+
+def test_code_with_a_lone_surrogate_is_a_code_execution_error_in_cpythons_words(interp):
+    """A model's JSON "\\ud800" decodes to a lone surrogate; compile() cannot encode it. execute() raised
+    UnicodeEncodeError itself, which dspy.RLM does not catch."""
+    with pytest.raises(CodeExecutionError, match=r"^UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud800'"):
+        interp.execute("x = '\ud800'")
+    assert interp.execute("1 + 1") == 2
+
+
+def test_a_str_with_lone_surrogates_keeps_its_length_with_one_replacement_each(make_interp):
+    interp = make_interp(tools={"text": lambda: "a\ud800b\udfffc"})
+    assert interp.execute("len(v), v", variables={"v": "x\ud800y"}) == (3, "x\ufffdy")
+    assert interp.execute("t = text()\nlen(t), t") == (5, "a\ufffdb\ufffdc")
