@@ -30,6 +30,7 @@ class ConcurrentCalls:
         self._lock = threading.Lock()
         self._done: list[tuple[int, bool, Any]] = []
         self._scopes: list[CancelScope] = []  # of this run's calls
+        self._queued: dict[int, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = {}
         self._run = 0
         self._wake_fd: int | None = None  # made at the first call: most interpreters never start one
 
@@ -39,6 +40,7 @@ class ConcurrentCalls:
             self._run += 1
             self._done.clear()
             self._scopes.clear()
+            self._queued.clear()
             if self._wake_fd is None:
                 self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         self._drain()
@@ -53,19 +55,27 @@ class ConcurrentCalls:
         with self._lock:
             run = self._run
             self._scopes.append(scope)
+            # The call's arguments wait here, not in the pool's queue: a run that ends lets go of those of its
+            # calls not yet started at once (they held a host copy of each argument until a worker came by).
+            self._queued[call_id] = (func, args, kwargs)
             if self._executor is None:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
                     max_workers=self._max_workers, thread_name_prefix="dspy-rust-tool"
                 )
-        self._executor.submit(self._call, run, call_id, context, func, args, kwargs)
+        self._executor.submit(self._call, run, call_id, context)
 
-    def _call(self, run: int, call_id: int, context: Any, func: Callable[..., Any], args: Any, kwargs: Any) -> None:
-        if run != self._run:  # queued by a run that has ended: its outcome would be dropped
+    def _call(self, run: int, call_id: int, context: Any) -> None:
+        with self._lock:
+            queued = self._queued.pop(call_id, None) if run == self._run else None
+        if queued is None:  # queued by a run that has ended: its arguments are gone, its outcome unwanted
             return
+        func, args, kwargs = queued
+        del queued
         try:
             outcome = (call_id, True, context.run(func, *args, **kwargs))
         except BaseException as error:  # noqa: BLE001 - handed to the sandbox as the tool's exception
             outcome = (call_id, False, error)
+        del args, kwargs
         with self._lock:
             if run != self._run:
                 return
@@ -92,6 +102,7 @@ class ConcurrentCalls:
         with self._lock:
             self._run += 1
             self._done.clear()
+            self._queued.clear()
             scopes, self._scopes = self._scopes, []
         for scope in scopes:
             scope.cancel()

@@ -228,6 +228,10 @@ impl Session {
         self.options.timeout()
     }
 
+    fn memory_limit(&self) -> Option<usize> {
+        self.options.memory_limit.map(|limit| usize::try_from(limit).unwrap_or(usize::MAX))
+    }
+
     /// The variables as protocol data; large str/bytes seen in the last run as the same object cross as a
     /// key only. Nothing is changed if one cannot cross.
     fn variables(
@@ -291,7 +295,7 @@ impl Session {
         }
         let mut answers = RunAnswers::default();
         let mut changes = 0;
-        let mut host_calls = HostCalls::new(py, hooks);
+        let mut host_calls = HostCalls::new(py, hooks, self.memory_limit());
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
         let mut interrupt: Option<(PyErr, Instant)> = None;

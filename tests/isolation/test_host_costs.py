@@ -125,6 +125,57 @@ def test_the_hosts_work_on_a_tools_arguments_counts_against_the_time_limit():
     assert results["after"].get("value") == "'yes'", results["after"]
 
 
+def test_arguments_of_calls_a_run_started_are_bounded_and_let_go_when_it_ends():
+    """Audit of stop 50: the host copies each started call's arguments, and calls a finished run left queued
+    kept theirs until a worker came by. One 40 MB str passed to 25 calls of a tool that waits (as a model
+    does) grew the host by 1 GB a cell, 4 GB after four, with a 256 MiB session. Now the running calls' arguments
+    may hold the session's memory limit (a start past it is refused), and a run's queued calls let go of theirs
+    when it ends."""
+    code = (
+        "import asyncio\nbig = 'x' * (40 << 20)\n"
+        "async def start():\n    return [slow(big) for _ in range(25)]\n"
+        "calls = await start()\nlen(calls)"
+    )
+    past_limit = (
+        "import asyncio\nbig = 'x' * (30 << 20)\n"
+        "calls = [asyncio.ensure_future(slow(big)) for _ in range(5)]\n"
+        "done = await asyncio.gather(*calls, return_exceptions=True)\n"
+        "print([type(d).__name__ for d in done]); print(done[4])"
+    )
+    results = run_scenario(
+        f"""
+        def slow(value):
+            time.sleep(3)
+            return len(value)
+
+        def rss():
+            with open("/proc/self/status") as status:
+                return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) * 1024
+
+        interp = RustInterpreter(tools={{"slow": slow}}, timeout=10, memory_limit=256 << 20, max_concurrent_tools=2)
+        interp.execute("kept = 'yes'")
+        before = rss()
+        growth = []
+        for _ in range(3):
+            results["run"] = attempt(interp, {code!r})
+            growth.append(rss() - before)
+        results["growth"] = growth
+        small = RustInterpreter(tools={{"slow": slow}}, timeout=30, memory_limit=128 << 20, max_concurrent_tools=8)
+        results["refused"] = attempt(small, {past_limit!r})
+        small.shutdown()
+        results["after"] = attempt(interp, "kept")
+        interp.shutdown()
+        """
+    )
+    assert results["run"]["kind"] == "value", results["run"]
+    # Two calls running (their 40 MB each) and whatever else the host's allocator kept: never the 25 copies.
+    assert max(results["growth"]) < 400 << 20, [g >> 20 for g in results["growth"]]
+    refused = results["refused"]
+    assert refused["kind"] == "value" and "['int', 'int', 'int', 'int', 'TypeError']" in refused["value"], refused
+    assert "would pass the 128 MiB they may hold" in refused["value"], refused
+    assert results["after"].get("value") == "'yes'", results["after"]
+
+
 # -- Finding 2: values the host cannot build, and variables that cannot cross --------------------------------
 
 UNHASHABLE = "class T(tuple):\n    def __hash__(self):\n        return 1\nkey = T(([1], 2))\n"

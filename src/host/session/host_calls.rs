@@ -19,13 +19,21 @@ use crate::protocol::wire::Encoded;
 /// a session cannot make the host queue work without bound.
 pub const MAX_RUNNING: usize = 1000;
 
+/// The arguments the running calls may hold on the host, where the session has no memory limit. With one, they
+/// may hold as much as the limit: the host makes its own copy of each call's arguments, so one 40 MB str
+/// passed to 25 calls that wait on a model cost the host 1 GB, and a cell could start 1,000 (audit of stop 50).
+pub const ARGUMENTS_WITHOUT_LIMIT: usize = 512 << 20;
+
 pub struct HostCalls<'a, 'py> {
     /// The interpreter's pool; None: calls run one at a time, when started.
     pool: Option<&'a ToolHooks>,
     py: Python<'py>,
     wake_fd: Option<RawFd>,
-    /// Running calls: the tool's name by call id.
-    running: HashMap<u64, String>,
+    /// Running calls: the tool's name and the size of its arguments, by call id.
+    running: HashMap<u64, (String, usize)>,
+    /// The arguments of the running calls, and how much they may hold (`ARGUMENTS_WITHOUT_LIMIT`).
+    held: usize,
+    may_hold: usize,
     finished: Vec<(u64, ToolResult)>,
     /// The id of the latest call started (ids rise within a run).
     last_started: u64,
@@ -34,8 +42,10 @@ pub struct HostCalls<'a, 'py> {
 }
 
 impl<'a, 'py> HostCalls<'a, 'py> {
-    pub fn new(py: Python<'py>, pool: Option<&'a ToolHooks>) -> Self {
-        Self { pool, py, wake_fd: None, running: HashMap::new(), finished: Vec::new(), last_started: 0, waiting: None }
+    /// The host calls of a run of a session with `memory_limit`.
+    pub fn new(py: Python<'py>, pool: Option<&'a ToolHooks>, memory_limit: Option<usize>) -> Self {
+        let may_hold = memory_limit.unwrap_or(ARGUMENTS_WITHOUT_LIMIT);
+        Self { pool, py, wake_fd: None, running: HashMap::new(), held: 0, may_hold, finished: Vec::new(), last_started: 0, waiting: None }
     }
 
     /// The pool, told at this run's first call that a new run began (it drops what earlier runs' calls
@@ -72,10 +82,24 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             self.finished.push((call_id, ToolResult::Refused(refused)));
             return Ok(());
         }
+        let size = args.iter().chain(kwargs.iter().map(|(_, value)| value)).map(Value::size_hint).sum::<usize>();
+        if self.held.saturating_add(size) > self.may_hold {
+            let mib = |bytes: usize| bytes.div_ceil(1 << 20);
+            let refused = format!(
+                "tool '{name}' was not started: the host calls already running hold {} MiB of arguments, and this \
+                 one's {} MiB would pass the {} MiB they may hold (the session's memory limit); await some first",
+                mib(self.held),
+                mib(size),
+                mib(self.may_hold)
+            );
+            self.finished.push((call_id, ToolResult::Refused(refused)));
+            return Ok(());
+        }
         match self.pool() {
             Some(pool) => match tools.start(self.py, call_id, &name, args, kwargs, context, pool) {
                 Ok(()) => {
-                    self.running.insert(call_id, name);
+                    self.held += size;
+                    self.running.insert(call_id, (name, size));
                 }
                 Err(refused) => self.finished.push((call_id, refused)),
             },
@@ -120,7 +144,8 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     pub fn collect(&mut self, tools: &ToolTable) {
         let Some(pool) = self.pool else { return };
         for (call_id, result) in pool.take(self.py) {
-            let Some(name) = self.running.remove(&call_id) else { continue };
+            let Some((name, size)) = self.running.remove(&call_id) else { continue };
+            self.held -= size;
             self.finished.push((call_id, tools.outcome(self.py, &name, result)));
         }
     }
@@ -159,7 +184,7 @@ mod tests {
     fn any_wait_a_session_asks_for_is_safe() {
         Python::attach(|py| {
             for timeout in [1e19, f64::INFINITY, f64::MAX, f64::NAN, -1.0, 0.0, 1e-12] {
-                let mut calls = HostCalls::new(py, None);
+                let mut calls = HostCalls::new(py, None, None);
                 calls.wait(Some(timeout));
                 // No call is running: the wait is answered at once, whatever was asked.
                 assert!(calls.answer().is_some(), "{timeout}");
