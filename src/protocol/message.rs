@@ -75,6 +75,14 @@ pub struct SessionOptions {
 /// The longest wait any limit means (about 136 years): the host's `Options` reads a longer one, infinity
 /// included, as this, so every deadline made from it (twice the grace, a limit plus its backstop, now plus a
 /// wait) is one that both Rust's clocks and Python's waits can hold.
+/// Runs taking this long in all since the last checkpoint make one due even when the host did not ask: a
+/// rollback replays at most about this much past the last run (the host holds a replay to it: see
+/// `host::session::rollback`). A checkpoint is dear beside a run of some milliseconds: the fork copies page
+/// tables, and then every heap page a run writes is copied once, even pages it only reads from, as reading an
+/// object changes its reference count (a json round trip of a 1 MB document took 10,700 page faults a run
+/// with a checkpoint after each run of 10 ms or more, as before, and 600 with this).
+pub const REPLAY_BUDGET: Duration = Duration::from_secs(1);
+
 pub const LONGEST_WAIT: Duration = Duration::from_secs(u32::MAX as u64);
 
 impl SessionOptions {

@@ -22,14 +22,9 @@ use crate::sandbox::host::{self, Host};
 use crate::sandbox::Namespace;
 use crate::sandbox::values::KeptValues;
 use crate::worker::run::{self, Cells};
+use crate::protocol::message::REPLAY_BUDGET;
 use crate::worker::{confine, fault, monitor};
 
-/// Runs taking this long in all since the last checkpoint make one due even when the host did not ask: a
-/// rollback replays at most about this much. A checkpoint is dear beside a run of some milliseconds: the
-/// fork copies page tables, and then every heap page a run writes is copied once, even pages it only reads
-/// from, as reading an object changes its reference count (a json round trip of a 1 MB document took 10,700
-/// page faults a run with a checkpoint after each run of 10 ms or more, as before, and 600 with this).
-const REPLAY_BUDGET: Duration = Duration::from_secs(1);
 /// A due checkpoint waits for a quiet moment at most this many runs.
 const FORCE_CHECKPOINT_AFTER: u32 = 64;
 

@@ -176,6 +176,30 @@ def test_arguments_of_calls_a_run_started_are_bounded_and_let_go_when_it_ends():
     assert results["after"].get("value") == "'yes'", results["after"]
 
 
+def test_a_rollbacks_replay_is_bounded_as_a_whole_not_cell_by_cell():
+    """Audit of stop 50: cells that were quick but spin when run again (they read the clock) made the replay
+    after a rollback take a full run's limits each: 60 of them, 61.7 s at timeout=1. The replay as a whole now
+    has one run's limits and twice the replay budget; past that the session is its checkpoint, the cells after
+    it reported lost."""
+    results = run_scenario(
+        """
+        interp = RustInterpreter(timeout=1, abandon_after=0.5)
+        interp.execute(f"import time\\nT0 = {time.time() + 0.5!r}\\nkept = 'yes'")
+        for i in range(30):
+            interp.execute(f"c{i} = {i}\\nif time.time() > T0:\\n    while True:\\n        pass")
+        time.sleep(0.6)
+        results["run"] = attempt(interp, "x = 10 ** (10 ** 8)")
+        results["after"] = attempt(interp, "kept")
+        interp.shutdown()
+        """
+    )
+    run = results["run"]
+    assert run["kind"] == "error" and "TimeoutError" in run["message"], run
+    # Abandoned at about 1.5 s, then a replay of at most 2 x 0.5 + 1 + 2 s: was 30 x 2 s more.
+    assert run["seconds"] < 12.0, f"execute() took {run['seconds']:.1f} s with timeout=1"
+    assert results["after"].get("value") == "'yes'", results["after"]
+
+
 # -- Finding 2: values the host cannot build, and variables that cannot cross --------------------------------
 
 UNHASHABLE = "class T(tuple):\n    def __hash__(self):\n        return 1\nkey = T(([1], 2))\n"

@@ -17,7 +17,7 @@ use crate::host::lineage::Lineage;
 use crate::host::process::{self, Failure, Process};
 use crate::host::outcome::Replay;
 use crate::protocol::files::FileAnswer;
-use crate::protocol::message::{ToHost, ToSession, ToolResult};
+use crate::protocol::message::{ToHost, ToSession, ToolResult, REPLAY_BUDGET};
 
 /// A replay that could not finish: why, and how many runs were replayed when the latest checkpoint came.
 struct ReplayFailed {
@@ -117,6 +117,11 @@ impl Session {
     fn replay(&self, py: Python<'_>, state: &mut State, entries: Vec<Entry>) -> Result<Replay, ReplayFailed> {
         let mut replay = Replay { runs: entries.len(), diverged: 0, lost: None };
         let wait = self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60));
+        // The whole replay within one run's limits and twice what the session's runs between checkpoints may
+        // take: runs that were quick can be slow the second time (a cell that spins once the clock passes a
+        // moment), and 60 of them, each held to a run's limits alone, made one rollback take 61 s at
+        // timeout=1. Past it, the session is what its checkpoint held, and the cells after it are reported lost.
+        let all_by = Instant::now() + wait + 2 * REPLAY_BUDGET;
         let mut at_checkpoint = 0;
         let mut replayed = 0;
         for entry in entries {
@@ -125,7 +130,7 @@ impl Session {
             let mut changes = 0;
             let mut given = Vec::new();
             // The whole replayed run within one run's limits, however many frames it sends.
-            let deadline = Instant::now() + wait;
+            let deadline = (Instant::now() + wait).min(all_by);
             loop {
                 let link = &state.process.link;
                 let left = deadline.saturating_duration_since(Instant::now());
