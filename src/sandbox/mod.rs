@@ -3,7 +3,7 @@
 
 use rustpython_vm::builtins::{PyDictRef, PyModule, PyModuleDef, PyStrRef};
 use rustpython_vm::frozen::FrozenModule;
-use rustpython_vm::function::IntoFuncArgs;
+use rustpython_vm::function::{FuncArgs, IntoFuncArgs};
 use rustpython_vm::common::rc::PyRc;
 use rustpython_vm::signal::UserSignalReceiver;
 use rustpython_vm::{AsObject, Interpreter, PyObjectRef, PyPayload, PyRef, PyResult, Settings, VirtualMachine};
@@ -234,6 +234,22 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     scrub_sys(vm)?;
     let help = vm.import("_help", 0)?.get_attr("help", vm)?;
     vm.builtins.set_attr("help", help, vm)?;
+    vm.import("_sitebuiltins", 0)?.get_attr("install", vm)?.call((vm.builtins.clone(),), vm)?;
+    crate::sandbox::builtins::patched::install_after_files(vm)?;
+    // `sys.exit()` raises `SystemExit()`, as CPython's does (RustPython's raised `SystemExit(None)`, which a cell
+    // reported as `SystemExit: None`); native, so no frame of its own shows in the traceback.
+    let exit = vm.new_function("exit", |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        if !args.kwargs.is_empty() {
+            return Err(vm.new_type_error("exit() takes no keyword arguments"));
+        }
+        if args.args.len() > 1 {
+            return Err(vm.new_type_error(format!("exit expected at most 1 argument, got {}", args.args.len())));
+        }
+        // `sys.exit(None)` is `sys.exit()`: CPython raises the exception with no arguments for both.
+        let status: Vec<PyObjectRef> = args.args.into_iter().filter(|status| !vm.is_none(status)).collect();
+        Err(vm.new_exception(vm.ctx.exceptions.system_exit.to_owned(), status))
+    });
+    vm.sys_module.set_attr("exit", exit, vm)?;
     crate::sandbox::limits::install(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;

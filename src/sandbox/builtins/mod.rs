@@ -8,7 +8,7 @@ mod count_elements;
 mod distinct_strs;
 mod heapq_select;
 mod format_spec;
-mod patched;
+pub(crate) mod patched;
 pub mod regex;
 mod round;
 mod shared_strs;

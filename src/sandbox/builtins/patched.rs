@@ -6,6 +6,11 @@
 //!   list`, `list.remove(x): x not in list`; RustPython quoted the value's str: `'3' is not in list`).
 //! - `math.cbrt`: the C library's `cbrt`, which CPython calls (RustPython's own rounds differently:
 //!   `cbrt(27)` was `3.0` where CPython gives `3.0000000000000004`).
+//! - `math.log(x, 1)`: a division by `log(1)`, so CPython's `ZeroDivisionError` (RustPython: "math domain error").
+//! - `logging`'s package path: `Handler.handleError` skips its own frames by comparing their folder with
+//!   `__path__[0]`, and the frozen package's `__path__` is empty, so a log call with arguments that do not fit
+//!   its format (`logging.info("rows", n)`, common in models' code) raised IndexError out of the cell where
+//!   CPython prints "--- Logging error ---" and goes on. Frozen code's file names have no folder: `[""]`.
 
 use rustpython_vm::builtins::PyInt;
 use rustpython_vm::function::FuncArgs;
@@ -20,6 +25,23 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         });
         vm.import("math", 0)?.set_attr("cbrt", cbrt, vm)?;
     }
+    let math = vm.import("math", 0)?;
+    let log = math.get_attr("log", vm)?;
+    let wrapped_log = vm.new_function("log", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        let base_is_one = args.args.get(1).is_some_and(|base| {
+            base.try_float(vm).is_ok_and(|base| base.to_f64() == 1.0)
+        });
+        let first = args.args.first().cloned();
+        log.call(args, vm).map_err(|error| {
+            let positive = first.is_some_and(|x| x.try_float(vm).is_ok_and(|x| x.to_f64() > 0.0));
+            if base_is_one && positive && error.class().is(vm.ctx.exceptions.value_error) {
+                vm.new_zero_division_error("division by zero")
+            } else {
+                error
+            }
+        })
+    });
+    math.set_attr("log", wrapped_log, vm)?;
     let bisect = vm.import("_bisect", 0)?;
     for name in ["bisect_left", "bisect_right", "insort_left", "insort_right"] {
         let original = bisect.get_attr(name, vm)?;
@@ -39,6 +61,12 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         list.set_attr(name, wrapped.into());
     }
     Ok(())
+}
+
+/// What needs the sandbox's own modules in place first (`sandbox::prepare` calls it after the files layer):
+/// importing `logging` imports `io`, `os` and `threading`, which must be the sandbox's.
+pub fn install_after_files(vm: &VirtualMachine) -> PyResult<()> {
+    vm.import("logging", 0)?.set_attr("__path__", vm.ctx.new_list(vec![vm.ctx.new_str("").into()]), vm)
 }
 
 /// The C library's `cbrt`, as the process resolves it (the Python executable's libm): a `cbrt` named in this

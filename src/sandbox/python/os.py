@@ -96,6 +96,40 @@ def getpid():
     return 1
 
 
+class uname_result(tuple):
+    """What ``uname()`` answers (``posix.uname_result`` in CPython): the kind of system and machine code runs
+    on, which ``platform.system()`` and ``platform.machine()`` read; the host's name and kernel are not the
+    session's business."""
+
+    _fields = ("sysname", "nodename", "release", "version", "machine")
+    n_fields = n_sequence_fields = 5
+    n_unnamed_fields = 0
+
+    def __new__(cls, values):
+        values = tuple(values)
+        if len(values) != 5:
+            raise TypeError(f"os.uname_result() takes a 5-sequence ({len(values)}-sequence given)")
+        return super().__new__(cls, values)
+
+    sysname = property(lambda self: self[0])
+    nodename = property(lambda self: self[1])
+    release = property(lambda self: self[2])
+    version = property(lambda self: self[3])
+    machine = property(lambda self: self[4])
+
+    def __repr__(self):
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
+        return f"posix.uname_result({fields})"
+
+    def __reduce__(self):
+        return (uname_result, (tuple(self),))
+
+
+def uname():
+    machine = sys.implementation._multiarch.split("-")[0]
+    return uname_result(("Linux", "sandbox", "", "", machine))
+
+
 def getenv(key, default=None):
     return default
 
