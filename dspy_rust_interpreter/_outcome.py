@@ -17,6 +17,10 @@ _PASSED_ERRORS = frozenset({
     "PermissionError", "ValueError", "TypeError",
 })
 
+# The subclasses of SyntaxError a cell's code can fail to compile with, raised as themselves (as CPython's
+# exec raises them); any other name the session sends is a plain SyntaxError.
+_SYNTAX_ERRORS: dict[str, type[SyntaxError]] = {"IndentationError": IndentationError, "TabError": TabError}
+
 
 def run_result(outcome: _native.RunOutcome) -> Any:
     """What ``execute()`` returns for ``outcome``, or the exception it raises."""
@@ -28,7 +32,8 @@ def run_result(outcome: _native.RunOutcome) -> Any:
     if kind is OutcomeKind.Final:
         return FinalAnswerResult(outcome.value)
     if kind is OutcomeKind.Syntax:
-        raise SyntaxError(outcome.message, ("<sandbox>", outcome.lineno, outcome.offset, outcome.text))
+        error_class = _SYNTAX_ERRORS.get(outcome.error_type, SyntaxError)
+        raise error_class(outcome.message, ("<sandbox>", outcome.lineno, outcome.offset, outcome.text))
     if kind is OutcomeKind.Error:
         error_type, message, traceback, output = outcome.error_type, outcome.message, outcome.traceback, outcome.output
         text = f"{error_type}: {message}" if message else error_type

@@ -102,7 +102,9 @@ impl RunOutcome {
             Outcome::Value(value) => Self::value_or_error(py, OutcomeKind::Value, &value, "result"),
             Outcome::Finish(FinishKind::Submit, fields) => Self::value_or_error(py, OutcomeKind::Submit, &fields, "output fields"),
             Outcome::Finish(FinishKind::Final, fields) => Self::value_or_error(py, OutcomeKind::Final, &fields, "output fields"),
-            Outcome::Syntax { message, lineno, offset, text } => Self { message, lineno, offset, text, ..Self::new(py, OutcomeKind::Syntax) },
+            Outcome::Syntax { kind, message, lineno, offset, text } => {
+                Self { error_type: kind, message, lineno, offset, text, ..Self::new(py, OutcomeKind::Syntax) }
+            }
             Outcome::Error { type_name, message, traceback, output, stop } => Self {
                 error_type: type_name,
                 message,

@@ -191,7 +191,9 @@ pub enum Outcome {
     /// What `execute()` returns when no finish call was accepted: printed text or a value.
     Value(Value),
     Finish(FinishKind, Value),
-    Syntax { message: String, lineno: Option<u64>, offset: Option<u64>, text: Option<String> },
+    /// `kind`: the exception's class, `SyntaxError` or one of its own (`IndentationError`, `TabError`), which the
+    /// host raises (and only those).
+    Syntax { kind: String, message: String, lineno: Option<u64>, offset: Option<u64>, text: Option<String> },
     /// An exception ended the run; `stop` when it was a limit's.
     Error { type_name: String, message: String, traceback: String, output: String, stop: Option<Stop> },
     /// The host's input could not be used (e.g. a variable of an unsupported type); nothing was changed.
@@ -217,12 +219,13 @@ impl Outcome {
                 cap_text(&mut output, max_chars.saturating_add(OUTPUT_NOTE_CHARS));
                 Outcome::Error { type_name, message, traceback, output, stop }
             }
-            Outcome::Syntax { mut message, lineno, offset, mut text } => {
+            Outcome::Syntax { mut kind, mut message, lineno, offset, mut text } => {
+                cap_text(&mut kind, MAX_TYPE_NAME_CHARS);
                 cap_text(&mut message, max_chars);
                 if let Some(text) = &mut text {
                     cap_text(text, max_chars);
                 }
-                Outcome::Syntax { message, lineno, offset, text }
+                Outcome::Syntax { kind, message, lineno, offset, text }
             }
             Outcome::BadInput(mut message) => {
                 cap_text(&mut message, max_chars);
@@ -359,7 +362,7 @@ mod tests {
         let replies = vec![
             ToHost::Ready { pid: 42 },
             ToHost::ToolCall { name: "t".into(), args: vec![Value::None], kwargs: vec![("k".into(), Value::Bool(false))] },
-            ToHost::Done(Outcome::Syntax { message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
+            ToHost::Done(Outcome::Syntax { kind: "IndentationError".into(), message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
             ToHost::Done(Outcome::Finish(FinishKind::Submit, Value::Dict(vec![]))),
             ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: None }),
             ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: String::new(), output: String::new(), stop: Some(Stop::Timeout) }),

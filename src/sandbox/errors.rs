@@ -9,6 +9,8 @@ use rustpython_vm::{AsObject, PyObjectRef, VirtualMachine};
 /// Where a syntax error is, in the terms of Python's `SyntaxError(msg, (filename, lineno, offset, text))`.
 #[derive(Debug)]
 pub struct SyntaxReport {
+    /// The exception's class: `SyntaxError`, `IndentationError` or `TabError`.
+    pub kind: String,
     pub message: String,
     pub lineno: Option<usize>,
     pub offset: Option<usize>,
@@ -39,12 +41,29 @@ fn attr_usize(vm: &VirtualMachine, obj: &PyObjectRef, name: &'static str) -> Opt
 pub fn syntax_report(vm: &VirtualMachine, err: VmCompileError, source: &str) -> SyntaxReport {
     let exc: PyObjectRef = err.into_pyexception(vm, Some(source)).into();
     let text = attr_string(vm, &exc, "text").map(|t| t.trim_end_matches(['\n', '\r']).to_owned());
-    SyntaxReport {
-        message: attr_string(vm, &exc, "msg").unwrap_or_else(|| "invalid syntax".to_owned()),
-        lineno: attr_usize(vm, &exc, "lineno"),
-        offset: attr_usize(vm, &exc, "offset"),
-        text,
+    let kind = exc.class().name().to_string();
+    let offset = attr_usize(vm, &exc, "offset");
+    let message = attr_string(vm, &exc, "msg").unwrap_or_else(|| "invalid syntax".to_owned());
+    let (message, offset) = in_cpythons_words(message, text.as_deref(), offset);
+    SyntaxReport { kind, message, lineno: attr_usize(vm, &exc, "lineno"), offset, text }
+}
+
+/// The parser's message as CPython's tokenizer and parser put it, where they differ and the model would repair
+/// its code from CPython's: a character no token can hold (the dashes, quotes and symbols models write:
+/// `3 – 2`, `“hi”`, `a × b`, `x ≤ 3`) is named, where RustPython's parser said only "invalid syntax" at it.
+/// An unexpected indent is placed where CPython places it, at the indent's last character.
+fn in_cpythons_words(message: String, line: Option<&str>, offset: Option<usize>) -> (String, Option<usize>) {
+    if message == "unexpected indentation" {
+        let indent = line.map(|line| line.chars().take_while(|c| *c == ' ' || *c == '\t').count());
+        return ("unexpected indent".to_owned(), indent.filter(|indent| *indent > 0).or(offset));
     }
+    if message == "invalid syntax" {
+        let at = line.zip(offset.and_then(|offset| offset.checked_sub(1))).and_then(|(line, at)| line.chars().nth(at));
+        if let Some(character) = at.filter(|c| !c.is_ascii() && !c.is_alphabetic()) {
+            return (format!("invalid character '{character}' (U+{:04X})", u32::from(character)), offset);
+        }
+    }
+    (message, offset)
 }
 
 pub fn exception_message(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> String {

@@ -46,6 +46,7 @@ impl Cells {
         let compiled = vm.compile_with_opts(code, mode, cell_name, opts).map_err(|err| {
             let report = errors::syntax_report(vm, err, code);
             Outcome::Syntax {
+                kind: report.kind,
                 message: report.message,
                 lineno: report.lineno.map(|n| n as u64),
                 offset: report.offset.map(|n| n as u64),

@@ -152,6 +152,32 @@ def test_syntax_error_has_msg_lineno_offset_and_text(interp, code, msg, lineno, 
     assert (error.msg, error.lineno, error.offset, error.text) == (msg, lineno, offset, text)
 
 
+@pytest.mark.parametrize(
+    ("code", "kind", "msg", "lineno", "offset"),
+    [
+        ("def f():\nreturn 1", IndentationError, "expected an indented block after function definition on line 1", 2, 1),
+        ("x = 1\n    y = 2", IndentationError, "unexpected indent", 2, 4),
+        ("if True:\n\tx = 1\n        y = 2", TabError, "inconsistent use of tabs and spaces in indentation", 3, None),
+        ("x = 3 \u2013 2", SyntaxError, "invalid character '\u2013' (U+2013)", 1, 7),
+        ("print(\u201chello\u201d)", SyntaxError, "invalid character '\u201c' (U+201C)", 1, 7),
+        ("if x \u2264 3:\n    pass", SyntaxError, "invalid character '\u2264' (U+2264)", 1, 6),
+        ("caf\u00e9 = 1 +", SyntaxError, "invalid syntax", 1, 11),
+    ],
+)
+def test_a_cells_syntax_error_is_cpythons_class_and_words(interp, code, kind, msg, lineno, offset):
+    """IndentationError and TabError reach the caller as themselves (both are SyntaxErrors, so dspy's loops catch
+    them as before); a character no token can hold is named, as CPython's tokenizer names it (models write
+    typographic dashes, quotes and symbols), where RustPython's parser said only "invalid syntax"."""
+    with pytest.raises(SyntaxError) as info:
+        interp.execute(code)
+    error = info.value
+    assert type(error) is kind, type(error)
+    assert (error.msg, error.lineno) == (msg, lineno)
+    if offset is not None:
+        assert error.offset == offset
+    assert interp.execute("1 + 1") == 2
+
+
 def test_syntax_error_is_not_a_code_execution_error(interp):
     with pytest.raises(SyntaxError) as info:
         interp.execute("+++")
