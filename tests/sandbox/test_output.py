@@ -260,3 +260,11 @@ def test_a_str_with_lone_surrogates_keeps_its_length_with_one_replacement_each(m
     interp = make_interp(tools={"text": lambda: "a\ud800b\udfffc"})
     assert interp.execute("len(v), v", variables={"v": "x\ud800y"}) == (3, "x\ufffdy")
     assert interp.execute("t = text()\nlen(t), t") == (5, "a\ufffdb\ufffdc")
+
+
+def test_a_trailing_value_whose_repr_raises_is_the_cells_error(interp):
+    """As in CPython's REPL, which shows the exception the repr raised (the sandbox showed '<A object>')."""
+    with pytest.raises(CodeExecutionError, match=r"^ValueError: no repr for you"):
+        interp.execute("class A:\n    def __repr__(self):\n        raise ValueError('no repr for you')\nA()")
+    with pytest.raises(CodeExecutionError, match=r"(?s)^ValueError: no repr.*Output printed before the error:\nhi"):
+        interp.execute("print('hi')\nA()")

@@ -94,7 +94,8 @@ const COUNTED_LIKE_CPYTHON: &[&str] = &["sorted"];
 /// descriptor as `obj.method()` is), in CPython's words where RustPython's leave the callable out:
 /// - arity: `f() takes no arguments (N given)`, `f() takes exactly one argument (N given)`;
 /// - an argument of the wrong type (`Expected type 'str' but 'int' found.`): `f() argument must be str, not
-///   int` (CPython also numbers the argument; which one it was is not known here).
+///   int` (CPython also numbers the argument; which one it was is not known here);
+/// - a str given to `hashlib` to hash: `Strings must be encoded before hashing`.
 pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExceptionRef) -> PyBaseExceptionRef {
     let types = &vm.ctx.types;
     let class = callable.class();
@@ -108,7 +109,10 @@ pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExcepti
     }
     let Some(message) = message_of(&error) else { return error };
     let message = message.as_str();
-    let reworded = if let Some((name, counts)) = message.split_once(" expected ") {
+    let reworded = if message == "a bytes-like object is required, not 'str'" && hashes(vm, callable) {
+        // `hashlib.sha256("text")`, as models write it: CPython's message says what to do.
+        "Strings must be encoded before hashing".to_owned()
+    } else if let Some((name, counts)) = message.split_once(" expected ") {
         let takes = match counts.split_once(", got ") {
             Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => format!("takes no arguments ({given} given)"),
             Some(("1 argument", given)) if given.parse::<usize>().is_ok() && !COUNTED_LIKE_CPYTHON.contains(&name) => {
@@ -136,6 +140,13 @@ pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExcepti
     // Setting `args` cannot fail on a TypeError; if it did, RustPython's words would stay.
     let _ = error.as_object().set_attr("args", vm.ctx.new_tuple(vec![vm.ctx.new_str(reworded).into()]), vm);
     error
+}
+
+/// Whether `callable` is one of `_hashlib`'s: a constructor (`openssl_sha256`, `new`) or a hash's `update`.
+fn hashes(vm: &VirtualMachine, callable: &PyObject) -> bool {
+    let module = callable.get_attr("__module__", vm).ok().and_then(|module| module.downcast::<PyStr>().ok());
+    module.is_some_and(|module| module.as_wtf8() == "_hashlib")
+        || qualified_name(vm, callable, None).is_some_and(|name| name.starts_with("HASH"))
 }
 
 /// The message of an exception made from one str, as RustPython's own are.

@@ -35,3 +35,10 @@ except UnboundLocalError as error:
 # A value that is not in a list, as list.index and list.remove name it.
 for source in ["[1, 2].index(3)", "['a'].index('b')", "[1].index(2, 0, 1)", "[None].index([])", "[1].remove(2)", "[1].remove('1')"]:
     show(source)
+
+
+# A str given to hashlib to hash, as models write it.
+for source in ["__import__('hashlib').sha256('abc')", "__import__('hashlib').md5('abc')",
+               "__import__('hashlib').new('sha256', 'abc')", "__import__('hashlib').sha1().update('abc')",
+               "__import__('hashlib').sha256(b'abc').hexdigest()[:8]"]:
+    show(source)
