@@ -18,7 +18,9 @@ use memchr::memmem::Finder;
 use regex_automata::util::captures::Captures;
 use regex_automata::util::primitives::NonMaxUsize;
 use regex_automata::{Input, Match, PatternID};
-use regex_syntax::hir::{Class, Hir, HirKind, Literal};
+use regex_syntax::hir::{Hir, HirKind, Literal};
+
+use super::run::ascii_members;
 
 /// The longest pattern searched this way: the most lookups a candidate costs.
 const LENGTH_MAX: usize = 64;
@@ -133,28 +135,6 @@ fn push_classes(hir: &Hir, classes: &mut Vec<[bool; 256]>, groups: &mut Vec<(usi
         _ => return None,
     }
     (classes.len() <= LENGTH_MAX).then_some(())
-}
-
-/// The members of a class or a one-byte literal, where every one is ASCII.
-fn ascii_members(hir: &Hir) -> Option<[bool; 256]> {
-    let mut members = [false; 256];
-    match hir.kind() {
-        HirKind::Class(Class::Unicode(class)) => {
-            for range in class.ranges() {
-                range.end().is_ascii().then_some(())?;
-                members[range.start() as usize..=range.end() as usize].fill(true);
-            }
-        }
-        HirKind::Class(Class::Bytes(class)) => {
-            for range in class.ranges() {
-                range.end().is_ascii().then_some(())?;
-                members[range.start() as usize..=range.end() as usize].fill(true);
-            }
-        }
-        HirKind::Literal(Literal(bytes)) if bytes.len() == 1 && bytes[0].is_ascii() => members[bytes[0] as usize] = true,
-        _ => return None,
-    }
-    Some(members)
 }
 
 #[cfg(test)]

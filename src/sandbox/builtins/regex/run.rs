@@ -28,6 +28,29 @@ pub struct Run {
     boundary_after: bool,
 }
 
+/// The members of a class or a one-byte literal, as a table by byte, where every one is ASCII (the shortcuts'
+/// classes: `Run`'s repeated one, `Fixed`'s each).
+pub(super) fn ascii_members(hir: &Hir) -> Option<[bool; 256]> {
+    let mut members = [false; 256];
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(class)) => {
+            for range in class.ranges() {
+                range.end().is_ascii().then_some(())?;
+                members[range.start() as usize..=range.end() as usize].fill(true);
+            }
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            for range in class.ranges() {
+                range.end().is_ascii().then_some(())?;
+                members[range.start() as usize..=range.end() as usize].fill(true);
+            }
+        }
+        HirKind::Literal(Literal(bytes)) if bytes.len() == 1 && bytes[0].is_ascii() => members[bytes[0] as usize] = true,
+        _ => return None,
+    }
+    Some(members)
+}
+
 /// A word character of an ASCII word boundary (`Look::WordAscii`).
 fn is_word(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
@@ -48,27 +71,7 @@ impl Run {
             _ => (hir, false, false),
         };
         let HirKind::Repetition(repetition) = repeat.kind() else { return None };
-        let mut member = [false; 256];
-        match repetition.sub.kind() {
-            HirKind::Class(Class::Unicode(class)) => {
-                for range in class.ranges() {
-                    if !range.end().is_ascii() {
-                        return None;
-                    }
-                    member[range.start() as usize..=range.end() as usize].fill(true);
-                }
-            }
-            HirKind::Class(Class::Bytes(class)) => {
-                for range in class.ranges() {
-                    if !range.end().is_ascii() {
-                        return None;
-                    }
-                    member[range.start() as usize..=range.end() as usize].fill(true);
-                }
-            }
-            HirKind::Literal(Literal(bytes)) if bytes.len() == 1 && bytes[0].is_ascii() => member[bytes[0] as usize] = true,
-            _ => return None,
-        }
+        let member = ascii_members(&repetition.sub)?;
         let (min, max) = (repetition.min as usize, repetition.max.map(|max| max as usize));
         if (before || after) && !(repetition.greedy && max.is_none() && (0..=255u8).all(|byte| !member[byte as usize] || is_word(byte))) {
             return None;
