@@ -20,7 +20,7 @@ use num_traits::{Signed, ToPrimitive};
 use ruff_python_ast::{Expr, Number, Operator, UnaryOp};
 use rustpython_vm::builtins::{PyCode, PyComplex, PyFloat, PyInt, PyTuple};
 use rustpython_vm::bytecode::{CodeObject, Constant, Instruction};
-use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyPayload, VirtualMachine};
+use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine};
 
 use super::cell_code::{decode, laid_out, LineTable, Op, Place};
 
@@ -246,4 +246,49 @@ fn same(a: &PyObject, b: &PyObject) -> bool {
         return a.as_bigint() == b.as_bigint();
     }
     a.is(b)
+}
+
+/// `compile`, `exec` and `eval` of a `str` give code whose folded constants are made again the same way: the
+/// builtins are wrapped (the zygote does it once). `compile` of a `str` or UTF-8 `bytes` source (what the
+/// import system compiles a package's sources with) keeps RustPython's code object but for its constants;
+/// `exec` and `eval` of a `str` compile it that way first (`eval` without the leading spaces and tabs CPython
+/// strips) and run the code. Anything else reaches RustPython's builtins unchanged, so their errors keep
+/// their words.
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    use rustpython_vm::builtins::{PyBytes, PyStr};
+    use rustpython_vm::function::FuncArgs;
+
+    let compile = {
+        let original = vm.builtins.get_attr("compile", vm)?;
+        vm.new_function("compile", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let source = args.args.first().cloned().or_else(|| args.kwargs.get("source").cloned());
+            let compiled = original.call(args, vm)?;
+            let text = source.as_ref().and_then(|source| match source.downcast_ref::<PyStr>() {
+                Some(text) => text.to_str().map(str::to_owned),
+                None => source.downcast_ref::<PyBytes>().and_then(|bytes| std::str::from_utf8(bytes.as_bytes()).ok().map(str::to_owned)),
+            });
+            let (Some(text), Some(code)) = (text, compiled.downcast_ref::<PyCode>()) else { return Ok(compiled) };
+            Ok(match refolded(&code.code, &text, vm) {
+                Some(refolded) => PyCode::new(refolded).into_ref(&vm.ctx).into(),
+                None => compiled,
+            })
+        })
+    };
+    let compile: PyObjectRef = compile.into();
+    vm.builtins.set_attr("compile", compile.clone(), vm)?;
+    for (name, mode) in [("exec", "exec"), ("eval", "eval")] {
+        let original = vm.builtins.get_attr(name, vm)?;
+        let compile = compile.clone();
+        let wrapped = vm.new_function(name, move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let text = args.args.first().and_then(|source| source.downcast_ref::<PyStr>().and_then(|text| text.to_str().map(str::to_owned)));
+            if let Some(text) = text {
+                let text = if mode == "eval" { text.trim_start_matches([' ', '\t']).to_owned() } else { text };
+                let code = compile.call((vm.ctx.new_str(text), vm.ctx.new_str("<string>"), vm.ctx.new_str(mode)), vm)?;
+                args.args[0] = code;
+            }
+            original.call(args, vm)
+        });
+        vm.builtins.set_attr(name, wrapped, vm)?;
+    }
+    Ok(())
 }

@@ -236,6 +236,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     vm.builtins.set_attr("help", help, vm)?;
     vm.import("_sitebuiltins", 0)?.get_attr("install", vm)?.call((vm.builtins.clone(),), vm)?;
     crate::sandbox::builtins::patched::install_after_files(vm)?;
+    crate::sandbox::folded_constants::install(vm)?;
     // `sys.exit()` raises `SystemExit()`, as CPython's does (RustPython's raised `SystemExit(None)`, which a cell
     // reported as `SystemExit: None`); native, so no frame of its own shows in the traceback.
     let exit = vm.new_function("exit", |args: FuncArgs, vm: &VirtualMachine| -> PyResult {

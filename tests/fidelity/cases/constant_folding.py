@@ -337,3 +337,16 @@ c298 = 298.25
 c299 = 299.25
 late = (0.0, 18.0 // 4.5, 0.0 + 0.0, 5.0 // 0.5)
 print(late, c0 + c1 + c2 + c3 + c4, c299)
+# Code compiled from a string, and a module imported from the session's files, the same way.
+print(eval("6.0 // 1.5"), eval("  3 // 0.5"), eval("(1 + 2j) ** -2"), eval("x // 2.5", {"x": 10.0}))
+exec("print(7.0 // 7, [120.0 // 60])")
+namespace = {}
+exec(compile("def f():\n    return 9.0 // 1.5\nv = 2.0 // 0.5", "<text>", "exec"), namespace)
+print(namespace["f"](), namespace["v"], type(compile("x = 1", "<text>", "exec", flags=1024)).__name__)
+import os, sys, tempfile
+folder = tempfile.mkdtemp()
+with open(os.path.join(folder, "folded_module.py"), "w") as module:
+    module.write("value = 6.0 // 1.5\n\ndef half():\n    return 3 // 0.5\n")
+sys.path.insert(0, folder)
+import folded_module
+print(folded_module.value, folded_module.half())
