@@ -101,6 +101,9 @@ class ToolRuntime:
         self.slow_seconds: float = options.slow_tool_seconds
         self.stats = SessionStats()
         self.calls_made = 0
+        # How long the last call's tool ran on this thread (`own.seconds`): what the native layer exempts from
+        # the session's time limit (per thread: calls async code started run beside the run's own).
+        self.own = threading.local()
         self.calls: dict[str, ToolCall] = {}
         # The streams this interpreter's tools opened and the sandbox has not finished, by id.
         self.streams: dict[int, OpenStream] = {}
@@ -231,15 +234,24 @@ class ToolCall:
         name = self.name
         stats.tool_calls[name] = stats.tool_calls.get(name, 0) + 1
         started = time.perf_counter()
+        # Only the tool's own run is exempt from the session's time limit (the native layer reads this after the
+        # call): checking the arguments is the session's work, and values it chose can make that slow (a set
+        # of ints colliding on the host, checked against `set[int]`, made a 1 s run go on for minutes).
+        own = runtime.own
+        own.seconds = 0.0
         try:
             if self.checks is not None:
                 args, kwargs = self.checks.apply(args, kwargs)
             if runtime.max_calls is not None:
                 self._spend_budget()
-            if runtime.timeout is None or self.is_async:
-                result = self.func(*args, **kwargs)
-            else:
-                result = call_with_timeout(self.func, args, kwargs, runtime.timeout, name, runtime.owner_id)
+            own_started = time.perf_counter()
+            try:
+                if runtime.timeout is None or self.is_async:
+                    result = self.func(*args, **kwargs)
+                else:
+                    result = call_with_timeout(self.func, args, kwargs, runtime.timeout, name, runtime.owner_id)
+            finally:
+                own.seconds = time.perf_counter() - own_started
             if result.__class__ not in PLAIN_RESULTS:
                 result = runtime.finish_result(name, result)
         except BaseException as error:

@@ -169,7 +169,18 @@ impl ToolTable {
             }
             None => callable.bind(py).call(positional, Some(&keyword)),
         };
-        let own = called.elapsed();
+        // The tool's own run, as its host side measured it (`ToolRuntime.own`): checking the arguments against
+        // the tool's annotations is inside the call, and is the session's work.
+        let measured = called.elapsed();
+        let own = callable
+            .bind(py)
+            .getattr(pyo3::intern!(py, "runtime"))
+            .and_then(|runtime| runtime.getattr(pyo3::intern!(py, "own")))
+            .and_then(|own| own.getattr(pyo3::intern!(py, "seconds")))
+            .and_then(|seconds| seconds.extract::<f64>())
+            .ok()
+            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+            .map_or(measured, |own| own.min(measured));
         (self.outcome(py, name, result), own)
     }
 

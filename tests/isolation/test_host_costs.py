@@ -200,6 +200,96 @@ def test_a_rollbacks_replay_is_bounded_as_a_whole_not_cell_by_cell():
     assert results["after"].get("value") == "'yes'", results["after"]
 
 
+def test_checking_a_tools_arguments_against_its_annotations_counts_against_the_time_limit():
+    """Second audit of stop 50: the checks made from a tool's annotations run inside the call, and were exempt
+    with it. A list of ints colliding on the host, checked against `set[int]`, took the host ~7 s a call, and a
+    loop of such calls ran until killed at 120 s with timeout=1."""
+    code = "M = (1 << 61) - 1\nids = [i * M for i in range(1, 20000)]\nwhile True:\n    lookup(ids)"
+    results = run_scenario(
+        f"""
+        def lookup(ids: set[int]) -> int:
+            return len(ids)
+
+        interp = RustInterpreter(timeout=1, abandon_after=1, tools={{"lookup": lookup}})
+        interp.execute("kept = 'yes'")
+        results["run"] = attempt(interp, {code!r})
+        results["after"] = attempt(interp, "kept")
+        interp.shutdown()
+        """
+    )
+    run = results["run"]
+    assert run["kind"] == "error" and "TimeoutError" in run["message"], run
+    # One call's check (a few seconds holding the GIL), then the stop: was without end.
+    assert run["seconds"] < 40.0, f"execute() took {run['seconds']:.1f} s with timeout=1"
+    assert results["after"].get("value") == "'yes'", results["after"]
+
+
+@pytest.mark.parametrize("shape", ["results-not-awaited", "keyword-names"])
+def test_what_async_calls_hold_on_the_host_is_bounded_however_it_is_held(shape):
+    """Second audit of stop 50: results of finished calls the session had not yet taken were not counted (60
+    echoes of a 20 MB str: the host peaked at 1.3 GB with a 128 MiB session), nor were keyword names (30 calls
+    with a 10 MB keyword all started)."""
+    code = {
+        "results-not-awaited": (
+            "import asyncio, time\nk = 'k' * (20 << 20)\n"
+            "async def start():\n    return [echo(k) for _ in range(60)]\n"
+            "calls = await start()\nt = time.time()\nwhile time.time() - t < 3:\n    pass\n0"
+        ),
+        "keyword-names": (
+            "import asyncio\nk = 'k' * (10 << 20)\n"
+            "calls = [asyncio.ensure_future(slow(**{k: 1})) for _ in range(30)]\n"
+            "done = await asyncio.gather(*calls, return_exceptions=True)\nsum(isinstance(d, TypeError) for d in done)"
+        ),
+    }[shape]
+    results = run_scenario(
+        f"""
+        def echo(value):
+            return value
+
+        def slow(*args, **kwargs):
+            time.sleep(1)
+            return 0
+
+        def rss():
+            with open("/proc/self/status") as status:
+                return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) * 1024
+
+        peak = [0]
+        def watch():
+            while True:
+                peak[0] = max(peak[0], rss())
+                time.sleep(0.02)
+
+        before = rss()
+        threading.Thread(target=watch, daemon=True).start()
+        interp = RustInterpreter(timeout=30, memory_limit=128 << 20, max_concurrent_tools=8, tools={{"echo": echo, "slow": slow}})
+        results["run"] = attempt(interp, {code!r})
+        results["growth"] = peak[0] - before
+        interp.shutdown()
+        """
+    )
+    assert results["growth"] < 600 << 20, f"the host grew {results['growth'] >> 20} MB for a 128 MiB session: {results['run']}"
+    if shape == "keyword-names":
+        assert results["run"]["kind"] == "value" and int(results["run"]["value"]) > 0, results["run"]
+
+
+def test_refolding_a_cells_constants_stays_linear():
+    """Second audit of stop 50: every load of a shared constant asked every other load whether it wanted the same
+    value: a list of 80,000 folded items took 12.8 s to compile (CPython: 0.18 s), in native code the time limit
+    cannot stop."""
+    code = "src = 'x = [' + '6.0//1.5, ' * 80000 + ']'\nexec(src)\n(len(x), x[0], x[-1])"
+    results = run_scenario(
+        f"""
+        interp = RustInterpreter(timeout=30)
+        results["run"] = attempt(interp, {code!r})
+        interp.shutdown()
+        """
+    )
+    run = results["run"]
+    assert run.get("value") == "(80000, 4.0, 4.0)", run
+    assert run["seconds"] < 6.0, f"compiling took {run['seconds']:.1f} s"
+
+
 # -- Finding 2: values the host cannot build, and variables that cannot cross --------------------------------
 
 UNHASHABLE = "class T(tuple):\n    def __hash__(self):\n        return 1\nkey = T(([1], 2))\n"

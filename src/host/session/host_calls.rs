@@ -31,7 +31,8 @@ pub struct HostCalls<'a, 'py> {
     wake_fd: Option<RawFd>,
     /// Running calls: the tool's name and the size of its arguments, by call id.
     running: HashMap<u64, (String, usize)>,
-    /// The arguments of the running calls, and how much they may hold (`ARGUMENTS_WITHOUT_LIMIT`).
+    /// The arguments of the running calls and the results not yet handed to the session, and how much they may
+    /// hold (`ARGUMENTS_WITHOUT_LIMIT`).
     held: usize,
     may_hold: usize,
     finished: Vec<(u64, ToolResult)>,
@@ -82,7 +83,8 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             self.finished.push((call_id, ToolResult::Refused(refused)));
             return Ok(());
         }
-        let size = args.iter().chain(kwargs.iter().map(|(_, value)| value)).map(Value::size_hint).sum::<usize>();
+        let size = args.iter().map(Value::size_hint).sum::<usize>()
+            + kwargs.iter().map(|(key, value)| key.len() + value.size_hint()).sum::<usize>();
         if self.held.saturating_add(size) > self.may_hold {
             let mib = |bytes: usize| bytes.div_ceil(1 << 20);
             let refused = format!(
@@ -103,7 +105,11 @@ impl<'a, 'py> HostCalls<'a, 'py> {
                 }
                 Err(refused) => self.finished.push((call_id, refused)),
             },
-            None => self.finished.push((call_id, tools.call(self.py, &name, args, kwargs, context).0)),
+            None => {
+                let result = tools.call(self.py, &name, args, kwargs, context).0;
+                self.held += returned_size(&result);
+                self.finished.push((call_id, result));
+            }
         }
         Ok(())
     }
@@ -145,8 +151,11 @@ impl<'a, 'py> HostCalls<'a, 'py> {
         let Some(pool) = self.pool else { return };
         for (call_id, result) in pool.take(self.py) {
             let Some((name, size)) = self.running.remove(&call_id) else { continue };
-            self.held -= size;
-            self.finished.push((call_id, tools.outcome(self.py, &name, result)));
+            // From here its result is held until the session takes it (an echo's result is its arguments again):
+            // counted in their place, so calls the session never awaits cannot pile results up.
+            let result = tools.outcome(self.py, &name, result);
+            self.held = self.held - size + returned_size(&result);
+            self.finished.push((call_id, result));
         }
     }
 
@@ -159,7 +168,9 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             return None;
         }
         self.waiting = None;
-        Some((ToSession::Woken(std::mem::take(&mut self.finished)).encode(), since.elapsed()))
+        let given = std::mem::take(&mut self.finished);
+        self.held -= given.iter().map(|(_, result)| returned_size(result)).sum::<usize>();
+        Some((ToSession::Woken(given).encode(), since.elapsed()))
     }
 
     /// The run is over: the pool cancels the async calls still running (sync ones finish; every result still
@@ -173,6 +184,14 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     /// How long the session has been waiting so far.
     pub fn waited(&self) -> Duration {
         self.waiting.map(|(_, since)| since.elapsed()).unwrap_or_default()
+    }
+}
+
+/// The size of what a finished call hands back, counted while the host holds it.
+fn returned_size(result: &ToolResult) -> usize {
+    match result {
+        ToolResult::Return(value) => value.size_hint(),
+        _ => 0,
     }
 }
 

@@ -350,3 +350,8 @@ with open(os.path.join(folder, "folded_module.py"), "w") as module:
 sys.path.insert(0, folder)
 import folded_module
 print(folded_module.value, folded_module.half())
+# A bytes source read by its coding cookie, as the compiler reads it (read as UTF-8, the columns pointed elsewhere).
+latin = compile(b'# -*- coding: latin-1 -*-\ns="\xc3\xa9";x=1.25-1,0\n', "<latin>", "exec")
+namespace = {}
+exec(latin, namespace)
+print(namespace["x"], len(namespace["s"]))
