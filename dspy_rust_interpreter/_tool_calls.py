@@ -17,6 +17,7 @@ import itertools
 import logging
 import threading
 import time
+import types
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -101,9 +102,10 @@ class ToolRuntime:
         self.slow_seconds: float = options.slow_tool_seconds
         self.stats = SessionStats()
         self.calls_made = 0
-        # How long the last call's tool ran on this thread (`own.seconds`): what the native layer exempts from
-        # the session's time limit (per thread: calls async code started run beside the run's own).
-        self.own = threading.local()
+        # How long the last call's tool ran (`own.seconds`): what the native layer exempts from the session's time
+        # limit, read right after the call returns on the run's thread. (A call async code started may write it
+        # meanwhile from a pool thread; the exempt time is never more than the wait it was measured in.)
+        self.own = types.SimpleNamespace(seconds=0.0)
         self.calls: dict[str, ToolCall] = {}
         # The streams this interpreter's tools opened and the sandbox has not finished, by id.
         self.streams: dict[int, OpenStream] = {}
