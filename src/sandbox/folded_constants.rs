@@ -146,8 +146,7 @@ where
 
 /// Whether a constant could have come from folding arithmetic (or holds code that could have such constants).
 fn may_be_folded(constant: &PyObject, vm: &VirtualMachine) -> bool {
-    let types = &vm.ctx.types;
-    [types.float_type, types.complex_type, types.tuple_type, types.code_type].iter().any(|&class| constant.class().is(class))
+    may_be_folded_number(constant, vm) || constant.class().is(vm.ctx.types.code_type)
 }
 
 /// Whether a loaded constant could be a folded number, or a tuple of them.

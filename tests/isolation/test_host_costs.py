@@ -28,6 +28,11 @@ def attempt(interp, code, **kwargs):
         return {"kind": "raised " + type(error).__name__, "message": str(error)[:2000],
                 "seconds": time.perf_counter() - started}
 
+def rss():
+    '''The host process's resident memory, in bytes.'''
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) * 1024
+
 class Ticker:
     '''A host thread that notes the time every few ms: the longest gap is how long it was starved.'''
 
@@ -148,10 +153,6 @@ def test_arguments_of_calls_a_run_started_are_bounded_and_let_go_when_it_ends():
             time.sleep(3)
             return len(value)
 
-        def rss():
-            with open("/proc/self/status") as status:
-                return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) * 1024
-
         interp = RustInterpreter(tools={{"slow": slow}}, timeout=10, memory_limit=256 << 20, max_concurrent_tools=2)
         interp.execute("kept = 'yes'")
         before = rss()
@@ -249,10 +250,6 @@ def test_what_async_calls_hold_on_the_host_is_bounded_however_it_is_held(shape):
         def slow(*args, **kwargs):
             time.sleep(1)
             return 0
-
-        def rss():
-            with open("/proc/self/status") as status:
-                return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) * 1024
 
         peak = [0]
         def watch():
