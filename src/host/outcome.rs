@@ -15,6 +15,8 @@ pub struct Replay {
     pub diverged: usize,
     /// The latest cells that could not be brought back, and why: the session is as it was before them.
     pub lost: Option<(usize, String)>,
+    /// Not even the cells before those could be: the session is a new, empty one.
+    pub afresh: bool,
 }
 
 /// What a run ended with.
@@ -134,6 +136,10 @@ impl RunOutcome {
     pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, replay: Replay) -> Self {
         let (error_type, message) = described(cause, options);
         let state = match (&replay.lost, replay.diverged) {
+            (Some((_, why)), _) if replay.afresh => format!(
+                "every variable, function and import of the cells that ran before this one was lost: {why}; run \
+                 them again if their results are needed"
+            ),
             (Some((lost, why)), _) => format!(
                 "variables are as they were before the {lost} cell(s) that ran before this one, which were lost: {why}; \
                  run them again if their results are needed"
@@ -146,9 +152,14 @@ impl RunOutcome {
                 replay.runs
             ),
         };
+        let restored = if replay.afresh {
+            "the session could not be restored and was started afresh"
+        } else {
+            "the session was restored from its last good state"
+        };
         Self {
             error_type: error_type.to_owned(),
-            message: format!("{message}; the session was restored from its last good state: {state}"),
+            message: format!("{message}; {restored}: {state}"),
             stop: Some(cause.stop()),
             rolled_back: true,
             ..Self::new(py, OutcomeKind::Error)

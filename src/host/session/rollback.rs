@@ -3,7 +3,9 @@
 //! are replayed into it, their tool calls answered from the journal. The session is then exactly as it was
 //! before the failed cell. A replay that cannot finish (a replayed cell that reads the clock takes another
 //! path and dies, a mounted file changed) or a run too large to journal costs those cells, not the session:
-//! it goes back to the latest checkpoint, and the caller is told how many cells were lost.
+//! it goes back to the last run that replayed cleanly (the latest checkpoint, with the runs replayed since
+//! then replayed again), or, when not even that can be had, starts afresh; the caller is told which cells
+//! were lost. Only a session for which no process can be had at all is lost.
 
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::Ordering;
@@ -25,67 +27,129 @@ struct ReplayFailed {
     at_checkpoint: usize,
 }
 
+/// Why a replayed cell that completed the first time did not, in the caller's words.
+const ANOTHER_PATH: &str = "code that reads the clock or the system's randomness can take another path";
+
 fn failed(reason: String, at_checkpoint: usize) -> ReplayFailed {
     ReplayFailed { why: format!("replaying them failed ({reason})"), at_checkpoint }
 }
 
 impl Session {
     /// Replace the dead process with the checkpoint and replay the journal: the session is then as it was
-    /// before the failed run. An error when there is no checkpoint, or it cannot take over.
+    /// before the failed run, or, when the replay fails, as of the last run that replayed cleanly (the runs
+    /// after it reported lost), or afresh. An error only when no process can be had.
     pub(super) fn roll_back(&self, py: Python<'_>, state: &mut State) -> Result<Replay, String> {
-        state.process.kill();
-        let process = match (state.checkpoint.take(), &state.respawn_from) {
-            (Some(checkpoint), _) => {
-                py.detach(|| Process::resume(checkpoint, &self.options))
-                    .map_err(|failure| format!("its checkpoint could not resume ({})", failure.into_reason()))?
-            }
-            (None, Some(zygote)) => {
-                let zygote = zygote.as_raw_fd();
-                // A rollback replays its runs, the first declaring the tools: no stand-ins are asked for here.
-                let spawned = match py.detach(|| Process::spawn(zygote, &self.options, Vec::new())) {
-                    // The zygote died (and the session with it): a new zygote serves the rollback.
-                    Err(Failure::Zygote(reason)) => match self.live_zygote(py) {
-                        Some(zygote) => {
-                            let spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, Vec::new()));
-                            state.respawn_from = Some(zygote);
-                            spawned
-                        }
-                        None => Err(Failure::Zygote(reason)),
-                    },
-                    other => other,
-                };
-                let process = spawned
-                    .map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?;
-                self.lineages.lock().push(Lineage::of(process.pid));
-                process
-            }
-            (None, None) => return Err("there was no checkpoint to go back to".into()),
-        };
-        self.take_over_from(state, process);
-        let (entries, unreplayable) = state.journal.take();
+        let (mut entries, unreplayable) = state.journal.take();
         let runs = entries.len();
-        let mut replay = match self.replay(py, state, entries) {
-            Ok(replay) => replay,
-            Err(failed) => {
-                // The resumed process made a checkpoint of itself before replaying (and maybe more since):
-                // the session goes back to the latest, without the cells after it.
-                let checkpoint = state.checkpoint.take().ok_or_else(|| failed.why.clone())?;
-                let process = py.detach(|| Process::resume(checkpoint, &self.options)).map_err(|failure| {
-                    format!("{}, and its checkpoint could not resume ({})", failed.why, failure.into_reason())
-                })?;
-                self.take_over_from(state, process);
-                state.journal.clear();
-                let lost = runs - failed.at_checkpoint + unreplayable;
-                Replay { runs: failed.at_checkpoint, diverged: 0, lost: Some((lost, failed.why)) }
+        // The whole replay within one run's limits and twice what the session's runs between checkpoints may
+        // take: runs that were quick can be slow the second time (a cell that spins once the clock passes a
+        // moment), and 60 of them, each held to a run's limits alone, made one rollback take 61 s at
+        // timeout=1. Once one fails, the runs that replayed cleanly since the latest checkpoint (a second of
+        // runs at most, as it is forked per second of them) get the replay budget once more.
+        let mut all_by = Instant::now() + self.replay_wait() + 2 * REPLAY_BUDGET;
+        let retries_by = all_by + REPLAY_BUDGET;
+        // How many of the journal's runs the checkpoint the next attempt resumes holds (one forked during a
+        // replay), why runs were given up, and whether a new process took none of them.
+        let mut base = 0;
+        let mut given_up: Option<String> = None;
+        let mut lost_all = false;
+        loop {
+            state.process.kill();
+            if !self.alive.load(Ordering::SeqCst) {
+                return Err("the session was shut down".into());
             }
-        };
-        if unreplayable > 0 && replay.lost.is_none() {
-            let why = format!("the tool results of a cell were over {} MiB, too much to keep for a replay", journal::MAX_RUN_BYTES >> 20);
-            replay.lost = Some((unreplayable, why));
+            let resumed =
+                state.checkpoint.take().map(|checkpoint| py.detach(|| Process::resume(checkpoint, &self.options)));
+            let fresh = !matches!(resumed, Some(Ok(_)));
+            let process = match resumed {
+                Some(Ok(process)) => process,
+                resumed => {
+                    if let Some(Err(failure)) = resumed {
+                        let why = format!("its checkpoint could not resume ({})", failure.into_reason());
+                        given_up.get_or_insert_with(|| why);
+                    }
+                    // The journal goes back to the session's start only while the session keeps its zygote (no
+                    // checkpoint yet): otherwise a new process can take none of it, and the session starts afresh.
+                    if state.respawn_from.is_none() {
+                        given_up.get_or_insert_with(|| "there was no checkpoint to go back to".into());
+                        lost_all = true;
+                        base = 0;
+                        entries.clear();
+                    }
+                    self.new_process(py, state).map_err(|e| match &given_up {
+                        Some(why) => format!("{why}, and {e}"),
+                        None => e,
+                    })?
+                }
+            };
+            self.take_over_from(state, process);
+            if !entries.is_empty() && Instant::now() >= all_by {
+                // No time is left to replay them: the session is what the process holds.
+                given_up.get_or_insert_with(|| "replaying them took too long".into());
+                entries.clear();
+            }
+            let attempt = entries.len();
+            match self.replay(py, state, std::mem::take(&mut entries), all_by) {
+                Ok(mut replay) => {
+                    let kept = base + attempt;
+                    let too_large = || {
+                        let limit = journal::MAX_RUN_BYTES >> 20;
+                        format!("the tool results of a cell were over {limit} MiB, too much to keep for a replay")
+                    };
+                    if let Some(why) = given_up.or_else(|| (unreplayable > 0).then(too_large)) {
+                        replay.lost = Some((runs.saturating_sub(kept) + unreplayable, why));
+                        // Nothing of the cells before survived: a new process that none of them was replayed into.
+                        replay.afresh = lost_all || (fresh && kept == 0);
+                    }
+                    // A tool table sent in a run that was not replayed (the failed one) is not in the process.
+                    state.resend_tools = true;
+                    return Ok(replay);
+                }
+                Err(failed) => {
+                    given_up.get_or_insert_with(|| failed.why);
+                    // The journal holds the runs that replayed cleanly since the latest checkpoint (or the start):
+                    // the next attempt resumes that checkpoint (or a new process) and replays them; the failed
+                    // run and those after it are dropped.
+                    base += failed.at_checkpoint;
+                    entries = state.journal.take().0;
+                    all_by = retries_by;
+                }
+            }
         }
-        // A tool table sent in a run that was not replayed (the failed one) is not in the process.
-        state.resend_tools = true;
-        Ok(replay)
+    }
+
+    /// How long one replayed run may take: a run's limits, and its grace twice.
+    fn replay_wait(&self) -> Duration {
+        self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60))
+    }
+
+    /// A new session process from the session's zygote, or from a live one when that is gone or the session
+    /// holds none (it checkpointed, or is a fork): that zygote is the session's from then on.
+    fn new_process(&self, py: Python<'_>, state: &mut State) -> Result<Process, String> {
+        // A rollback replays its runs, the first declaring the tools: no stand-ins are asked for here.
+        let spawned = match &state.respawn_from {
+            Some(zygote) => {
+                let zygote = zygote.as_raw_fd();
+                py.detach(|| Process::spawn(zygote, &self.options, Vec::new()))
+            }
+            None => Err(Failure::Zygote("the session has no zygote of its own".into())),
+        };
+        let spawned = match spawned {
+            // The zygote died (and the session with it), or the session has none: a live zygote serves it.
+            Err(Failure::Zygote(reason)) => match self.live_zygote(py) {
+                Some(zygote) => {
+                    let spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, Vec::new()));
+                    state.respawn_from = Some(zygote);
+                    spawned
+                }
+                None => Err(Failure::Zygote(reason)),
+            },
+            other => other,
+        };
+        let process = spawned
+            .map_err(|failure| format!("a new session process could not be started ({})", failure.into_reason()))?;
+        self.lineages.lock().push(Lineage::of(process.pid));
+        Ok(process)
     }
 
     /// `process` serves the session from now on (the one before is killed with its handle).
@@ -113,15 +177,17 @@ impl Session {
         unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned().ok()
     }
 
-    /// Run the journaled runs again in the resumed process, answering their tool calls from the journal.
-    fn replay(&self, py: Python<'_>, state: &mut State, entries: Vec<Entry>) -> Result<Replay, ReplayFailed> {
-        let mut replay = Replay { runs: entries.len(), diverged: 0, lost: None };
-        let wait = self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60));
-        // The whole replay within one run's limits and twice what the session's runs between checkpoints may
-        // take: runs that were quick can be slow the second time (a cell that spins once the clock passes a
-        // moment), and 60 of them, each held to a run's limits alone, made one rollback take 61 s at
-        // timeout=1. Past it, the session is what its checkpoint held, and the cells after it are reported lost.
-        let all_by = Instant::now() + wait + 2 * REPLAY_BUDGET;
+    /// Run the journaled runs again in the resumed process, answering their tool calls from the journal, all
+    /// by `all_by`. Each run replayed cleanly is journaled again; a failed one is not.
+    fn replay(
+        &self,
+        py: Python<'_>,
+        state: &mut State,
+        entries: Vec<Entry>,
+        all_by: Instant,
+    ) -> Result<Replay, ReplayFailed> {
+        let mut replay = Replay { runs: entries.len(), diverged: 0, lost: None, afresh: false };
+        let wait = self.replay_wait();
         let mut at_checkpoint = 0;
         let mut replayed = 0;
         for entry in entries {
@@ -198,7 +264,19 @@ impl Session {
                         replayed += 1;
                         break;
                     }
-                    Ok((_, other, _)) => return Err(failed(format!("it sent {}", process::name(&other)), at_checkpoint)),
+                    // It ended the first time: this time it took another path.
+                    Ok((_, ToHost::Abandoned(_), _)) => {
+                        let why = "a cell ran differently the second time, and a native operation ignored its stop";
+                        return Err(failed(format!("{why}; {ANOTHER_PATH}"), at_checkpoint));
+                    }
+                    Ok((_, ToHost::Fault { .. }, _)) => {
+                        let why = "a cell ran differently the second time, and crashed the sandbox's process";
+                        return Err(failed(format!("{why}; {ANOTHER_PATH}"), at_checkpoint));
+                    }
+                    Ok((_, other, _)) => {
+                        let why = format!("the sandbox's process sent {} during a cell", process::name(&other));
+                        return Err(failed(why, at_checkpoint));
+                    }
                     Err(failure) => return Err(failed(failure.into_reason(), at_checkpoint)),
                 };
                 process::send_request(&state.process.link, answer.frame()).map_err(|e| failed(e.to_string(), at_checkpoint))?;
