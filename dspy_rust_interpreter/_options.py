@@ -13,7 +13,7 @@ from typing import Any
 
 from . import _native
 from ._mounts import dspy_path_mounts
-from ._packages import PackageSet, package_mounts, resolve_packages, with_preload
+from ._packages import PackageSet, guard_package_sources, package_mounts, resolve_packages, with_preload
 
 __all__ = ["Configuration", "check_options"]
 
@@ -73,6 +73,7 @@ def check_options(options: dict[str, Any]) -> Configuration:
     )
     if paths:
         native = _native.Options(**{**native.as_dict(), "mounts": [*native.mounts, *paths]})
+    guard_package_sources(packages, native.mounts)
     return Configuration(native, packages)
 
 

@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import os
 import re
+import threading
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path, PurePosixPath
@@ -24,8 +25,8 @@ from pathlib import Path, PurePosixPath
 from ._errors import InvalidValueError
 
 __all__ = [
-    "PACKAGES_ROOT", "PackageSet", "describe_packages", "import_names", "package_mounts", "resolve_packages",
-    "with_preload",
+    "PACKAGES_ROOT", "PackageSet", "describe_packages", "guard_package_sources", "import_names", "package_mounts",
+    "resolve_packages", "with_preload",
 ]
 
 PACKAGES_ROOT = "/packages"
@@ -76,6 +77,7 @@ def _top_levels(distribution: metadata.Distribution) -> tuple[set[Path], list[st
     compiled extension modules (not shown)."""
     tops: set[Path] = set()
     extensions = []
+    base = Path(distribution.locate_file("")).resolve()
     for file in distribution.files or ():
         parts = PurePosixPath(str(file)).parts
         if not parts or parts[0] in ("..", "/") or parts[0].endswith(".data") or "__pycache__" in parts:
@@ -86,8 +88,55 @@ def _top_levels(distribution: metadata.Distribution) -> tuple[set[Path], list[st
             continue
         if len(parts) == 1 and not parts[0].endswith(".py"):
             continue
-        tops.add(located if len(parts) == 1 else Path(distribution.locate_file(parts[0])))
+        top = _inside(located if len(parts) == 1 else Path(distribution.locate_file(parts[0])), base)
+        if top is not None:
+            tops.add(top)
     return tops, extensions
+
+
+def _inside(path: Path, folder: Path) -> Path | None:
+    """``path`` resolved, if it is still inside ``folder`` (resolved): a link that leads out of a package folder is
+    not followed (it would show the sandbox a host file the caller never chose)."""
+    resolved = path.resolve()
+    return resolved if resolved.is_relative_to(folder.resolve()) and resolved.exists() else None
+
+
+# The host paths a session may write (`rw` mounts) and the host paths a package set's zygote reads, over every
+# configuration made in this process. A zygote is trusted: it imports its packages before it is confined, and
+# every session it forks starts from what they did, so no folder is ever both (docs/security.md).
+_sources_lock = threading.Lock()
+_writable: set[Path] = set()
+_package_sources: set[Path] = set()
+
+
+def _overlapping(first: Path, second: Path) -> bool:
+    return first.is_relative_to(second) or second.is_relative_to(first)
+
+
+def guard_package_sources(packages: PackageSet | None, mounts) -> None:
+    """Refuse a package folder that a writable mount overlaps, in this configuration or in any other made in this
+    process (and keep both sides for the next): what a session writes must never be what a zygote imports."""
+    writable = {Path(mount.host_path) for mount in mounts if mount.mode == "rw"}
+    sources = {Path(host).resolve() for _path, host in packages.entries} if packages else set()
+    with _sources_lock:
+        for written in writable:
+            for source in sources | _package_sources:
+                if _overlapping(written, source):
+                    raise InvalidValueError(_overlap_message(source, written))
+        for source in sources:
+            for written in _writable:
+                if _overlapping(written, source):
+                    raise InvalidValueError(_overlap_message(source, written))
+        _writable.update(writable)
+        _package_sources.update(sources)
+
+
+def _overlap_message(source: Path, written: Path) -> str:
+    return (
+        f"packages: {source} overlaps the writable mount of {written} (of this interpreter or another in this "
+        "process): packages are imported by a trusted process before any session runs, so a session may not "
+        "write them; mount that folder read-only or as 'overlay', or give the packages from another folder"
+    )
 
 
 def import_names(packages: PackageSet) -> list[str]:
@@ -216,8 +265,9 @@ def resolve_packages(packages) -> PackageSet | None:
             for child in sorted(folder.iterdir()):
                 if child.name.startswith(".") or child.name == "__pycache__" or _EXTENSION.search(child.name):
                     continue
-                if child.is_dir() or child.suffix == ".py":
-                    entries.setdefault(child.name, str(child))
+                inside = _inside(child, folder)
+                if inside is not None and (inside.is_dir() or inside.suffix == ".py"):
+                    entries.setdefault(child.name, str(inside))
             distributions.append(str(folder))
         elif isinstance(item, str) and _REQUIREMENT_NAME.fullmatch(item.strip()):
             pending.append(item.strip())
@@ -230,7 +280,7 @@ def resolve_packages(packages) -> PackageSet | None:
         seen.add(_normalized(name))
         label, tops, found_extensions, required = _distribution(_normalized(name))
         for top in tops:
-            entries.setdefault(top.name, str(top))
+            entries.setdefault(top.name, str(top.resolve()))
         extensions.extend(found_extensions)
         distributions.append(label)
         pending.extend(required)

@@ -1,12 +1,14 @@
 //! A session's lineage: the session process a zygote started, its checkpoints and its forks, which share one
 //! identity of their own (a user id under a root host, a user namespace otherwise; see `worker::confine`). A
 //! session process taken over by hostile code can fork children the host knows nothing of (at most
-//! `MAX_PROCESSES`); when the last handle on a lineage goes, every process of its identity that descends from
+//! `MAX_LINEAGE_TASKS`); when the last handle on a lineage goes, every process of its identity that descends from
 //! this host process is found and killed (session processes are children of its zygotes, which adopt their
 //! orphans as their subreapers).
 
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 
@@ -17,48 +19,72 @@ struct Identity {
     user_ns: u64,
 }
 
-/// Live handles on each identity, in this host process.
-static LIVE: Mutex<Option<HashMap<Identity, usize>>> = Mutex::new(None);
+/// Live handles on each identity, in this host process, and the generation that holds it: a session process
+/// new from a zygote takes an identity no other task has (`worker::confine::own_identity`), so the handles of
+/// an earlier holder of the same identity are stale, and their end must not end the new holder's processes.
+static LIVE: Mutex<Option<HashMap<Identity, Held>>> = Mutex::new(None);
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+struct Held {
+    generation: u64,
+    handles: usize,
+}
 
 /// A handle on a lineage: the last one dropped ends the lineage's processes.
 pub struct Lineage {
     identity: Option<Identity>,
+    generation: u64,
+    /// The lineage's live sessions (this handle's among them), counted whatever its identity: the host's bound
+    /// on forks (`share_within`).
+    sessions: Arc<AtomicUsize>,
 }
 
 impl Lineage {
-    /// The lineage of the session process `pid`. One without an identity of its own (no root, no user
-    /// namespace) holds nothing: its processes cannot be told from the host's.
+    /// The lineage of `pid`, a session process new from a zygote. One without an identity of its own (no root,
+    /// no user namespace) holds nothing: its processes cannot be told from the host's.
     pub fn of(pid: u32) -> Lineage {
         let own = |identity: Identity| identity != identity_of("self").unwrap_or(identity);
         let identity = identity_of(&pid.to_string()).filter(|identity| own(*identity));
+        let generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
         if let Some(identity) = identity {
-            *LIVE.lock().get_or_insert_with(HashMap::new).entry(identity).or_default() += 1;
+            LIVE.lock().get_or_insert_with(HashMap::new).insert(identity, Held { generation, handles: 1 });
         }
-        Lineage { identity }
+        Lineage { identity, generation, sessions: Arc::new(AtomicUsize::new(1)) }
     }
 
-    /// Another handle on the same lineage (a fork of the session).
-    pub fn share(&self) -> Lineage {
+    /// Another handle on the same lineage (a fork of the session), unless it has `most` sessions already.
+    pub fn share_within(&self, most: usize) -> Option<Lineage> {
+        self.sessions.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < most).then_some(n + 1)).ok()?;
         if let Some(identity) = self.identity {
-            *LIVE.lock().get_or_insert_with(HashMap::new).entry(identity).or_default() += 1;
+            if let Some(held) = LIVE.lock().get_or_insert_with(HashMap::new).get_mut(&identity) {
+                if held.generation == self.generation {
+                    held.handles += 1;
+                }
+            }
         }
-        Lineage { identity: self.identity }
+        Some(Lineage { identity: self.identity, generation: self.generation, sessions: self.sessions.clone() })
     }
 }
 
 impl Drop for Lineage {
     fn drop(&mut self) {
+        self.sessions.fetch_sub(1, Ordering::AcqRel);
         let Some(identity) = self.identity else { return };
         let last = {
             let mut live = LIVE.lock();
             let counts = live.get_or_insert_with(HashMap::new);
-            let count = counts.entry(identity).or_default();
-            *count = count.saturating_sub(1);
-            let last = *count == 0;
-            if last {
-                counts.remove(&identity);
+            match counts.get_mut(&identity) {
+                Some(held) if held.generation == self.generation => {
+                    held.handles = held.handles.saturating_sub(1);
+                    let last = held.handles == 0;
+                    if last {
+                        counts.remove(&identity);
+                    }
+                    last
+                }
+                // Taken again by a newer lineage: nothing of this one is left to end.
+                _ => false,
             }
-            last
         };
         if last {
             end_processes(identity, std::process::id());
@@ -242,7 +268,7 @@ mod tests {
                 libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
                 if libc::fork() == 0 {
                     let own = if libc::geteuid() == 0 {
-                        let id = crate::protocol::process::session_user_id(libc::getpid() as u32);
+                        let id = crate::protocol::process::session_user_id(libc::getpid() as u32 ^ 0x5a5a);
                         libc::setresuid(id, id, id) == 0
                     } else {
                         libc::unshare(libc::CLONE_NEWUSER) == 0
@@ -269,7 +295,8 @@ mod tests {
             assert_ne!(unknown, u32::MAX, "the stand-in session could not take an identity of its own");
             let lineage = Lineage::of(session);
             assert!(lineage.identity.is_some());
-            let fork = lineage.share();
+            let fork = lineage.share_within(2).expect("a second session of two");
+            assert!(lineage.share_within(2).is_none(), "a third is past the bound");
             drop(lineage);
             std::thread::sleep(std::time::Duration::from_millis(50));
             assert!(!gone_now(unknown), "a fork still holds the lineage");

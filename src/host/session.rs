@@ -607,6 +607,12 @@ impl Session {
             return Err(PyRuntimeError::new_err(format!("the session is dead: {}", self.death_reason())));
         };
         let lost = |reason: String| PyRuntimeError::new_err(format!("the session could not be forked: {reason}"));
+        // Held before the copy is asked for, let go if it is not made.
+        let most = crate::protocol::process::MOST_SESSIONS_PER_LINEAGE;
+        let lineage = self.lineages.lock().last().expect("a session has a lineage from its start").share_within(most);
+        let lineage = lineage.ok_or_else(|| {
+            lost(format!("it and its forks are {most} live sessions already, the most at once (shut some down first)"))
+        })?;
         state.process.send(&ToSession::Fork).map_err(|_| lost("its process is gone".into()))?;
         // Only the checkpoint it may have pending comes before the copy: a process that keeps sending them is
         // not read for ever.
@@ -625,7 +631,6 @@ impl Session {
         };
         let process = py.detach(|| Process::resume(channel, &self.options)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        let lineage = self.lineages.lock().last().map(Lineage::share).expect("a session has a lineage from its start");
         Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.result_rules, None, lineage))
     }
 

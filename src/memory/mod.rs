@@ -13,10 +13,11 @@
 //!
 //! The VM thread's small blocks come from pages of its own (`pages`), counted by the page; larger ones, and
 //! every other thread's, from the system allocator, counted by the block. Large str and bytes from the host
-//! may be adopted pages of a memfd (`adopted`).
+//! may be adopted pages of a memfd (`adopted`). SQLite allocates through the same budget (`sqlite`).
 
 mod adopted;
 mod pages;
+mod sqlite;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, UnsafeCell};
@@ -24,6 +25,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicPtr, AtomicUsize, Ordering};
 
 pub use adopted::{adopt, ADOPT_FROM};
+pub use sqlite::route_through_budget as route_sqlite_through_budget;
 use adopted::{adopted_slot, release_adopted};
 use pages::{Heap, SMALL_ALIGN, SMALL_MAX};
 
@@ -175,6 +177,13 @@ pub(crate) fn refused(extra: usize) -> bool {
         note_allocation_failure();
     }
     refused
+}
+
+/// Whether a request of `extra` bytes, of any size, would pass the running job's ceiling: for native code that
+/// handles a null itself (SQLite), so no failure is noted (nothing aborts after it).
+#[inline]
+pub(crate) fn refuses_any(extra: usize) -> bool {
+    with_budget(|budget| budget.refuses(extra)).unwrap_or(false)
 }
 
 /// Set when the allocator could not satisfy a request: the abort that follows is a memory failure (the
@@ -422,6 +431,39 @@ pub fn keep_spare_for(memory_limit: Option<usize>) {
 /// glibc's largest mmap threshold on 64-bit (`HEAP_MAX_SIZE / 2`); a larger setting is refused.
 const MMAP_THRESHOLD_MAX: usize = 32 << 20;
 
+/// What it reads, opened once before the zygote is confined (it opens no file after): the kernel's huge-page size
+/// and the zygote's own `/proc/self/maps`, read again from its start each time.
+pub struct Collapser {
+    maps: std::fs::File,
+    huge: usize,
+}
+
+impl Collapser {
+    /// None where collapsing would not pay (see `collapse_for_forks`) or the maps cannot be read.
+    pub fn open() -> Option<Collapser> {
+        const HUGE_AT_MOST: usize = 32 << 20;
+        let huge = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+            .ok()
+            .and_then(|text| text.trim().parse::<usize>().ok())
+            .unwrap_or(2 << 20);
+        if huge > HUGE_AT_MOST || !huge.is_power_of_two() || huge <= page_size() {
+            return None;
+        }
+        Some(Collapser { maps: std::fs::File::open("/proc/self/maps").ok()?, huge })
+    }
+
+    /// See the function of that name below.
+    pub fn collapse_for_forks(&self) {
+        use std::io::{Read, Seek};
+        let mut maps = String::new();
+        let mut file = &self.maps;
+        if file.rewind().is_err() || file.read_to_string(&mut maps).is_err() {
+            return;
+        }
+        collapse_for_forks(&maps, self.huge);
+    }
+}
+
 /// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
 /// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of
 /// 512 and a session's exit tears down as many fewer. With sympy imported (250 MB) a fork took 1.5 ms. Only
@@ -433,18 +475,9 @@ const MMAP_THRESHOLD_MAX: usize = 32 << 20;
 /// session's first write to a shared huge page splits it and copies one page, as it did before.
 /// The sizes are the kernel's: a huge page is 2 MiB over 4 KiB pages, but 32 MiB over 16 KiB and 512 MiB over
 /// 64 KiB (aarch64), where collapsing would fill far more than it saves: spans over 32 MiB are left alone.
-pub fn collapse_for_forks() {
+fn collapse_for_forks(maps: &str, huge: usize) {
     const HOLES_FILLED_BYTES: usize = 256 << 10;
-    const HUGE_AT_MOST: usize = 32 << 20;
     let small = page_size();
-    let huge = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
-        .ok()
-        .and_then(|text| text.trim().parse::<usize>().ok())
-        .unwrap_or(2 << 20);
-    if huge > HUGE_AT_MOST || !huge.is_power_of_two() || huge <= small {
-        return;
-    }
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else { return };
     let mut resident = vec![0u8; huge / small];
     for line in maps.lines() {
         let mut fields = line.split_whitespace();

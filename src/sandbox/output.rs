@@ -15,6 +15,27 @@ use crate::sandbox::state::{with_state, SessionState};
 /// The line that starts what a run wrote to stderr, after what it printed.
 pub const STDERR_HEADING: &str = "[stderr]\n";
 
+/// How each note the host adds to a run's text begins: the stderr heading, the truncation note (both here), and
+/// the heading of the output printed before an error (`_outcome.py`).
+const NOTE_OPENINGS: &[&str] = &["[stderr]", "[output truncated:", "Output printed before the error:"];
+
+/// `text` the code made (printed, a repr, an exception's message or traceback) with a backslash before each line
+/// that opens as one of the host's notes (or as one already so escaped): a note in a run's text is always the
+/// host's, whatever the code printed (a document the model was given may hold those words).
+pub fn escape_notes(text: String) -> String {
+    if !NOTE_OPENINGS.iter().any(|opening| text.contains(opening)) {
+        return text;
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        if NOTE_OPENINGS.iter().any(|opening| line.trim_start_matches('\\').starts_with(opening)) {
+            escaped.push('\\');
+        }
+        escaped.push_str(line);
+    }
+    escaped
+}
+
 #[derive(Clone, Copy)]
 enum Stream {
     Out,
@@ -97,8 +118,10 @@ impl Printed {
     /// The run's output as one text: stdout, then stderr under its heading, then a note saying how much was
     /// dropped past the cap.
     pub fn into_text(self) -> String {
-        let Printed { mut stdout, stderr, kept, dropped } = self;
+        let Printed { stdout, stderr, kept, dropped } = self;
+        let mut stdout = escape_notes(stdout);
         if !stderr.is_empty() {
+            let stderr = escape_notes(stderr);
             if !stdout.is_empty() && !stdout.ends_with('\n') {
                 stdout.push('\n');
             }

@@ -31,16 +31,30 @@ impl Tree {
         self.files.is_empty()
     }
 
-    /// Read `host` (a file, or a folder whole, but for the entries `skipped` names) as `sandbox`.
+    /// Read `host` (a file, or a folder whole, but for the entries `skipped` names) as `sandbox`. A link is
+    /// followed only to a file inside `host` itself: one that leaves it would show the sandbox a host file nobody
+    /// chose (a package folder with `leak -> /etc/shadow`), and one to a folder could lead round in a circle.
     pub fn add(&mut self, sandbox: &str, host: &Path, skipped: fn(&str) -> bool) -> Result<(), String> {
+        let root = std::fs::canonicalize(host).map_err(|e| format!("{host:?}: {e}"))?;
+        self.add_within(sandbox, &root, &root, skipped)
+    }
+
+    /// `add` of `host`, resolved, which is `root` or inside it.
+    fn add_within(&mut self, sandbox: &str, host: &Path, root: &Path, skipped: fn(&str) -> bool) -> Result<(), String> {
         let kind = std::fs::metadata(host).map_err(|e| format!("{host:?}: {e}"))?;
         if kind.is_dir() {
             self.folders.insert(sandbox.to_owned());
             for entry in std::fs::read_dir(host).map_err(|e| format!("{host:?}: {e}"))?.flatten() {
                 let name = entry.file_name();
                 let Some(name) = name.to_str().filter(|name| !skipped(name)) else { continue };
+                let Ok(file_type) = entry.file_type() else { continue };
+                // Resolved; a link out of `root`, to a folder, or to nothing is left out.
+                let Ok(inner_host) = std::fs::canonicalize(entry.path()) else { continue };
+                if file_type.is_symlink() && (!inner_host.starts_with(root) || !inner_host.is_file()) {
+                    continue;
+                }
                 let inner = if sandbox.is_empty() { name.to_owned() } else { format!("{sandbox}/{name}") };
-                self.add(&inner, &entry.path(), skipped)?;
+                self.add_within(&inner, &inner_host, root, skipped)?;
             }
         } else if kind.is_file() {
             self.bytes += kind.len();

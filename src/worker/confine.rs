@@ -26,10 +26,15 @@ use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch,
 };
 
-/// Descriptors a session process may hold: its socket, a checkpoint's socket pair, pidfds, a little slack.
-const MAX_DESCRIPTORS: u64 = 32;
-/// Processes a session may have at once: itself, its checkpoint, and its forks (`interp.fork()`) with theirs.
-pub const MAX_PROCESSES: u64 = 32;
+/// Descriptors a session process may hold: its socket, a checkpoint's socket pair, pidfds, a little slack. The
+/// kernel also bounds by it the descriptors its user has in flight (sent, not yet read), and every session of a
+/// lineage may have a checkpoint's socket waiting for the host to read it: two a session, and the slack.
+const MAX_DESCRIPTORS: u64 = crate::protocol::process::MOST_SESSIONS_PER_LINEAGE as u64 * 2 + 32;
+/// Tasks a lineage may have at once: each session's threads, its checkpoints, its forks (`interp.fork()`) with
+/// theirs (`protocol::process`).
+pub const MAX_PROCESSES: u64 = crate::protocol::process::MAX_LINEAGE_TASKS;
+/// User ids drawn before a session gives up finding a free one (each is free unless ~2^22 are in use).
+const IDENTITY_DRAWS: usize = 16;
 
 /// What the filter does with one system call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,8 +67,8 @@ struct SystemCall {
 /// The table below, with each number of the architecture being built checked against `libc`'s at compile
 /// time (the numbers of the other are checked when the crate is built for it: `make wheel` builds both).
 macro_rules! system_calls {
-    ($($call:ident = $x86_64:tt, $aarch64:tt => $rule:expr;)*) => {
-        const SYSTEM_CALLS: &[SystemCall] = &[
+    ($table:ident; $($call:ident = $x86_64:tt, $aarch64:tt => $rule:expr;)*) => {
+        const $table: &[SystemCall] = &[
             $(SystemCall { name: stringify!($call), x86_64: number!($x86_64), aarch64: number!($aarch64), rule: $rule },)*
         ];
         #[cfg(target_arch = "x86_64")]
@@ -85,6 +90,7 @@ macro_rules! same_number {
 // (include/uapi/asm-generic/unistd.h), which has no `open`, `poll`, `fork` or `vfork`, only `openat`,
 // `ppoll` and `clone`. Every call not named here, or named as `Refused`, fails with EPERM.
 system_calls! {
+    SYSTEM_CALLS;
     // memory (mmap: see `Rule::PrivateMapping`)
     SYS_mmap = 9, 222 => Rule::PrivateMapping;
     SYS_munmap = 11, 215 => Rule::Allow;
@@ -155,6 +161,71 @@ system_calls! {
     SYS_prlimit64 = 302, 261 => Rule::Refused;
 }
 
+// What a zygote refuses once it has prepared (`zygote_filter`): it is trusted, but it ran its packages' code, and
+// from then on it only forks sessions and talks to the host over the sockets it has. Files by path, the network,
+// programs, other processes' memory and signals, the system's own state. Every other call passes: a session's
+// set-up (its identity, limits and filter) runs in the zygote's fork before the session's own filter.
+system_calls! {
+    ZYGOTE_REFUSED;
+    SYS_open = 2, none => Rule::Refused;
+    SYS_openat = 257, 56 => Rule::Refused;
+    SYS_openat2 = 437, 437 => Rule::Refused;
+    SYS_creat = 85, none => Rule::Refused;
+    SYS_open_by_handle_at = 304, 265 => Rule::Refused;
+    SYS_name_to_handle_at = 303, 264 => Rule::Refused;
+    SYS_truncate = 76, 45 => Rule::Refused;
+    SYS_mknod = 133, none => Rule::Refused;
+    SYS_mknodat = 259, 33 => Rule::Refused;
+    SYS_link = 86, none => Rule::Refused;
+    SYS_linkat = 265, 37 => Rule::Refused;
+    SYS_symlink = 88, none => Rule::Refused;
+    SYS_symlinkat = 266, 36 => Rule::Refused;
+    SYS_unlink = 87, none => Rule::Refused;
+    SYS_unlinkat = 263, 35 => Rule::Refused;
+    SYS_rename = 82, none => Rule::Refused;
+    SYS_renameat = 264, 38 => Rule::Refused;
+    SYS_renameat2 = 316, 276 => Rule::Refused;
+    SYS_mkdir = 83, none => Rule::Refused;
+    SYS_mkdirat = 258, 34 => Rule::Refused;
+    SYS_rmdir = 84, none => Rule::Refused;
+    SYS_chmod = 90, none => Rule::Refused;
+    SYS_fchmodat = 268, 53 => Rule::Refused;
+    SYS_chown = 92, none => Rule::Refused;
+    SYS_lchown = 94, none => Rule::Refused;
+    SYS_fchownat = 260, 54 => Rule::Refused;
+    SYS_socket = 41, 198 => Rule::Refused;
+    SYS_connect = 42, 203 => Rule::Refused;
+    SYS_bind = 49, 200 => Rule::Refused;
+    SYS_listen = 50, 201 => Rule::Refused;
+    SYS_accept = 43, 202 => Rule::Refused;
+    SYS_accept4 = 288, 242 => Rule::Refused;
+    SYS_execve = 59, 221 => Rule::Refused;
+    SYS_execveat = 322, 281 => Rule::Refused;
+    SYS_ptrace = 101, 117 => Rule::Refused;
+    SYS_process_vm_readv = 310, 270 => Rule::Refused;
+    SYS_process_vm_writev = 311, 271 => Rule::Refused;
+    SYS_kill = 62, 129 => Rule::Refused;
+    SYS_tkill = 200, 130 => Rule::Refused;
+    SYS_tgkill = 234, 131 => Rule::Refused;
+    SYS_rt_sigqueueinfo = 129, 138 => Rule::Refused;
+    SYS_rt_tgsigqueueinfo = 297, 240 => Rule::Refused;
+    SYS_pidfd_send_signal = 424, 424 => Rule::Refused;
+    SYS_pidfd_getfd = 438, 438 => Rule::Refused;
+    SYS_mount = 165, 40 => Rule::Refused;
+    SYS_umount2 = 166, 39 => Rule::Refused;
+    SYS_pivot_root = 155, 41 => Rule::Refused;
+    SYS_chroot = 161, 51 => Rule::Refused;
+    SYS_setns = 308, 268 => Rule::Refused;
+    SYS_bpf = 321, 280 => Rule::Refused;
+    SYS_perf_event_open = 298, 241 => Rule::Refused;
+    SYS_io_uring_setup = 425, 425 => Rule::Refused;
+    SYS_userfaultfd = 323, 282 => Rule::Refused;
+    SYS_init_module = 175, 105 => Rule::Refused;
+    SYS_finit_module = 313, 273 => Rule::Refused;
+    SYS_kexec_load = 246, 104 => Rule::Refused;
+    SYS_reboot = 169, 142 => Rule::Refused;
+}
+
 /// `clone` flags a new thread may not combine with CLONE_THREAD: anything that makes namespaces.
 const NAMESPACE_FLAGS: u64 = (libc::CLONE_NEWNS
     | libc::CLONE_NEWUTS
@@ -209,6 +280,20 @@ fn filter_error(error: seccompiler::BackendError) -> io::Error {
 /// The two filters of this architecture, in the order they are installed: see `filters_for`.
 pub fn session_filters() -> io::Result<[BpfProgram; 2]> {
     filters_for(Arch::NATIVE)
+}
+
+/// The zygote's filter (`ZYGOTE_REFUSED`), installed on its serving thread once it has prepared: everything it
+/// and its sessions then do passes, what only code it should never run would reach for fails with EPERM.
+pub fn zygote_filter() -> io::Result<BpfProgram> {
+    zygote_filter_for(Arch::NATIVE)
+}
+
+fn zygote_filter_for(arch: Arch) -> io::Result<BpfProgram> {
+    let refused = ZYGOTE_REFUSED.iter().filter_map(|call| Some((arch.number(call)?, Vec::new()))).collect();
+    SeccompFilter::new(refused, SeccompAction::Allow, SeccompAction::Errno(libc::EPERM as u32), arch.target())
+        .map_err(filter_error)?
+        .try_into()
+        .map_err(filter_error)
 }
 
 /// The allow-list, then `clone3` -> ENOSYS (a later filter's errno wins over an earlier one's, so glibc sees
@@ -285,14 +370,13 @@ pub fn own_identity() -> io::Result<bool> {
     // SAFETY: plain system calls on this process's own credentials.
     unsafe {
         if libc::geteuid() == 0 {
-            let id = crate::protocol::process::session_user_id(libc::getpid() as u32);
             for capability in 0..64 {
                 // Past the last capability the kernel knows this is EINVAL: nothing to drop.
                 libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0);
             }
             check(libc::setgroups(0, std::ptr::null()))?;
-            check(libc::setresgid(id, id, id))?;
-            check(libc::setresuid(id, id, id))?;
+            let draws = std::iter::repeat_with(random_u32).take(IDENTITY_DRAWS);
+            own_identity_from(draws.map(|random| random.map(crate::protocol::process::session_user_id)))?;
             Ok(true)
         } else {
             // A user namespace of its own where the kernel allows one; without it, a process limit would count
@@ -300,6 +384,83 @@ pub fn own_identity() -> io::Result<bool> {
             Ok(libc::unshare(libc::CLONE_NEWUSER) == 0)
         }
     }
+}
+
+/// Take the first of `ids` no other task has, in any process of any host or pid namespace: an id is never
+/// shared by two live lineages, whatever pid each had (an id derived from a pid was taken again by a new
+/// session while a checkpoint of an earlier one kept it). The kernel decides, atomically: a task counts toward
+/// its real user's processes from the moment the id is taken, so of two processes taking one id at once, at
+/// least one sees the other.
+fn own_identity_from(ids: impl Iterator<Item = io::Result<u32>>) -> io::Result<()> {
+    let check = |done: libc::c_int| if done == 0 { Ok(()) } else { Err(io::Error::last_os_error()) };
+    for id in ids {
+        let id = id?;
+        // SAFETY: plain system calls on this process's own credentials (root's, saved, until the last).
+        unsafe {
+            check(libc::setresgid(id, id, id))?;
+            check(libc::setresuid(id, id, 0))?;
+            if only_task_of_its_user()? {
+                // The saved root id goes too, and with it every capability.
+                return check(libc::setresuid(id, id, id));
+            }
+            check(libc::setresuid(0, 0, 0))?;
+        }
+    }
+    Err(io::Error::other("every session user id drawn is in use by other processes"))
+}
+
+/// Whether this single-threaded process is the only task of its real user: with a soft `RLIMIT_NPROC` of 2 it
+/// can start a thread only if no other task of the user exists.
+fn only_task_of_its_user() -> io::Result<bool> {
+    let mut old = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: valid rlimit structures of this process's own limits.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NPROC, &mut old) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let two = libc::rlimit { rlim_cur: 2.min(old.rlim_max), rlim_max: old.rlim_max };
+        if libc::setrlimit(libc::RLIMIT_NPROC, &two) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    let probe = std::thread::Builder::new().stack_size(64 << 10).spawn(|| ());
+    // SAFETY: as above.
+    unsafe { libc::setrlimit(libc::RLIMIT_NPROC, &old) };
+    match probe {
+        Ok(thread) => {
+            let _ = thread.join();
+            Ok(true)
+        }
+        Err(error) if error.raw_os_error() == Some(libc::EAGAIN) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+fn random_u32() -> io::Result<u32> {
+    let mut bytes = [0u8; 4];
+    // SAFETY: a buffer of 4 writable bytes.
+    match unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), 4, 0) } {
+        4 => Ok(u32::from_ne_bytes(bytes)),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// End with `parent` (SIGKILL when it dies), set after `own_identity`: the kernel clears a parent-death signal
+/// when the effective user changes, so set before, it would be gone. Checked, not assumed: a parent that died
+/// before this was set is no longer this process's parent, and the process must not live on.
+pub fn tie_to_parent(parent: libc::pid_t) -> io::Result<()> {
+    // SAFETY: plain system calls on this process's own settings.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut signal: libc::c_int = 0;
+        libc::prctl(libc::PR_GET_PDEATHSIG, &mut signal as *mut libc::c_int);
+        if signal != libc::SIGKILL || libc::getppid() != parent {
+            return Err(io::Error::other("its parent is gone, or it could not be tied to it"));
+        }
+    }
+    Ok(())
 }
 
 /// No core files, few descriptors, at most `data_ceiling` bytes of data segment and anonymous memory, and, for
@@ -483,6 +644,80 @@ mod tests {
                 assert_ne!(ret, RET_ALLOW, "{arch:?}'s filter let {other:?}'s {} through", call.name);
             }
         }
+    }
+
+    /// The zygote's filter refuses every call of its table on both architectures and lets every call a session
+    /// makes before its own filter through (the session's allow-list, and its set-up: identity, limits, the
+    /// second filter).
+    #[test]
+    fn the_zygote_refuses_its_table_and_nothing_a_session_needs() {
+        for arch in [Arch::X86_64, Arch::Aarch64] {
+            let filter = [zygote_filter_for(arch).unwrap()];
+            let ask = |number: i64| verdict(&filter, &Call { number, arch: audit_arch(arch), args: [0; 6] });
+            for call in ZYGOTE_REFUSED {
+                if let Some(number) = arch.number(call) {
+                    assert_eq!(ask(number), RET_ERRNO | libc::EPERM as u32, "{arch:?}: {}", call.name);
+                }
+            }
+            let set_up = ["SYS_unshare", "SYS_setrlimit", "SYS_prctl"];
+            for call in SYSTEM_CALLS.iter().filter(|call| call.rule != Rule::Refused || set_up.contains(&call.name)) {
+                if let Some(number) = arch.number(call) {
+                    assert_eq!(ask(number), RET_ALLOW, "{arch:?}: a session needs {}", call.name);
+                }
+            }
+        }
+        // The rest of a session's set-up, and the zygote's own calls, on this architecture.
+        let filter = [zygote_filter().unwrap()];
+        for number in [libc::SYS_setresuid, libc::SYS_setresgid, libc::SYS_setgroups, libc::SYS_close_range, libc::SYS_setpgid] {
+            assert_eq!(verdict(&filter, &Call { number, arch: audit_arch(Arch::NATIVE), args: [0; 6] }), RET_ALLOW, "{number}");
+        }
+    }
+
+    /// In a child behind the zygote's filter: host files and the network are refused; forking, a socket pair and
+    /// a session's own identity still work.
+    #[test]
+    fn a_confined_zygote_opens_nothing_and_still_forks() {
+        // SAFETY: the child only makes system calls and exits; it never returns into the test harness.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0);
+        if pid == 0 {
+            let code = (|| {
+                if seccompiler::apply_filter(&zygote_filter().unwrap()).is_err() {
+                    return 100;
+                }
+                // SAFETY: plain system calls with valid arguments.
+                unsafe {
+                    if libc::open(c"/etc/hostname".as_ptr(), libc::O_RDONLY) != -1 || errno() != libc::EPERM {
+                        return 1;
+                    }
+                    if libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0) != -1 || errno() != libc::EPERM {
+                        return 2;
+                    }
+                    if libc::kill(1, 0) != -1 || errno() != libc::EPERM {
+                        return 3;
+                    }
+                    let mut pair = [0; 2];
+                    if libc::socketpair(libc::AF_UNIX, libc::SOCK_SEQPACKET, 0, pair.as_mut_ptr()) != 0 {
+                        return 4;
+                    }
+                    let child = libc::fork();
+                    if child == 0 {
+                        libc::_exit(0);
+                    }
+                    if child < 0 {
+                        return 5;
+                    }
+                }
+                0
+            })();
+            // SAFETY: leave without running the harness's exit handlers.
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: our own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(libc::WIFEXITED(status), "the child died: status {status}");
+        assert_eq!(libc::WEXITSTATUS(status), 0, "check {} failed", libc::WEXITSTATUS(status));
     }
 
     #[test]

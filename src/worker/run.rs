@@ -320,6 +320,7 @@ fn forget_host_calls(vm: &VirtualMachine) {
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
     let source_line = |file: &str, line: usize| cells.line(file, line).or_else(|| file_line(vm, file, line));
     let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, source_line);
+    let (message, traceback) = (output::escape_notes(message), output::escape_notes(traceback));
     Outcome::Error { type_name, message, traceback, output, stop: None }
 }
 
@@ -403,7 +404,7 @@ fn value_outcome(
         }
         Ok(data) => Ok(Outcome::Value(data)),
         Err(e) if e.kind.is_size() => Ok(Outcome::Value(Value::Str(format!("<{} object>", value.class().name())))),
-        Err(_) => repr(&value).map(|text| Outcome::Value(Value::Str(text))),
+        Err(_) => repr(&value).map(|text| Outcome::Value(Value::Str(output::escape_notes(text)))),
     }
 }
 

@@ -149,6 +149,8 @@ pub struct Start<'a> {
     /// zygote adds later, its idle preload, comes out of the ceiling's headroom).
     pub data_bytes: u64,
     pub signals: UserSignalSender,
+    /// The zygote's pid, which the session is tied to (`confine::tie_to_parent`).
+    pub zygote: libc::pid_t,
 }
 
 /// Where a new session process finds the host's socket.
@@ -214,7 +216,7 @@ fn socket_from_zygote(zygote: Channel) -> OwnedFd {
 
 /// Confine the process and make its session; the reason to tell the host when that cannot be done.
 fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String> {
-    let Start { namespace, options, filters, data_bytes, signals } = start;
+    let Start { namespace, options, filters, data_bytes, signals, zygote } = start;
     let limits = Limits {
         timeout: options.timeout(),
         grace: options.grace(),
@@ -224,10 +226,14 @@ fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String>
     // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
     // monitor thread and the allocator's own structures.
     let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
-    confine::own_identity()
-        .and_then(|own| confine::set_limits(ceiling, own))
-        .and_then(|()| confine::apply(filters))
-        .map_err(|error| format!("the session process could not be confined: {error}"))?;
+    let confined = |error| format!("the session process could not be confined: {error}");
+    let own = confine::own_identity().map_err(confined)?;
+    if confine::tie_to_parent(zygote).is_err() {
+        // The zygote is gone: the host reads this end of file as a lost zygote and starts another (a `Failed`
+        // would read as a refusal of the session's options).
+        exit(EXIT_DONE)
+    }
+    confine::set_limits(ceiling, own).and_then(|()| confine::apply(filters)).map_err(confined)?;
     crate::memory::keep_spare_for(limits.memory_limit);
     let shared = Shared::new(limits, signals, &crate::memory::SESSION);
     crate::sandbox::limits::begin_session(shared.clone());

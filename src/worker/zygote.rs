@@ -83,7 +83,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
     let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
     let interpreter = sandbox::new_interpreter(receiver);
     interpreter.enter(|vm| {
-        // Huge pages before forking (`memory::collapse_for_forks`) cost the plain zygote ~7 ms, its first
+        // Huge pages before forking (`memory::Collapser`) cost the plain zygote ~7 ms, its first
         // session's latency: it waits for the first idle second, as the idle preload does. A package set's
         // zygote has just spent seconds importing, and its sessions fork a far larger heap: it collapses now.
         let collapse_now = bundle.is_some();
@@ -93,9 +93,20 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         let filters = confine::session_filters().map_err(|e| e.to_string());
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
-        if collapse_now {
-            crate::memory::collapse_for_forks();
+        let collapser = crate::memory::Collapser::open();
+        if let (true, Some(collapser)) = (collapse_now, &collapser) {
+            collapser.collapse_for_forks();
         }
+        // Prepared: from here the zygote opens no file and reaches nothing outside its sockets. Code it ran
+        // (its packages', imported above) that runs again by any route meets the zygote's filter, and every
+        // session starts behind it too. A zygote whose filter cannot be installed serves no session.
+        let prepared = prepared.and_then(|namespace| match confine::SYSTEM_CALL_FILTER {
+            false => Ok(namespace),
+            true => confine::zygote_filter()
+                .and_then(|filter| seccompiler::apply_filter(&filter).map_err(|e| std::io::Error::other(e.to_string())))
+                .map(|()| namespace)
+                .map_err(|e| format!("the zygote could not confine itself: {e}")),
+        });
         let mut idle_preload_done = false;
         // When the last `Spawn` was served (none yet: nothing forked).
         let mut last_spawn: Option<std::time::Instant> = None;
@@ -104,7 +115,9 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
             if last_spawn.is_some() && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
                 let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
-                crate::memory::collapse_for_forks();
+                if let Some(collapser) = &collapser {
+                    collapser.collapse_for_forks();
+                }
                 // The standby was forked before all that: its sessions would not find it.
                 standby = standby.take().and_then(|old| {
                     let frame = old.discard();
@@ -161,7 +174,9 @@ fn session_start<'a>(
     data_bytes: u64,
     signals: &rustpython_vm::signal::UserSignalSender,
 ) -> session::Start<'a> {
-    session::Start { namespace, options, filters, data_bytes, signals: signals.clone() }
+    // SAFETY: a plain system call: the zygote's own pid, which its forks inherit as their parent's.
+    let zygote = unsafe { libc::getpid() };
+    session::Start { namespace, options, filters, data_bytes, signals: signals.clone(), zygote }
 }
 
 /// Fork a session process that starts with `start` and finds its socket by `link`; its pid, or None when the
@@ -238,6 +253,8 @@ fn prepare(
         let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
         format!("{}: {}", report.type_name, report.message)
     };
+    // Before anything can open a database (a package's import may): SQLite takes a new allocator only then.
+    crate::memory::route_sqlite_through_budget()?;
     let namespace = sandbox::prepare(vm).map_err(reported)?;
     if let Some(data) = tzdata {
         sandbox::tzdata::install(vm, data).map_err(reported)?;

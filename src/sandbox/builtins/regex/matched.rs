@@ -129,11 +129,20 @@ impl Match {
 
     /// RustPython's own `Match` `found` (anything else is returned as it is) as one of these; `positions`, the
     /// search's `pos` and `endpos` when the caller knows them (RustPython's `Match` reports others).
-    pub fn from_engine(found: PyObjectRef, positions: Option<(usize, usize)>, vm: &VirtualMachine) -> PyResult {
+    pub fn from_engine(
+        found: PyObjectRef,
+        positions: Option<(usize, usize)>,
+        subject: Option<&PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
         if !is_engine_match(&found) {
             return Ok(found);
         }
-        let string = found.get_attr("string", vm)?;
+        // The subject the caller gave, where RustPython searched a copy of it (`regex::Pinned`).
+        let string = match subject {
+            Some(subject) => subject.clone(),
+            None => found.get_attr("string", vm)?,
+        };
         let pattern = found.get_attr("re", vm)?;
         let regs = found.get_attr("regs", vm)?;
         let regs = regs.downcast_ref::<PyTuple>().map(|regs| regs.as_slice()).unwrap_or_default();

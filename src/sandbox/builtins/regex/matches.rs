@@ -12,7 +12,7 @@ use rustpython_vm::protocol::PyIterReturn;
 use rustpython_vm::types::{IterNext, Iterable, SelfIter};
 use rustpython_vm::{pyclass, Py, PyObjectRef, PyPayload, PyResult, Traverse, VirtualMachine};
 
-use super::matched::Match;
+use super::matched::{Match, Spans};
 use super::scan::{Found, Search, Text};
 use super::Compiled;
 
@@ -61,14 +61,18 @@ impl IterNext for Matches {
         let compiled = &zelf.compiled;
         let automaton = compiled.automaton(&text, false).expect("built when the iterator was made");
         let search = Search::new(&text, &compiled.code, automaton, zelf.end);
-        // No Python code runs while the state is borrowed: the `Match` is made from it, then it is let go.
-        let mut found = zelf.found.borrow_mut();
-        if at > search.end || !search.next(at, must_advance, &mut found) {
-            return Ok(PyIterReturn::StopIteration(None));
-        }
-        let (start, stop) = (found.start(), found.end());
-        zelf.cursor.set(Some((stop, stop == start)));
-        Ok(PyIterReturn::Return(Match::from_found(&found, &compiled.searched(&zelf.pattern, &zelf.string, zelf.pos, zelf.end), vm)))
+        // The spans are read while the state is borrowed and the `Match` made after it is let go: making an
+        // object may run a collection, and a `__del__` it calls may take this iterator's next match.
+        let spans = {
+            let mut found = zelf.found.borrow_mut();
+            if at > search.end || !search.next(at, must_advance, &mut found) {
+                return Ok(PyIterReturn::StopIteration(None));
+            }
+            let (start, stop) = (found.start(), found.end());
+            zelf.cursor.set(Some((stop, stop == start)));
+            Spans::of(&found, compiled.groups)
+        };
+        Ok(PyIterReturn::Return(Match::from_spans(spans, &compiled.searched(&zelf.pattern, &zelf.string, zelf.pos, zelf.end), vm)))
     }
 }
 

@@ -38,9 +38,9 @@ use std::rc::Rc;
 
 use regex_automata::util::captures::Captures;
 use regex_automata::{meta, MatchKind};
-use rustpython_vm::builtins::{PyCallableIterator, PyDict, PyDictRef, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
+use rustpython_vm::builtins::{PyBytes, PyCallableIterator, PyDict, PyDictRef, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
 use rustpython_vm::function::{ArgCallable, FuncArgs};
-use rustpython_vm::protocol::{PyIter, PyIterReturn};
+use rustpython_vm::protocol::{BufferFlags, PyBuffer, PyIter, PyIterReturn};
 use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
 
@@ -376,6 +376,19 @@ fn negative_positions_to_zero(mut args: FuncArgs, vm: &VirtualMachine) -> FuncAr
 /// `search`, `match` and `fullmatch`, each item of `finditer`, what a callable given to `sub` or `subn` is
 /// called with. A negative `pos` or `endpos` counts as 0.
 fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let mut args = args;
+    // A subject behind a lock (a bytearray, an array, a memoryview of one) is searched as a copy: see `Pinned`.
+    let pinned = Pinned::subject_of(&mut args, if matches!(name, "sub" | "subn") { 2 } else { 1 }, vm)?;
+    let result = own_method_of(name, own, args, pinned.as_ref(), vm);
+    if let (Some(pinned), false) = (&pinned, name == "finditer") {
+        // The export ends with the call, as CPython's view does (a `finditer`'s with its iterator).
+        vm.call_method(&pinned.view, "release", ())?;
+    }
+    result
+}
+
+fn own_method_of(name: &'static str, own: &PyObjectRef, mut args: FuncArgs, pinned: Option<&Pinned>, vm: &VirtualMachine) -> PyResult {
+    let subject = pinned.map(|pinned| &pinned.original);
     // CPython's search finds nothing where `pos` is past `endpos` (both clamped into the subject); RustPython's
     // searches from `endpos` and can find an empty match there (the scanner, like CPython, finds none).
     // Read once (`__index__` is the user's code): what `Match::from_engine` reports, and the test above.
@@ -387,39 +400,122 @@ fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &Virtua
             _ => vm.ctx.new_list(Vec::new()).as_object().get_iter(vm).map(Into::into),
         };
     }
+    let none = || vm.ctx.none();
     match name {
         "search" | "match" | "fullmatch" => {
-            Match::from_engine(own.call(negative_positions_to_zero(args, vm), vm)?, positions, vm)
+            Match::from_engine(own.call(negative_positions_to_zero(args, vm), vm)?, positions, subject, vm)
         }
         "finditer" => {
-            let iterator = PyIter::try_from_object(vm, own.call(negative_positions_to_zero(args, vm), vm)?)?;
-            let next = vm.new_function("finditer", move |vm: &VirtualMachine| -> PyResult {
-                match iterator.next(vm)? {
-                    PyIterReturn::Return(found) => Match::from_engine(found, positions, vm),
-                    PyIterReturn::StopIteration(_) => Ok(vm.ctx.none()),
-                }
-            });
-            let next = ArgCallable::try_from_object(vm, next.into())?;
+            let iterator = own.call(negative_positions_to_zero(args, vm), vm)?;
+            let (pos, endpos) = match positions {
+                Some((pos, endpos)) => (vm.ctx.new_int(pos).into(), vm.ctx.new_int(endpos).into()),
+                None => (none(), none()),
+            };
+            // The subject's view goes with the iterator, as CPython's scanner keeps its own.
+            let (subject, view) = pinned.map_or((none(), none()), |pinned| (pinned.original.clone(), pinned.view.clone()));
+            let adapters = Adapters::get(vm)?;
+            let next = adapters.partial.call((adapters.next.clone(), iterator, pos, endpos, subject, view), vm)?;
+            let next = ArgCallable::try_from_object(vm, next)?;
             Ok(PyCallableIterator::new(next, vm.ctx.none()).into_ref(&vm.ctx).into())
         }
         "sub" | "subn" => {
-            let mut args = args;
             let repl = match args.args.get_mut(1) {
                 Some(repl) => Some(repl),
                 None => args.kwargs.iter_mut().find(|(name, _)| name.as_bytes() == b"repl").map(|(_, repl)| repl),
             };
             if let Some(repl) = repl.filter(|repl| repl.is_callable()) {
-                let callable = repl.clone();
-                // A `sub` match's `pos` and `endpos` are the whole subject's (clamped to it there).
-                let given = vm.new_function("repl", move |found: PyObjectRef, vm: &VirtualMachine| -> PyResult {
-                    callable.call((Match::from_engine(found, Some((0, usize::MAX)), vm)?,), vm)
-                });
-                *repl = given.into();
+                let adapters = Adapters::get(vm)?;
+                let subject = subject.cloned().unwrap_or_else(none);
+                *repl = adapters.partial.call((adapters.repl.clone(), repl.clone(), subject), vm)?;
             }
             own.call(args, vm)
         }
         "split" => own.call(args, vm),
         _ => own.call(negative_positions_to_zero(args, vm), vm),
+    }
+}
+
+/// What RustPython's own `sub` and `finditer` are given in place of the caller's callable and of a plain
+/// iterator, so their `Match` objects are ours. A native function's closure lives as long as the process
+/// (RustPython leaks it, `Context::new_method_def`): these two are made once, and each call's objects are bound
+/// to them with `functools.partial`, which lets them go with the call (or the iterator).
+struct Adapters {
+    partial: PyObjectRef,
+    /// `repl(callable, subject, found)`: the caller's callable with our `Match`.
+    repl: PyObjectRef,
+    /// `next(iterator, pos, endpos, subject, view)`: the engine iterator's next match as ours, None at its end.
+    next: PyObjectRef,
+}
+
+thread_local! {
+    static ADAPTERS: OnceCell<Rc<Adapters>> = const { OnceCell::new() };
+}
+
+impl Adapters {
+    fn get(vm: &VirtualMachine) -> PyResult<Rc<Adapters>> {
+        if let Some(made) = ADAPTERS.with(|adapters| adapters.get().cloned()) {
+            return Ok(made);
+        }
+        let partial = vm.import("functools", 0)?.get_attr("partial", vm)?;
+        // A `sub` match's `pos` and `endpos` are the whole subject's (clamped to it there).
+        let repl = vm.new_function(
+            "repl",
+            |callable: PyObjectRef, subject: PyObjectRef, found: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+                let subject = (!vm.is_none(&subject)).then_some(&subject);
+                callable.call((Match::from_engine(found, Some((0, usize::MAX)), subject, vm)?,), vm)
+            },
+        );
+        let next = vm.new_function(
+            "finditer",
+            |iterator: PyObjectRef, pos: PyObjectRef, endpos: PyObjectRef, subject: PyObjectRef, _view: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+                let positions = match vm.is_none(&pos) {
+                    true => None,
+                    false => Some((pos.try_to_value::<usize>(vm)?, endpos.try_to_value::<usize>(vm)?)),
+                };
+                let subject = (!vm.is_none(&subject)).then_some(&subject);
+                match PyIter::try_from_object(vm, iterator)?.next(vm)? {
+                    PyIterReturn::Return(found) => Match::from_engine(found, positions, subject, vm),
+                    PyIterReturn::StopIteration(_) => Ok(vm.ctx.none()),
+                }
+            },
+        );
+        let made = Rc::new(Adapters { partial, repl: repl.into(), next: next.into() });
+        Ok(ADAPTERS.with(|adapters| adapters.get_or_init(|| made).clone()))
+    }
+}
+
+/// A subject whose bytes sit behind a lock (a bytearray, an `array.array`, a memoryview or mmap of one), held
+/// for RustPython's `_sre`, which keeps that lock through a whole call while Python code runs in it (a `repl`
+/// callable; a `__del__` run by a collection any allocation may start): a write to the subject from that code
+/// panicked on the lock and ended the session process. RustPython searches a copy, made under the lock and let
+/// go of at once; a view of the original is held meanwhile, so resizing it raises BufferError, as CPython's held
+/// view makes it, and the matches report the original as their `string`.
+struct Pinned {
+    original: PyObjectRef,
+    view: PyObjectRef,
+}
+
+impl Pinned {
+    /// The subject at `at` among `args` (or given as `string=`) pinned, with a copy put in its place; None for a
+    /// `str` or `bytes` (nothing to lock), or for anything that exports no buffer (RustPython then says why).
+    fn subject_of(args: &mut FuncArgs, at: usize, vm: &VirtualMachine) -> PyResult<Option<Pinned>> {
+        let slot = match args.args.get_mut(at) {
+            Some(slot) => slot,
+            None => match args.kwargs.iter_mut().find(|(name, _)| name.as_bytes() == b"string") {
+                Some((_, value)) => value,
+                None => return Ok(None),
+            },
+        };
+        if slot.downcastable::<PyStr>() || slot.downcastable::<PyBytes>() {
+            return Ok(None);
+        }
+        if PyBuffer::from_object(vm, slot, BufferFlags::SIMPLE).is_err() {
+            return Ok(None);
+        }
+        let view = vm.ctx.types.memoryview_type.as_object().call((slot.clone(),), vm)?;
+        let copy = vm.ctx.types.bytes_type.as_object().call((view.clone(),), vm)?;
+        let original = std::mem::replace(slot, copy);
+        Ok(Some(Pinned { original, view }))
     }
 }
 
