@@ -26,6 +26,16 @@ def test_harness_reports_a_dying_or_hanging_child(fault, expected):
     assert f"FINDING: {expected}" in process.stdout
 
 
+def test_callback_fuzzer_reports_a_session_process_that_dies():
+    harness = HARNESS.parent / "fuzz_callbacks.py"
+    env = {**os.environ, "FUZZ_SELF_TEST": "crash"}
+    process = subprocess.run(
+        [sys.executable, str(harness), "--seconds", "4", "--seed", "99"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert process.returncode == 1, process.stdout + process.stderr
+    assert "FINDING: SystemError: the sandbox's process crashed" in process.stdout, process.stdout
+
+
 def test_regex_judge_tells_the_engines_captures_from_the_automatons_doing():
     # From the first hour-long campaign (seed 41): the sandbox's matches have CPython's spans, but a counted
     # group holding a lazy repeat captured another iteration, as RustPython's engine does anchored there. Its
