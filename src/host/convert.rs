@@ -12,7 +12,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, 
 
 use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::host::known::{self, Form};
-use crate::protocol::value::{Value, CONTAINER_DATA, MAX_DEPTH, MAX_VALUES};
+use crate::protocol::value::{Value, CONTAINER_DATA, MAX_DEPTH, MAX_VALUES, MAX_WIDENED, PER_VALUE};
 use crate::protocol::wire::{HostBuffer, REFER_FROM};
 
 type Result<T> = std::result::Result<T, ConvertError>;
@@ -191,12 +191,13 @@ fn owner(obj: &Bound<'_, PyAny>) -> Arc<dyn Send + Sync> {
 }
 
 /// Protocol data from a session as a host value. Unhashable keys or set items (a session can send any
-/// shape) and cache references are errors, never panics; so are keys whose hashes collide (see `Build`).
+/// shape) and cache references are errors, never panics; so are keys whose hashes collide and strs that would
+/// take the host far more than their UTF-8 (see `Build`).
 pub fn from_value(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
     // A conversion builds trees, never cycles: CPython's collector would only walk the host heap meanwhile.
     // SAFETY: called with the GIL held (`py`); the collector's previous state is restored below.
     let collector_was_on = unsafe { pyo3::ffi::PyGC_Disable() } == 1;
-    let converted = Build { colliding_pairs: 0 }.value(value, py);
+    let converted = Build { compared: 0, built: 0, widened: 0 }.value(value, py);
     if collector_was_on {
         // SAFETY: as above.
         unsafe { pyo3::ffi::PyGC_Enable() };
@@ -204,21 +205,31 @@ pub fn from_value(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
     converted
 }
 
-/// Pairs of dict keys or set items of one value that may share a hash on the host. Values that hash apart
-/// in the sandbox can hash alike here (`class K(int)` with a `__hash__` of its own crosses as a plain int),
+/// Bytes CPython may compare to insert the dict keys or set items of one value that share a hash on the host.
+/// Values that hash apart in the sandbox can hash alike here (`class K(int)` with a `__hash__` of its own
+/// crosses as a plain int; tuples' other items can be chosen to make CPython's tuple hashes collide),
 /// and CPython inserts n keys of one hash in n*n/2 comparisons, holding the GIL: 32,000 such keys took the
-/// host 14 s. Past this budget (about a tenth of a second of comparisons) the value is refused.
-const MAX_COLLIDING_PAIRS: u64 = 1 << 21;
+/// host 14 s, and 2,000 tuples each holding its own copy of one 60 KB int, 21-34 s (the sandbox compares its
+/// one int by identity). Each pair is charged the bytes it may read (`check_spread`), a small key `PER_VALUE`:
+/// past this budget (about a tenth of a second: 2 million pairs of small keys) the value is refused.
+const MAX_COMPARED: u64 = (PER_VALUE as u64) << 21;
 /// Collections smaller than this are not checked: they cannot cost more than a few comparisons per key.
 const CHECK_SPREAD_FROM: usize = 16;
 
 struct Build {
-    colliding_pairs: u64,
+    /// Bytes charged so far for comparing keys that share a hash (see `MAX_COMPARED`).
+    compared: u64,
+    /// Bytes built so far, as the host holds them (`Value::host_size`): the size of a key is the growth while
+    /// it is built.
+    built: usize,
+    /// Bytes the strs built so far take beyond their UTF-8 (see `MAX_WIDENED`).
+    widened: usize,
 }
 
 impl Build {
     fn value(&mut self, value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
         let fail = |e| failed(py, e);
+        self.count(value)?;
         Ok(match value {
             Value::None => py.None(),
             Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
@@ -232,8 +243,8 @@ impl Build {
             Value::List(values) => PyList::new(py, self.items(values, py)?).map_err(fail)?.into_any().unbind(),
             Value::Tuple(values) => PyTuple::new(py, self.items(values, py)?).map_err(fail)?.into_any().unbind(),
             Value::Set(values) | Value::FrozenSet(values) => {
-                let items = self.items(values, py)?;
-                self.check_spread(py, &items)?;
+                let (items, sizes) = self.sized_items(values, py)?;
+                self.check_spread(py, &items, &sizes)?;
                 match value {
                     Value::Set(_) => PySet::new(py, items).map_err(fail)?.into_any().unbind(),
                     _ => PyFrozenSet::new(py, items).map_err(fail)?.into_any().unbind(),
@@ -241,12 +252,15 @@ impl Build {
             }
             Value::Dict(pairs) => {
                 let mut keys = Vec::with_capacity(pairs.len());
+                let mut sizes = Vec::with_capacity(pairs.len());
                 let mut values = Vec::with_capacity(pairs.len());
                 for (i, (k, v)) in pairs.iter().enumerate() {
+                    let before = self.built;
                     keys.push(self.value(k, py).map_err(|e| e.within(index_segment(i)))?);
+                    sizes.push(self.built.saturating_sub(before));
                     values.push(self.value(v, py).map_err(|e| e.within(index_segment(i)))?);
                 }
-                self.check_spread(py, &keys)?;
+                self.check_spread(py, &keys, &sizes)?;
                 let dict = PyDict::new(py);
                 for (i, (k, v)) in keys.into_iter().zip(values).enumerate() {
                     dict.set_item(k, v).map_err(|e| fail(e).within(index_segment(i)))?;
@@ -266,30 +280,69 @@ impl Build {
         values.iter().enumerate().map(|(i, v)| self.value(v, py).map_err(|e| e.within(index_segment(i)))).collect()
     }
 
+    /// `items`, with the bytes built for each (what comparing it with another may read).
+    fn sized_items(&mut self, values: &[Value], py: Python<'_>) -> Result<(Vec<Py<PyAny>>, Vec<usize>)> {
+        let mut items = Vec::with_capacity(values.len());
+        let mut sizes = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            let before = self.built;
+            items.push(self.value(value, py).map_err(|e| e.within(index_segment(i)))?);
+            sizes.push(self.built.saturating_sub(before));
+        }
+        Ok((items, sizes))
+    }
+
+    /// Count `value` itself (not its items) as the host will hold it, before it is built: a str is refused
+    /// unbuilt once the value's strs would take the host `MAX_WIDENED` more than their UTF-8.
+    fn count(&mut self, value: &Value) -> Result<()> {
+        let own = value.own_host_bytes();
+        self.built = self.built.saturating_add(PER_VALUE + own);
+        let Value::Str(text) = value else { return Ok(()) };
+        self.widened = self.widened.saturating_add(own.saturating_sub(text.len()));
+        if self.widened > MAX_WIDENED {
+            return Err(ConvertError::new(ConvertErrorKind::Failed(format!(
+                "its strs would take the host more than {} MiB beyond their UTF-8: CPython holds a str at 1, 2 or 4 \
+                 bytes a character, by its widest (one emoji makes each character of its str 4 bytes); send less \
+                 of such text, or send it as bytes (str.encode())",
+                MAX_WIDENED >> 20
+            ))));
+        }
+        Ok(())
+    }
+
     /// Refuse keys whose hashes collide past the value's budget, before CPython inserts them. The hashes are
-    /// CPython's own (an unhashable key fails here as it would on insertion); counted by sorting them, which
-    /// no choice of keys can slow down.
-    fn check_spread(&mut self, py: Python<'_>, keys: &[Py<PyAny>]) -> Result<()> {
+    /// CPython's own (an unhashable key fails here as it would on insertion); grouped by sorting them, which
+    /// no choice of keys can slow down. CPython compares a key with each earlier one of its hash, and a
+    /// comparison reads at most the smaller of the two (`sizes`: the bytes built for each key), so each such
+    /// pair is charged that: equal keys of 60 KB cost as much as 60 KB compared, not as one pair.
+    fn check_spread(&mut self, py: Python<'_>, keys: &[Py<PyAny>], sizes: &[usize]) -> Result<()> {
         if keys.len() < CHECK_SPREAD_FROM {
             return Ok(());
         }
         let mut hashes = Vec::with_capacity(keys.len());
         for (i, key) in keys.iter().enumerate() {
-            hashes.push(key.bind(py).hash().map_err(|e| failed(py, e).within(index_segment(i)))?);
+            hashes.push((key.bind(py).hash().map_err(|e| failed(py, e).within(index_segment(i)))?, sizes[i]));
         }
+        // By hash, then by size: in a run of n keys of one hash, the k-th smallest is the smaller of its pair
+        // with each of the n - 1 - k after it.
         hashes.sort_unstable();
-        let mut run = 0;
-        for pair in hashes.windows(2) {
-            run = if pair[0] == pair[1] { run + 1 } else { 0 };
-            self.colliding_pairs += run;
+        let mut distinct = 0;
+        for run in hashes.chunk_by(|a, b| a.0 == b.0) {
+            distinct += 1;
+            for (k, &(_, size)) in run.iter().enumerate() {
+                let larger = (run.len() - 1 - k) as u64;
+                self.compared = self.compared.saturating_add(larger.saturating_mul(size as u64));
+            }
         }
-        if self.colliding_pairs > MAX_COLLIDING_PAIRS {
+        if self.compared > MAX_COMPARED {
             return Err(ConvertError::new(ConvertErrorKind::Failed(format!(
-                "its keys or items would share their hashes on the host ({} keys of {} distinct hashes in a \
-                 collection; e.g. int subclasses with a __hash__ of their own): send plain values, or a list \
-                 of pairs instead of a dict or set",
+                "its keys or items would share their hashes on the host ({} keys of {distinct} distinct hashes in \
+                 a collection; CPython would compare about {} MiB of them to insert them, past the {} MiB a value \
+                 may; e.g. int subclasses with a __hash__ of their own, or tuples made to collide): send plain \
+                 values, or a list of pairs instead of a dict or set",
                 keys.len(),
-                hashes.len() - hashes.windows(2).filter(|pair| pair[0] == pair[1]).count()
+                self.compared >> 20,
+                MAX_COMPARED >> 20
             ))));
         }
         Ok(())
@@ -377,6 +430,43 @@ mod tests {
             // Ordinary keys pass, however many.
             let plain = Value::Set((0..200_000).map(Value::Int).collect());
             assert_eq!(from_value(&plain, py).unwrap().bind(py).len().unwrap(), 200_000);
+        });
+    }
+
+    #[test]
+    fn keys_that_share_a_hash_are_charged_the_bytes_their_comparisons_read() {
+        Python::initialize();
+        Python::attach(|py| {
+            // 2,000 ints of 60 KB that differ in their lowest digits only, all of one hash: 1,999,000 pairs (under
+            // the 2 million pairs counted before), each comparison reading 60 KB.
+            let modulus = num_bigint::BigInt::from((1u64 << 61) - 1);
+            let big = &modulus << 480_000usize;
+            let key = |i: u64, step: &num_bigint::BigInt| Value::BigInt((&big + step * i).to_signed_bytes_le());
+            let colliding: Vec<Value> = (1..=2_000).map(|i| key(i, &modulus)).collect();
+            let started = std::time::Instant::now();
+            let err = from_value(&Value::Set(colliding), py).unwrap_err();
+            assert!(err.describe("r").contains("share their hashes"), "{}", err.describe("r"));
+            assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+            // As large keys of distinct hashes pass, however many.
+            let apart = Value::Set((1..=2_000).map(|i| key(i, &num_bigint::BigInt::from(1))).collect());
+            assert_eq!(from_value(&apart, py).unwrap().bind(py).len().unwrap(), 2_000);
+        });
+    }
+
+    #[test]
+    fn strs_are_built_within_a_bound_beyond_their_utf8() {
+        Python::initialize();
+        Python::attach(|py| {
+            // One emoji makes a megabyte of ASCII 4 MiB on the host, 3 MiB more than it came as.
+            let wide = Value::Str("x".repeat(1 << 20) + "😀");
+            let err = from_value(&Value::List(vec![wide.clone(); 30]), py).unwrap_err();
+            let described = err.describe("r");
+            assert!(described.starts_with("r[21] "), "{described}");
+            assert!(described.contains("1, 2 or 4 bytes a character"), "{described}");
+            // Text no wider on the host than its UTF-8 costs none of the bound (3 bytes a character, built as 2).
+            let mut within = vec![wide; 21];
+            within.extend(std::iter::repeat_n(Value::Str("✓".repeat(1 << 20)), 8));
+            assert!(from_value(&Value::List(within), py).is_ok());
         });
     }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::channel::Frame;
 use super::codec;
 use super::files::{FileAnswer, FileOp, FilesCommand, FilesOptions};
-use super::value::{Value, MAX_VALUES};
+use super::value::{widened_str, Value, MAX_VALUES, MAX_WIDENED};
 use super::wire::{Encoded, Reader, WireError, WireResult};
 
 /// A declared output field: name and, for the simple types dspy declares, the expected type.
@@ -296,17 +296,37 @@ impl ToHost {
     }
 
     /// A reply from a session process, which is not trusted: at most `MAX_VALUES` values in all, and nothing
-    /// only the host may say (`Stop::Crash`) or cannot do (a file write past `MAX_TRANSFER`).
+    /// only the host may say (`Stop::Crash`) or cannot do (a file write past `MAX_TRANSFER`, a call whose
+    /// arguments would take the host far more than their UTF-8).
     pub fn decode(frame: &[u8]) -> WireResult<Self> {
         let reply: Self = codec::decode(Reader::new(frame).with_value_budget(MAX_VALUES))?;
         let crash = Err(WireError::Malformed("a session process cannot report a crash".into()));
         match &reply {
             ToHost::Abandoned(Stop::Crash) | ToHost::Done(Outcome::Error { stop: Some(Stop::Crash), .. }) => return crash,
             ToHost::FileOp(op) => op.check().map_err(WireError::Malformed)?,
+            ToHost::ToolCall { args, kwargs, .. } => check_widening(args, kwargs)?,
             _ => {}
         }
         Ok(reply)
     }
+}
+
+/// A call's arguments are built on the host together, each by a conversion of its own that refuses a value
+/// whose strs would take the host `MAX_WIDENED` beyond their UTF-8 (`host::convert`): together, keyword names
+/// included, they may not either. Each value counts up to that bound only, as its conversion stops there: one
+/// argument past it is refused by the call, as any value the host cannot build.
+fn check_widening(args: &[Value], kwargs: &[(String, Value)]) -> WireResult<()> {
+    let values = args.iter().chain(kwargs.iter().map(|(_, value)| value));
+    let widened = values.map(|value| value.widened().min(MAX_WIDENED)).sum::<usize>()
+        + kwargs.iter().map(|(key, _)| widened_str(key)).sum::<usize>();
+    if widened > MAX_WIDENED {
+        return Err(WireError::Malformed(format!(
+            "a tool call's arguments would take the host more than {} MiB beyond their UTF-8 as Python strs (1, 2 or \
+             4 bytes a character, by the widest): send less of such text, or send it as bytes",
+            MAX_WIDENED >> 20
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -433,6 +453,26 @@ mod tests {
         wait.extend_from_slice(&0.5f64.to_le_bytes());
         assert_eq!(ToHost::Wait { timeout: Some(0.5) }.encode(), wait);
         assert_eq!(ToHost::Wait { timeout: None }.encode(), vec![9, 0]);
+    }
+
+    #[test]
+    fn a_calls_arguments_may_take_the_host_a_bounded_amount_beyond_their_utf8() {
+        // 3 bytes more per emoji-widened character: one emoji in a megabyte of ASCII is 3 MiB more on the host.
+        let wide = Value::Str("x".repeat(1 << 20) + "😀");
+        let call = |n: usize, key: &str| ToHost::ToolCall {
+            name: "t".into(),
+            args: vec![wide.clone(); n],
+            kwargs: vec![(key.into(), Value::None)],
+        };
+        assert!(ToHost::decode(&call(20, "k").encode()).is_ok());
+        assert!(matches!(ToHost::decode(&call(30, "k").encode()), Err(WireError::Malformed(_))));
+        // A keyword name is built too.
+        let name = "k".repeat(30 << 20) + "😀";
+        assert!(matches!(ToHost::decode(&call(0, name.as_str()).encode()), Err(WireError::Malformed(_))));
+        // One argument past the bound alone is left to its conversion, which refuses it for the call.
+        let huge = Value::Str("x".repeat(30 << 20) + "😀");
+        let one = ToHost::ToolCall { name: "t".into(), args: vec![huge], kwargs: vec![] };
+        assert!(ToHost::decode(&one.encode()).is_ok());
     }
 
     #[test]

@@ -74,6 +74,35 @@ mod tag {
 pub const SCALAR_DATA: usize = 8;
 pub const CONTAINER_DATA: usize = 2;
 
+/// What a value costs beside its text and binary data (an object's header, the reference to it), in `size_hint`
+/// and `host_size`.
+pub const PER_VALUE: usize = 64;
+
+/// The most a value's strs (a call's arguments together) may take the host beyond their UTF-8 (`widened`): the
+/// host builds a str as CPython holds it, 1, 2 or 4 bytes a character by its widest, so one emoji in a 1 MB str
+/// makes it 4 MB there. Past this the value is refused before its strs are built.
+pub const MAX_WIDENED: usize = 64 << 20;
+
+/// The bytes CPython holds for the characters of a str given as its UTF-8 (PEP 393: 1, 2 or 4 bytes a character,
+/// by the widest). The widest is read from the largest byte, which is a lead byte when any is not ASCII: a lead
+/// byte of four bytes (0xF0 and up) is past U+FFFF, of three (0xE0 and up) or of two from 0xC4 (U+0100) past U+00FF.
+pub fn str_host_bytes(utf8: &[u8]) -> usize {
+    if utf8.is_ascii() {
+        return utf8.len();
+    }
+    let width = match utf8.iter().max() {
+        Some(&lead) if lead >= 0xF0 => 4,
+        Some(&lead) if lead >= 0xC4 => 2,
+        _ => 1,
+    };
+    width * utf8.iter().filter(|&&byte| (byte & 0xC0) != 0x80).count()
+}
+
+/// The bytes a str takes on the host beyond its UTF-8 (none for text whose UTF-8 is as long or longer).
+pub fn widened_str(text: &str) -> usize {
+    str_host_bytes(text.as_bytes()).saturating_sub(text.len())
+}
+
 impl Value {
     /// The data this value holds, its items' included (see `SCALAR_DATA`).
     pub fn data_size(&self) -> usize {
@@ -93,8 +122,27 @@ impl Value {
     /// About how many bytes this value takes once made in the session (its str and bytes data, and a few
     /// words per value); cheap: no value is converted.
     pub fn size_hint(&self) -> usize {
-        const PER_VALUE: usize = 64;
         self.sum_over(&|value: &Value| PER_VALUE + value.own_bytes())
+    }
+
+    /// About how many bytes this value takes once built on the host: as `size_hint`, with each str as CPython
+    /// holds it (`str_host_bytes`), up to four times its UTF-8.
+    pub fn host_size(&self) -> usize {
+        self.sum_over(&|value: &Value| PER_VALUE + value.own_host_bytes())
+    }
+
+    /// The bytes this value's strs take on the host beyond their UTF-8, its items' included (see `MAX_WIDENED`).
+    pub fn widened(&self) -> usize {
+        self.sum_over(&|value: &Value| if let Value::Str(text) = value { widened_str(text) } else { 0 })
+    }
+
+    /// The bytes of this value's own text or binary data as the host holds them: a str at CPython's width.
+    pub fn own_host_bytes(&self) -> usize {
+        match self {
+            Value::Str(text) => str_host_bytes(text.as_bytes()),
+            Value::Host(buffer) if buffer.is_str => str_host_bytes(buffer.bytes()),
+            _ => self.own_bytes(),
+        }
     }
 
     /// The bytes of this value's own text or binary data (none for other kinds).
@@ -283,6 +331,20 @@ mod tests {
         assert_eq!(value.data_size(), 2 + 3 + 2 + 8 + 5);
         // 64 a value, six of them (the Keep too), and the 8 bytes of text and binary data.
         assert_eq!(value.size_hint(), 6 * 64 + 8);
+        assert_eq!(value.host_size(), 6 * 64 + 8, "ASCII takes the host a byte a character");
+    }
+
+    #[test]
+    fn a_str_costs_the_host_its_widest_character_times_its_length() {
+        for (text, width) in [("abc", 1), ("é ÿ", 1), ("Ā", 2), ("aĀ", 2), ("a✓", 2), ("a😀", 4), ("", 1)] {
+            assert_eq!(str_host_bytes(text.as_bytes()), width * text.chars().count(), "{text:?}");
+        }
+        // One emoji makes every character of a megabyte of ASCII four bytes on the host.
+        let text = "x".repeat(1 << 20) + "😀";
+        assert_eq!(widened_str(&text), 4 * ((1 << 20) + 1) - text.len());
+        let value = Value::List(vec![Value::Str(text.clone()), Value::Str("é".into()), Value::Int(1)]);
+        assert_eq!(value.widened(), widened_str(&text));
+        assert_eq!(value.host_size(), 4 * PER_VALUE + 4 * ((1 << 20) + 1) + 1);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 
 use crate::host::tools::{ToolHooks, ToolTable};
 use crate::protocol::message::{ToSession, ToolResult};
-use crate::protocol::value::Value;
+use crate::protocol::value::{str_host_bytes, Value};
 use crate::protocol::wire::Encoded;
 
 /// Calls one run may have running at once; past it a start is refused (sandbox code must await some first):
@@ -31,8 +31,9 @@ pub struct HostCalls<'a, 'py> {
     wake_fd: Option<RawFd>,
     /// Running calls: the tool's name and the size of its arguments, by call id.
     running: HashMap<u64, (String, usize)>,
-    /// The arguments of the running calls and the results not yet handed to the session, and how much they may
-    /// hold (`ARGUMENTS_WITHOUT_LIMIT`).
+    /// The arguments of the running calls and the results not yet handed to the session, as the host holds them
+    /// (`Value::host_size`: a str at 1, 2 or 4 bytes a character), and how much they may hold
+    /// (`ARGUMENTS_WITHOUT_LIMIT`).
     held: usize,
     may_hold: usize,
     finished: Vec<(u64, ToolResult)>,
@@ -83,8 +84,9 @@ impl<'a, 'py> HostCalls<'a, 'py> {
             self.finished.push((call_id, ToolResult::Refused(refused)));
             return Ok(());
         }
-        let size = args.iter().map(Value::size_hint).sum::<usize>()
-            + kwargs.iter().map(|(key, value)| key.len() + value.size_hint()).sum::<usize>();
+        // Counted as the host builds them, not as they came: one emoji in a 1 MB str makes it 4 MB here.
+        let size = args.iter().map(Value::host_size).sum::<usize>()
+            + kwargs.iter().map(|(key, value)| str_host_bytes(key.as_bytes()) + value.host_size()).sum::<usize>();
         if self.held.saturating_add(size) > self.may_hold {
             let mib = |bytes: usize| bytes.div_ceil(1 << 20);
             let refused = format!(
@@ -190,7 +192,7 @@ impl<'a, 'py> HostCalls<'a, 'py> {
 /// The size of what a finished call hands back, counted while the host holds it.
 fn returned_size(result: &ToolResult) -> usize {
     match result {
-        ToolResult::Return(value) => value.size_hint(),
+        ToolResult::Return(value) => value.host_size(),
         _ => 0,
     }
 }
