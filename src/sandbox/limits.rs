@@ -155,6 +155,11 @@ impl Shared {
     }
 
     /// Ask the running code to stop. The first reason wins; the request is (re-)sent either way.
+    /// Ask for an automatic collection at the next safe point, if one is due (`sandbox::gc`).
+    pub fn request_collection_when_due(&self) {
+        crate::sandbox::gc::request_when_due(&self.signals);
+    }
+
     pub fn request_stop(self: &Arc<Self>, reason: Stopping) {
         let _ = self.stop.compare_exchange(0, reason.code(), Ordering::SeqCst, Ordering::SeqCst);
         let _ = self.signals.send(stop_signal(self.clone()));

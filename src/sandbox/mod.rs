@@ -16,6 +16,7 @@ pub mod cell_code;
 pub mod folded_constants;
 pub mod errors;
 pub mod files;
+pub mod gc;
 pub mod host;
 pub mod finish;
 pub mod limits;

@@ -129,7 +129,10 @@ fn check(run: &mut Run) {
         {
             Some(Stop::Timeout)
         }
-        None => None,
+        None => {
+            run.shared.request_collection_when_due();
+            None
+        }
     };
     if let Some(reason) = wanted {
         let since = run.stopping.get_or_insert((reason, Instant::now())).1;

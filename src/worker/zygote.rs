@@ -263,6 +263,10 @@ fn prepare(
         sandbox::bundle::install(vm, bundle).map_err(reported)?;
     }
     sandbox::preload(vm, PRELOADED)?;
+    // Last: what preparing left for the collector is collected once, and from here collections wait for a safe
+    // point (`sandbox::gc`).
+    vm.state.gc.collect(2);
+    sandbox::gc::install(vm).map_err(reported)?;
     Ok(namespace)
 }
 

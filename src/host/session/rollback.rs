@@ -66,7 +66,7 @@ impl Session {
                 resumed => {
                     if let Some(Err(failure)) = resumed {
                         let why = format!("its checkpoint could not resume ({})", failure.into_reason());
-                        given_up.get_or_insert_with(|| why);
+                        given_up.get_or_insert(why);
                     }
                     // The journal goes back to the session's start only while the session keeps its zygote (no
                     // checkpoint yet): otherwise a new process can take none of it, and the session starts afresh.
@@ -106,7 +106,7 @@ impl Session {
                     return Ok(replay);
                 }
                 Err(failed) => {
-                    given_up.get_or_insert_with(|| failed.why);
+                    given_up.get_or_insert(failed.why);
                     // The journal holds the runs that replayed cleanly since the latest checkpoint (or the start):
                     // the next attempt resumes that checkpoint (or a new process) and replays them; the failed
                     // run and those after it are dropped.
