@@ -11,6 +11,7 @@ the program raises is not judged: BufferError, RuntimeError ("changed size durin
 
     python fuzz/fuzz_callbacks.py --seconds 60            # what `make fuzz` runs
     python fuzz/fuzz_callbacks.py --seconds 3600 --seed 7 # a campaign
+    python fuzz/fuzz_callbacks.py --emit 40 --seed 7 > p  # programs for the memory-checked run (`make fuzz`)
 """
 
 from __future__ import annotations
@@ -169,7 +170,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "1")))
+    parser.add_argument("--emit", type=int, default=0, help="print this many programs, for the memory-checked run")
     args = parser.parse_args()
+    if args.emit:
+        emitting = random.Random(args.seed)
+        print("\n#---\n".join(program(emitting) for _ in range(args.emit)))
+        return 0
     sys.path.insert(0, str(HERE.parent))
     from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError, RustInterpreter
 

@@ -85,8 +85,9 @@ pub fn exception_report(
         for entry in tb.iter() {
             let code = entry.frame.f_code();
             let file = code.source_path().as_str();
-            // The import machinery's and the tool stand-ins' frames say nothing about the submitted code.
-            if file.starts_with("<frozen importlib") || file == "<tools>" || file == "<sandbox _sandbox_importer>" {
+            // The import machinery's, the tool stand-ins' and the sandbox's own machinery's frames say nothing
+            // about the submitted code: CPython shows none for its C implementation of `open` or `os.stat`.
+            if file.starts_with("<frozen importlib") || file == "<tools>" || file.starts_with("<sandbox _sandbox_") {
                 continue;
             }
             let line = entry.lineno.get();
@@ -109,6 +110,19 @@ pub fn exception_report(
         type_name: exc.class().name().to_string(),
         message: exception_message(vm, exc).trim_end().to_owned(),
         traceback: format_traceback(frames),
+    }
+}
+
+/// CPython's words for a module no finder found, and why it is not here (the model would otherwise try to install
+/// it, or guess its name again): only the standard library and the host's packages, and no network.
+pub fn with_missing_module_reason(message: String) -> String {
+    let missing = message.strip_prefix("No module named '").is_some_and(|rest| rest.ends_with('\'') && !rest.contains(' '));
+    match missing {
+        true => format!(
+            "{message}: the sandbox has Python's standard library and the third-party packages its host installed \
+             for it (importable as usual; none unless the host gave some), and no network to install more"
+        ),
+        false => message,
     }
 }
 

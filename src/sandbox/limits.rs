@@ -251,6 +251,22 @@ impl Shared {
     }
 }
 
+/// The words of a MemoryError the VM raised itself (an allocation refused, past the ceiling above the limit, or by
+/// the system), which has none of its own: what was reached, and that nothing else was lost.
+pub fn refused_allocation_message() -> String {
+    match shared().and_then(|shared| shared.limits.memory_limit) {
+        Some(limit) => format!(
+            "the code asked for more memory than the sandbox's memory limit of {:.0} MiB allows, and the operation \
+             was refused; the session's variables are intact. Work on smaller pieces, or del variables you no \
+             longer need",
+            limit as f64 / (1024.0 * 1024.0)
+        ),
+        None => "the system could not give the memory the code asked for, and the operation was refused; the \
+                 session's variables are intact. Work on smaller pieces"
+            .to_owned(),
+    }
+}
+
 pub fn memory_limit_message(shared: &Shared) -> String {
     let limit = shared.limits.memory_limit.unwrap_or_default() as f64 / (1024.0 * 1024.0);
     format!(

@@ -320,6 +320,12 @@ fn forget_host_calls(vm: &VirtualMachine) {
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
     let source_line = |file: &str, line: usize| cells.line(file, line).or_else(|| file_line(vm, file, line));
     let ExceptionReport { type_name, message, traceback } = errors::exception_report(vm, exc, source_line);
+    // Words CPython leaves out that the model needs: why a module is missing, what a refused allocation reached.
+    let message = match type_name.as_str() {
+        "MemoryError" if message.is_empty() => limits::refused_allocation_message(),
+        "ModuleNotFoundError" => errors::with_missing_module_reason(message),
+        _ => message,
+    };
     let (message, traceback) = (output::escape_notes(message), output::escape_notes(traceback));
     Outcome::Error { type_name, message, traceback, output, stop: None }
 }

@@ -12,53 +12,18 @@ from pathlib import Path
 
 import pytest
 from isolated import run_child
+from test_host_costs import HELPERS as COST_HELPERS
 
 HERE = Path(__file__).resolve().parent
 
-# Defined in every child after isolated.PRELUDE (which gives outcome(), results, json, sys, time).
-HELPERS = """
-import resource, threading
-
-def attempt(interp, code, **kwargs):
-    '''outcome(), also recording any other exception execute() raised (the protocol allows none).'''
-    started = time.perf_counter()
-    try:
-        return outcome(interp, code, **kwargs)
-    except BaseException as error:
-        return {"kind": "raised " + type(error).__name__, "message": str(error)[:2000],
-                "seconds": time.perf_counter() - started}
+# Defined in every child after isolated.PRELUDE (which gives outcome(), results, json, sys, time): attempt() and
+# Ticker from test_host_costs, and what these attacks measure.
+HELPERS = COST_HELPERS + """
+import resource
 
 def peak_mib():
     '''The host process's peak resident memory so far, in MiB.'''
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-class Ticker:
-    '''A host thread that notes the time every few ms: the longest gap is how long it was starved.'''
-
-    def __init__(self):
-        self.ticks = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self):
-        while not self._stop.is_set():
-            self.ticks.append(time.perf_counter())
-            time.sleep(0.005)
-
-    def __enter__(self):
-        self._thread.start()
-        time.sleep(0.05)
-        self.started = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc_info):
-        self.ended = time.perf_counter()
-        self._stop.set()
-        self._thread.join()
-
-    def longest_gap(self):
-        marks = [self.started] + [t for t in self.ticks if self.started < t < self.ended] + [self.ended]
-        return max(b - a for a, b in zip(marks, marks[1:]))
 
 def colliding_pairs(B, n):
     '''n pairs (a, b) of ints for which CPython's hashes of the tuples (B, a, b) are one. CPython hashes a tuple

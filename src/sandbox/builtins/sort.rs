@@ -12,8 +12,6 @@
 //! while `key` runs and a change to it raises "list modified during sort", as in CPython.
 
 use core::cmp::Ordering;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 use malachite_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -175,9 +173,17 @@ fn options(kwargs: KwArgs, vm: &VirtualMachine) -> PyResult<(Option<PyObjectRef>
     Ok((key, reverse))
 }
 
-/// RustPython's own `list.sort`, and a `key` for it that answers with keys already made, in order.
+/// RustPython's own `list.sort`, and what makes the `key` functions given to it. A native function's closure
+/// lives as long as the process (RustPython leaks it, `Context::new_method_def`), so a key made per call would keep
+/// the caller's key function, and all it holds, for ever: each is `functools.partial` over a function made once.
+#[derive(Clone)]
 struct Fallback {
     sort: PyObjectRef,
+    partial: PyObjectRef,
+    /// `next(iterator, element)`: the next of keys already made, in order.
+    next: PyObjectRef,
+    /// `recording(key, made, same, element)`: `key(element)` appended to `made`; `same` returned.
+    recording: PyObjectRef,
 }
 
 impl Fallback {
@@ -194,11 +200,9 @@ impl Fallback {
                 keys.reverse();
             }
             // RustPython's sort calls `key` once per element, in order (`do_sort`).
-            let keys = RefCell::new(keys.into_iter());
-            let made = vm.new_function("key", move |_: FuncArgs, vm: &VirtualMachine| -> PyResult {
-                keys.borrow_mut().next().ok_or_else(|| vm.new_runtime_error("sort: key called more often than there are elements"))
-            });
-            kwargs = [("key", made.into())].into_iter().collect();
+            let keys = vm.ctx.new_list(keys).as_object().get_iter(vm)?;
+            let made = self.partial.call((self.next.clone(), keys), vm)?;
+            kwargs = [("key", made)].into_iter().collect();
         }
         let sorted = self.sort.call(FuncArgs::new(vec![list.clone().into()], kwargs), vm);
         if reverse {
@@ -213,17 +217,11 @@ impl Fallback {
     /// change undone) and then raises "list modified during sort".
     fn keys_by_list_sort(&self, list: &PyRef<PyList>, key: PyObjectRef, vm: &VirtualMachine) -> PyResult<(Vec<PyObjectRef>, Option<PyBaseExceptionRef>)> {
         let length = list.borrow_vec().len();
-        let made = Rc::new(RefCell::new(Vec::with_capacity(length)));
-        let collect = made.clone();
-        let same = vm.ctx.new_int(0);
-        let recording = vm.new_function("key", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            let made_key = key.call(args, vm)?;
-            collect.borrow_mut().push(made_key);
-            Ok(same.clone().into())
-        });
-        let kwargs: KwArgs = [("key", recording.into())].into_iter().collect();
+        let made = vm.ctx.new_list(Vec::with_capacity(length));
+        let recording = self.partial.call((self.recording.clone(), key, made.clone(), vm.ctx.new_int(0)), vm)?;
+        let kwargs: KwArgs = [("key", recording)].into_iter().collect();
         let outcome = self.sort.call(FuncArgs::new(vec![list.clone().into()], kwargs), vm);
-        let keys = made.take();
+        let keys = std::mem::take(&mut *made.borrow_vec_mut());
         match outcome {
             Ok(_) => Ok((keys, None)),
             // Every key made, and equal keys cannot fail to compare: the error is the list's change.
@@ -292,7 +290,18 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let name = vm.ctx.intern_str("sort");
     let original_sort = list_type.as_object().get_attr(name, vm)?;
 
-    let fallback = Fallback { sort: original_sort.clone() };
+    let next = vm.builtins.get_attr("next", vm)?;
+    let recording = vm.new_function("key", |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        let key = args.take_positional().ok_or_else(|| vm.new_type_error("sort: no key"))?;
+        let made = args.take_positional().ok_or_else(|| vm.new_type_error("sort: no keys"))?;
+        let same = args.take_positional().ok_or_else(|| vm.new_type_error("sort: no key to answer"))?;
+        let made_key = key.call(args, vm)?;
+        made.downcast_ref::<PyList>().ok_or_else(|| vm.new_type_error("sort: keys are a list"))?.borrow_vec_mut().push(made_key);
+        Ok(same)
+    });
+    let partial = vm.import("functools", 0)?.get_attr("partial", vm)?;
+    let fallback = Fallback { sort: original_sort, partial, next, recording: recording.into() };
+    let sorted_fallback = fallback.clone();
     let method = super::fast_method(vm, "sort", list_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let FuncArgs { args: positional, kwargs } = args;
         let list = match positional.as_slice() {
@@ -308,7 +317,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     });
     list_type.set_attr(name, method.into());
 
-    let fallback = Fallback { sort: original_sort };
+    let fallback = sorted_fallback;
     let function = vm.new_function("sorted", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let FuncArgs { args: positional, kwargs } = args;
         let [iterable] = positional.as_slice() else {
