@@ -34,12 +34,15 @@ test-python: install
 # Then the regular expressions against CPython's re (fuzz/fuzz_regex.py; FUZZ_REGEX_SECONDS=3600 for a campaign).
 FUZZ_SECONDS ?= 120
 FUZZ_REGEX_SECONDS ?= 60
-# Then callbacks that change what native code is working on (fuzz/fuzz_callbacks.py).
+# Then callbacks that change what native code is working on (fuzz/fuzz_callbacks.py), in sessions, and some of
+# them under valgrind's memcheck in the unit-test binary (fuzz/memcheck_callbacks.py).
 FUZZ_CALLBACK_SECONDS ?= 60
+FUZZ_MEMCHECK_PROGRAMS ?= 200
 fuzz: install
 	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
 	$(PYTHON) fuzz/fuzz_regex.py --seconds $(FUZZ_REGEX_SECONDS)
 	$(PYTHON) fuzz/fuzz_callbacks.py --seconds $(FUZZ_CALLBACK_SECONDS)
+	$(PYTHON) fuzz/memcheck_callbacks.py --programs $(FUZZ_MEMCHECK_PROGRAMS)
 
 # The dspy-facing tests again in a venv per supported dspy (newest 3.3.x, newest release): tools/dspy_venvs.py.
 test-dspy-versions: install

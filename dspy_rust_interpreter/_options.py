@@ -14,6 +14,7 @@ from typing import Any
 from . import _native
 from ._mounts import dspy_path_mounts
 from ._packages import PackageSet, guard_package_sources, package_mounts, resolve_packages, with_preload
+from ._zygote import prepare_zygote
 
 __all__ = ["Configuration", "check_options"]
 
@@ -61,7 +62,7 @@ def check_options(options: dict[str, Any]) -> Configuration:
         )
     mounting = {**MOUNTING_OPTIONS, **{name: options[name] for name in MOUNTING_OPTIONS if name in options}}
     if not isinstance(mounting["sync_files"], bool):
-        raise ValueError(f"sync_files must be True or False, got {mounting['sync_files']!r}")
+        raise TypeError(f"sync_files must be True or False, got {mounting['sync_files']!r}")
     _check_deno_options(mounting)
     native = _native.Options(**{name: value for name, value in options.items() if name in native_names})
     packages = with_preload(resolve_packages(mounting["packages"]), native.preload)
@@ -74,6 +75,10 @@ def check_options(options: dict[str, Any]) -> Configuration:
     if paths:
         native = _native.Options(**{**native.as_dict(), "mounts": [*native.mounts, *paths]})
     guard_package_sources(packages, native.mounts)
+    if packages is not None:
+        # The set's zygote starts preparing now (importing its packages takes seconds), as the plain one starts
+        # when the package is imported: the first `execute()` finds it ready.
+        prepare_zygote(packages)
     return Configuration(native, packages)
 
 

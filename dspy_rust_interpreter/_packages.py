@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
-from ._errors import InvalidValueError
-
 __all__ = [
     "PACKAGES_ROOT", "PackageSet", "describe_packages", "guard_package_sources", "import_names", "package_mounts",
     "resolve_packages", "with_preload",
@@ -122,11 +120,11 @@ def guard_package_sources(packages: PackageSet | None, mounts) -> None:
         for written in writable:
             for source in sources | _package_sources:
                 if _overlapping(written, source):
-                    raise InvalidValueError(_overlap_message(source, written))
+                    raise ValueError(_overlap_message(source, written))
         for source in sources:
             for written in _writable:
                 if _overlapping(written, source):
-                    raise InvalidValueError(_overlap_message(source, written))
+                    raise ValueError(_overlap_message(source, written))
         _writable.update(writable)
         _package_sources.update(sources)
 
@@ -181,18 +179,28 @@ def describe_packages(packages: PackageSet | None) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=1)
+def _providers() -> dict[str, list[str]]:
+    """The installed distributions that provide each top-level module (`bs4` -> `beautifulsoup4`)."""
+    return metadata.packages_distributions()
+
+
 @functools.lru_cache(maxsize=512)
 def _distribution(name: str) -> tuple[str, tuple[Path, ...], tuple[str, ...], tuple[str, ...]]:
-    """An installed distribution's name and version, top-level paths, compiled modules and requirements. Read
-    once per process: a distribution's RECORD is long (sympy's: 40 ms to read), and every interpreter made with
-    the option resolves it."""
+    """An installed distribution's name and version, top-level paths, compiled modules and requirements, by its
+    name or by the name a module of it is imported as (`bs4`, `yaml`, `dateutil`). Read once per process: a
+    distribution's RECORD is long (sympy's: 40 ms to read), and every interpreter made with the option resolves
+    it."""
     try:
         distribution = metadata.distribution(name)
     except metadata.PackageNotFoundError:
-        raise InvalidValueError(
-            f"packages: no distribution named {name!r} is installed in the host's environment "
-            f"(pip install {name}, or give a folder)"
-        ) from None
+        providers = _providers().get(name) or _providers().get(name.replace("-", "_")) or []
+        if len(providers) != 1:
+            raise ValueError(
+                f"packages: no distribution named {name!r} is installed in the host's environment, nor one that "
+                f"provides a module of that name (pip install {name}, or give a folder)"
+            ) from None
+        distribution = metadata.distribution(providers[0])
     tops, extensions = _top_levels(distribution)
     label = f"{distribution.metadata['Name']} {distribution.version}"
     return label, tuple(sorted(tops)), tuple(extensions), tuple(_required(distribution))
@@ -223,11 +231,11 @@ def _unpacked_wheel(wheel: Path) -> Path:
             for member in archive.infolist():
                 parts = PurePosixPath(member.filename).parts
                 if member.filename.startswith("/") or ".." in parts or not parts:
-                    raise InvalidValueError(f"packages: {wheel} holds a path outside itself ({member.filename!r})")
+                    raise ValueError(f"packages: {wheel} holds a path outside itself ({member.filename!r})")
             archive.extractall(staging)
     except zipfile.BadZipFile as error:
         shutil.rmtree(staging, ignore_errors=True)
-        raise InvalidValueError(f"packages: {wheel} is not a wheel ({error})") from None
+        raise ValueError(f"packages: {wheel} is not a wheel ({error})") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -243,11 +251,11 @@ def resolve_packages(packages) -> PackageSet | None:
     if packages is None or isinstance(packages, PackageSet):
         return packages
     if isinstance(packages, (str, os.PathLike)):
-        raise InvalidValueError("packages must be a list of distribution names or folders, not a single str")
+        raise TypeError("packages must be a list of distribution names or folders, not a single str")
     try:
         requested = list(packages or ())
     except TypeError:
-        raise InvalidValueError(f"packages must be a list of distribution names or folders, not {type(packages).__name__}") from None
+        raise TypeError(f"packages must be a list of distribution names or folders, not {type(packages).__name__}") from None
     if not requested:
         return None
     entries: dict[str, str] = {}
@@ -261,7 +269,7 @@ def resolve_packages(packages) -> PackageSet | None:
             if folder.is_file() and folder.suffix == ".whl":
                 folder = _unpacked_wheel(folder)
             elif not folder.is_dir():
-                raise InvalidValueError(f"packages: {item!s} is not a folder or a .whl file")
+                raise ValueError(f"packages: {item!s} is not a folder or a .whl file")
             for child in sorted(folder.iterdir()):
                 if child.name.startswith(".") or child.name == "__pycache__" or _EXTENSION.search(child.name):
                     continue
@@ -271,8 +279,10 @@ def resolve_packages(packages) -> PackageSet | None:
             distributions.append(str(folder))
         elif isinstance(item, str) and _REQUIREMENT_NAME.fullmatch(item.strip()):
             pending.append(item.strip())
+        elif isinstance(item, str):
+            raise ValueError(f"packages: {item!r} is neither an installed distribution's name nor a folder")
         else:
-            raise InvalidValueError(f"packages: {item!r} is neither an installed distribution's name nor a folder")
+            raise TypeError(f"packages: each item is a distribution's name or a folder, not {type(item).__name__}")
     while pending:
         name = pending.pop(0)
         if _normalized(name) in seen:

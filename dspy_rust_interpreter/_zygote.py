@@ -89,6 +89,11 @@ def _discard(zygote: ZygoteProcess) -> None:
     zygote.stop()
 
 
+def prepare_zygote(packages: PackageSet) -> None:
+    """Start the zygote of a package set, if it has none, so that it prepares while the caller goes on."""
+    _zygote(packages)
+
+
 def live_control_fd(packages: PackageSet | None = None) -> int:
     """The control socket of a live zygote of this package set (a new one if it is gone), for a session whose
     rollback finds its own zygote dead; the caller duplicates it at once."""

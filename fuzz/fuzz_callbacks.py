@@ -102,7 +102,8 @@ def REENTER():
 CALLS = [0]
 def CB(value=None):
     CALLS[0] += 1
-    if CALLS[0] % {every} == 0:
+    # Bounded growth: the memory-checked run has no memory limit.
+    if CALLS[0] % {every} == 0 and CALLS[0] < 2000 and len(S) < 4096:
         {mutation}
 @__import__('functools').total_ordering
 class K:

@@ -380,3 +380,33 @@ pub fn with_test_vm<R>(f: impl FnOnce(&VirtualMachine) -> R) -> R {
     let (_signals, receiver) = rustpython_vm::signal::user_signal_channel();
     new_interpreter(receiver).enter(f)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The programs `fuzz/fuzz_callbacks.py --emit` wrote to the file `DRI_CALLBACK_PROGRAMS` names, each run in a
+    /// prepared sandbox VM in this process, for a memory checker to watch: native code that holds a pointer into an
+    /// object while sandbox code changes it reads freed memory here, which valgrind reports (`make fuzz` runs this
+    /// test under it). Ignored unless asked for.
+    #[test]
+    #[ignore]
+    fn callback_programs_under_a_memory_checker() {
+        let Ok(path) = std::env::var("DRI_CALLBACK_PROGRAMS") else { return };
+        let text = std::fs::read_to_string(path).expect("the programs");
+        super::with_test_vm(|vm| {
+            super::prepare(vm).expect("a prepared VM");
+            super::gc::install(vm).expect("safe-point collections");
+            let (mut ran, mut raised) = (0, std::collections::BTreeMap::<String, usize>::new());
+            for program in text.split("\n#---\n").filter(|program| !program.trim().is_empty()) {
+                let scope = vm.new_scope_with_builtins();
+                let compiled = vm.compile(program, rustpython_vm::compiler::Mode::Exec, "<program>".to_owned());
+                // What a program raises is not judged, only what it does to memory; the kinds are counted, so a
+                // run whose programs all stop at their first line shows it.
+                if let Ok(Err(exc)) = compiled.map(|code| vm.run_code_obj(code, scope)) {
+                    *raised.entry(rustpython_vm::AsObject::as_object(&exc).class().name().to_string()).or_default() += 1;
+                }
+                ran += 1;
+            }
+            eprintln!("{ran} programs ran; raised: {raised:?}");
+        });
+    }
+}

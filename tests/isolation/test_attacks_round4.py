@@ -23,13 +23,12 @@ def test_a_package_folder_a_session_may_write_is_refused(tmp_path):
     results = run_child(
         f"""
         from dspy_rust_interpreter import Mount
-        from dspy_rust_interpreter._errors import InvalidValueError
         project, other = {str(project)!r}, {str(other)!r}
         def made(**options):
             try:
                 RustInterpreter(**options).shutdown()
                 return "made"
-            except InvalidValueError as error:
+            except ValueError as error:
                 return str(error)
         results["same"] = made(packages=[project], mounts=[Mount("/proj", project, mode="rw")])
         results["inside"] = made(packages=[project + "/lib"], mounts=[Mount("/proj", project, mode="rw")])

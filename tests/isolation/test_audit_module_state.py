@@ -123,9 +123,10 @@ for code, variables in [("len(data)", {"data": data}), ("len(rows())", None), ("
     )
     # The finalizer runs in the sandbox, never while the host waits on a conversion. Collections run at the VM's
     # safe points (`sandbox/gc.rs`), where the stop of a finalizer that loops waits for the collection: the run
-    # ends by the time limit and the grace (abandoned, the session restored), not later.
+    # ends by the time limit, the grace and a rollback's replay (abandoned, the session restored), not later:
+    # `timeout` + 2 x `abandon_after` + 3 s (docs/security.md).
     assert all(gap < 1.0 for gap in results["longest_gap"]), results
-    assert all(run["seconds"] < 6 for run in results["runs"]), results["runs"]
+    assert all(run["seconds"] < 2 + 2 * 2 + 3 for run in results["runs"]), results["runs"]
 
 
 def test_shutdown_stops_a_finalizer_while_another_session_keeps_the_vm_busy():

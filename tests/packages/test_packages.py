@@ -12,7 +12,6 @@ import sys
 import pytest
 
 from dspy_rust_interpreter import CodeExecutionError, Mount, RustInterpreter
-from dspy_rust_interpreter._errors import InvalidValueError
 
 CELLS = {
     "sympy": (
@@ -149,12 +148,29 @@ def test_a_packages_own_test_suite_runs_under_pytest_in_the_sandbox(make_interp)
 
 
 def test_the_option_is_checked_on_the_host():
-    with pytest.raises(InvalidValueError, match="no distribution named 'surely-not-installed-xyz'"):
+    # Issue 53, item 7: a bad value is a ValueError, a wrong type a TypeError, as for every other option.
+    with pytest.raises(ValueError, match="no distribution named 'surely-not-installed-xyz'"):
         RustInterpreter(packages=["surely-not-installed-xyz"])
-    with pytest.raises(InvalidValueError, match="not a single str"):
+    with pytest.raises(TypeError, match="not a single str"):
         RustInterpreter(packages="sympy")
-    with pytest.raises(InvalidValueError, match="is not a folder"):
+    with pytest.raises(TypeError, match="not int"):
+        RustInterpreter(packages=[3])
+    with pytest.raises(ValueError, match="is not a folder"):
         RustInterpreter(packages=["/surely/not/a/folder"])
+    with pytest.raises(ValueError):
+        RustInterpreter(timeout=-1)
+    with pytest.raises(TypeError, match="sync_files"):
+        RustInterpreter(sync_files="yes")
+
+
+def test_packages_may_be_named_as_they_are_imported():
+    # Issue 53, item 11: users think `bs4`, `yaml`, `dateutil`; the host knows which distribution provides each.
+    from dspy_rust_interpreter._packages import resolve_packages
+
+    by_import = resolve_packages(["bs4", "yaml", "dateutil"])
+    by_distribution = resolve_packages(["beautifulsoup4", "pyyaml", "python-dateutil"])
+    assert by_import.entries == by_distribution.entries
+    assert any(name.startswith("beautifulsoup4 ") for name in by_import.distributions), by_import.distributions
 
 
 def test_a_folder_of_modules_is_a_package_source(make_interp, tmp_path):
@@ -318,10 +334,26 @@ def test_a_wheel_that_escapes_its_folder_is_refused(tmp_path, monkeypatch):
     evil = tmp_path / "evil-1.0-py3-none-any.whl"
     with zipfile.ZipFile(evil, "w") as wheel:
         wheel.writestr("../../outside.py", "x = 1\n")
-    with pytest.raises(InvalidValueError, match="holds a path outside itself"):
+    with pytest.raises(ValueError, match="holds a path outside itself"):
         RustInterpreter(packages=[str(evil)])
     assert not (tmp_path / "outside.py").exists()
     not_a_wheel = tmp_path / "broken-1.0-py3-none-any.whl"
     not_a_wheel.write_bytes(b"not a zip")
-    with pytest.raises(InvalidValueError, match="is not a wheel"):
+    with pytest.raises(ValueError, match="is not a wheel"):
         RustInterpreter(packages=[str(not_a_wheel)])
+
+
+def test_a_package_sets_process_prepares_from_when_the_interpreter_is_made(tmp_path):
+    # Issue 53, item 8: the set's zygote started at the first execute(), which then waited for the packages to
+    # import (sympy: 5 s). It starts when the options are checked, so it prepares while the caller goes on.
+    from dspy_rust_interpreter import _zygote
+
+    (tmp_path / "helper_mod.py").write_text("VALUE = 3\n")
+    interp = RustInterpreter(packages=[str(tmp_path)])
+    try:
+        zygote = _zygote._zygotes.get(interp._configuration.packages)
+        assert zygote is not None and zygote.process.poll() is None, "no zygote was preparing before execute()"
+        assert interp.execute("import helper_mod\nhelper_mod.VALUE") == 3
+        assert _zygote._zygotes.get(interp._configuration.packages) is zygote, "execute() started another"
+    finally:
+        interp.shutdown()

@@ -63,30 +63,3 @@ where
     let flags = PyMethodFlags::METHOD | PyMethodFlags::FASTCALL | PyMethodFlags::KEYWORDS;
     vm.ctx.new_method_def(name, body, flags, doc).build_method(class, vm)
 }
-
-#[cfg(test)]
-mod memory_checked {
-    /// The programs `fuzz/fuzz_callbacks.py --emit` wrote to the file `DRI_CALLBACK_PROGRAMS` names, each run in a
-    /// prepared sandbox VM in this process, for a memory checker to watch: native code that holds a pointer into an
-    /// object while sandbox code changes it reads freed memory here, which valgrind reports (`make fuzz` runs this
-    /// test under it). Ignored unless asked for.
-    #[test]
-    #[ignore]
-    fn callback_programs_under_a_memory_checker() {
-        let Ok(path) = std::env::var("DRI_CALLBACK_PROGRAMS") else { return };
-        let text = std::fs::read_to_string(path).expect("the programs");
-        crate::sandbox::with_test_vm(|vm| {
-            crate::sandbox::prepare(vm).expect("a prepared VM");
-            crate::sandbox::gc::install(vm).expect("safe-point collections");
-            let mut ran = 0;
-            for program in text.split("\n#---\n").filter(|program| !program.trim().is_empty()) {
-                let scope = vm.new_scope_with_builtins();
-                let compiled = vm.compile(program, rustpython_vm::compiler::Mode::Exec, "<program>".to_owned());
-                // What a program raises is not judged: only what it does to memory.
-                let _ = compiled.map(|code| vm.run_code_obj(code, scope));
-                ran += 1;
-            }
-            eprintln!("{ran} programs ran");
-        });
-    }
-}
