@@ -1,8 +1,9 @@
 """Every ```python block of README.md and docs/*.md runs, as written, on the host.
 
-The blocks of one file run in order in one fresh namespace, in a child process of their own (so later blocks
-use what earlier ones defined, and nothing leaks into this process); the child's working directory is a
-temporary folder. A failure names the file and the line of the block's opening fence, and the traceback
+The blocks of one file run in order, in a child process of their own (nothing leaks into this process); the
+child's working directory is a temporary folder. Each ``python`` block runs as written, in a fresh namespace, as a
+reader who copies it alone runs it; a block that goes on from the one before it says so in its fence,
+``python continued``, and runs in that block's namespace. A failure names the file and the line of the block's opening fence, and the traceback
 points at the file's own line numbers. Blocks that are not host code (what sandbox code looks like, shell
 commands, output) use another fence language: text, console or bash; ``pycon`` transcripts of sandbox code
 are replayed in a RustInterpreter holding the file's functions as tools, and must print what they show.
@@ -23,7 +24,7 @@ import dspy_rust_interpreter
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-LANGUAGES = {"python", "text", "console", "bash", "pycon"}
+LANGUAGES = {"python", "python continued", "text", "console", "bash", "pycon"}
 FENCE = re.compile(r"^(\s*)```(.*)$")
 
 # Run in the child: read the blocks as JSON from stdin, run each in the one namespace, stop at the first failure.
@@ -60,6 +61,8 @@ blocks = json.load(sys.stdin)
 namespace = {"__name__": "__main__"}
 for block in blocks:
     try:
+        if block["language"] == "python":
+            namespace = {"__name__": "__main__"}
         if block["language"] == "pycon":
             replay(block["code"], namespace)
         else:
@@ -102,7 +105,7 @@ def python_blocks(path: Path) -> list[dict[str, object]]:
     return [
         {"path": str(path.relative_to(ROOT)), "line": line, "code": code, "language": language}
         for line, language, code in fenced_blocks(path)
-        if language in ("python", "pycon")
+        if language in ("python", "python continued", "pycon")
     ]
 
 
@@ -141,3 +144,17 @@ def test_python_blocks_run(path, tmp_path):
         f"{path.relative_to(ROOT)}: {ran} of {len(blocks)} python blocks ran, then:\n{process.stderr[-6000:]}"
     )
     assert ran == len(blocks), process.stdout
+
+
+def test_a_block_that_goes_on_from_another_says_so(tmp_path):
+    # Issue 53, item 9: a block that needs names an earlier one made failed for a reader who copied it alone
+    # (`NameError: RustInterpreter`); each python block now runs in a fresh namespace unless its fence says
+    # `python continued`. The runner shows both: a fresh block does not see the last one's names.
+    document = tmp_path / "doc.md"
+    document.write_text("```python\nx = 1\n```\n\n```python continued\nassert x == 1\n```\n\n```python\nx\n```\n")
+    blocks = [{**block, "path": str(document)} for block in [
+        {"line": line, "code": code, "language": language} for line, language, code in fenced_blocks(document)
+    ]]
+    process = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps(blocks), capture_output=True, text=True, timeout=60)
+    assert process.returncode == 1, process.stdout + process.stderr
+    assert f"FAILED: the block at {document}:9" in process.stderr and "NameError" in process.stderr, process.stderr
