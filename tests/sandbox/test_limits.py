@@ -175,7 +175,7 @@ def test_unknown_option_and_bad_limit_values_are_rejected():
                 RustInterpreter(**{name: bad})
     with pytest.raises(TypeError, match="mounts must be a list of Mount"):
         RustInterpreter(mounts="/data")
-    with pytest.raises(ValueError, match="sync_files must be True or False"):
+    with pytest.raises(TypeError, match="sync_files must be True or False"):
         RustInterpreter(sync_files="yes")
 
 

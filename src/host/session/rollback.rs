@@ -135,15 +135,22 @@ impl Session {
             None => Err(Failure::Zygote("the session has no zygote of its own".into())),
         };
         let spawned = match spawned {
-            // The zygote died (and the session with it), or the session has none: a live zygote serves it.
-            Err(Failure::Zygote(reason)) => match self.live_zygote(py) {
-                Some(zygote) => {
-                    let spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, Vec::new()));
+            // The zygote died (and the session with it), or the session has none: a live zygote serves it. One
+            // killed a moment ago may not have exited yet (a large one takes a while to let go of its memory), and
+            // is handed out again until it has: asked again after a pause, a few times.
+            Err(Failure::Zygote(reason)) => {
+                let mut spawned = Err(Failure::Zygote(reason));
+                for pause_ms in [0, 20, 100, 300, 1000] {
+                    py.detach(|| std::thread::sleep(Duration::from_millis(pause_ms)));
+                    let Some(zygote) = self.live_zygote(py) else { break };
+                    spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, Vec::new()));
                     state.respawn_from = Some(zygote);
-                    spawned
+                    if !matches!(spawned, Err(Failure::Zygote(_))) {
+                        break;
+                    }
                 }
-                None => Err(Failure::Zygote(reason)),
-            },
+                spawned
+            }
             other => other,
         };
         let process = spawned

@@ -14,6 +14,7 @@ mod round;
 mod shared_strs;
 mod sort;
 mod str_ascii;
+mod str_count;
 mod str_format;
 mod str_percent;
 mod sum;
@@ -36,6 +37,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     sort::install(vm)?;
     heapq_select::install(vm)?;
     str_ascii::install(vm)?;
+    str_count::install(vm)?;
     format_spec::install(vm)?;
     str_format::install(vm)?;
     str_percent::install(vm)?;
