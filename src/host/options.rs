@@ -54,9 +54,7 @@ pub struct Options {
 const DEFAULTS: &[(&str, Default)] = &[
     ("timeout", Default::Seconds(Some(30.0))),
     ("abandon_after", Default::Seconds(Some(5.0))),
-    // What a step keeps: RLM shows the model 10,000 characters of it (the first and last halves) and keeps every
-    // step's whole output in its trajectory, on the host, for the run.
-    ("max_output_chars", Default::Count(Some(1_000_000))),
+    ("max_output_chars", Default::Count(Some(10_000_000))),
     ("memory_limit", Default::Count(Some(1 << 30))),
     ("tool_timeout", Default::Seconds(None)),
     ("max_tool_calls", Default::Count(None)),
