@@ -12,13 +12,15 @@
 //! while `key` runs and a change to it raises "list modified during sort", as in CPython.
 
 use core::cmp::Ordering;
+use std::cell::Cell;
 
 use malachite_bigint::BigInt;
 use num_traits::ToPrimitive;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyFloat, PyInt, PyList, PyStr, PyTuple};
 use rustpython_vm::function::{FuncArgs, KwArgs};
-use rustpython_vm::types::PyComparisonOp;
-use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
+use rustpython_vm::class::PyClassImpl;
+use rustpython_vm::types::{Callable, PyComparisonOp};
+use rustpython_vm::{pyclass, AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, Traverse, VirtualMachine};
 
 /// A key the order is worked out for here: exact types only (a subclass can define its own `__lt__`).
 #[derive(Clone, Copy)]
@@ -173,17 +175,46 @@ fn options(kwargs: KwArgs, vm: &VirtualMachine) -> PyResult<(Option<PyObjectRef>
     Ok((key, reverse))
 }
 
-/// RustPython's own `list.sort`, and what makes the `key` functions given to it. A native function's closure
-/// lives as long as the process (RustPython leaks it, `Context::new_method_def`), so a key made per call would keep
-/// the caller's key function, and all it holds, for ever: each is `functools.partial` over a function made once.
+/// RustPython's own `list.sort`.
 #[derive(Clone)]
 struct Fallback {
     sort: PyObjectRef,
-    partial: PyObjectRef,
-    /// `next(iterator, element)`: the next of keys already made, in order.
-    next: PyObjectRef,
-    /// `recording(key, made, same, element)`: `key(element)` appended to `made`; `same` returned.
-    recording: PyObjectRef,
+}
+
+/// A `key` given to RustPython's sort, made per call as an object that goes with the call (a native closure
+/// would live as long as the process: RustPython leaks them, `Context::new_method_def`, and with it the caller's
+/// key function and all it holds). With the caller's `key`, each key it makes is recorded in `made`, and the same
+/// one answered; without, `made`'s keys are answered in order.
+#[pyclass(module = false, name = "sort_key", traverse)]
+#[derive(Debug, PyPayload)]
+struct SortKey {
+    key: Option<PyObjectRef>,
+    made: PyRef<PyList>,
+    #[pytraverse(skip)]
+    next: Cell<usize>,
+}
+
+#[pyclass(with(Callable), flags(DISALLOW_INSTANTIATION))]
+impl SortKey {}
+
+impl Callable for SortKey {
+    type Args = FuncArgs;
+
+    fn call(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        match &zelf.key {
+            Some(key) => {
+                let made = key.call(args, vm)?;
+                zelf.made.borrow_vec_mut().push(made);
+                Ok(vm.ctx.new_int(0).into())
+            }
+            None => {
+                let at = zelf.next.get();
+                zelf.next.set(at + 1);
+                let made = zelf.made.borrow_vec().get(at).cloned();
+                made.ok_or_else(|| vm.new_runtime_error("sort: key called more often than there are elements"))
+            }
+        }
+    }
 }
 
 impl Fallback {
@@ -200,9 +231,8 @@ impl Fallback {
                 keys.reverse();
             }
             // RustPython's sort calls `key` once per element, in order (`do_sort`).
-            let keys = vm.ctx.new_list(keys).as_object().get_iter(vm)?;
-            let made = self.partial.call((self.next.clone(), keys), vm)?;
-            kwargs = [("key", made)].into_iter().collect();
+            let made = SortKey { key: None, made: vm.ctx.new_list(keys), next: Cell::new(0) }.into_ref(&vm.ctx);
+            kwargs = [("key", made.into())].into_iter().collect();
         }
         let sorted = self.sort.call(FuncArgs::new(vec![list.clone().into()], kwargs), vm);
         if reverse {
@@ -218,8 +248,8 @@ impl Fallback {
     fn keys_by_list_sort(&self, list: &PyRef<PyList>, key: PyObjectRef, vm: &VirtualMachine) -> PyResult<(Vec<PyObjectRef>, Option<PyBaseExceptionRef>)> {
         let length = list.borrow_vec().len();
         let made = vm.ctx.new_list(Vec::with_capacity(length));
-        let recording = self.partial.call((self.recording.clone(), key, made.clone(), vm.ctx.new_int(0)), vm)?;
-        let kwargs: KwArgs = [("key", recording)].into_iter().collect();
+        let recording = SortKey { key: Some(key), made: made.clone(), next: Cell::new(0) }.into_ref(&vm.ctx);
+        let kwargs: KwArgs = [("key", recording.into())].into_iter().collect();
         let outcome = self.sort.call(FuncArgs::new(vec![list.clone().into()], kwargs), vm);
         let keys = std::mem::take(&mut *made.borrow_vec_mut());
         match outcome {
@@ -290,17 +320,9 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let name = vm.ctx.intern_str("sort");
     let original_sort = list_type.as_object().get_attr(name, vm)?;
 
-    let next = vm.builtins.get_attr("next", vm)?;
-    let recording = vm.new_function("key", |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-        let key = args.take_positional().ok_or_else(|| vm.new_type_error("sort: no key"))?;
-        let made = args.take_positional().ok_or_else(|| vm.new_type_error("sort: no keys"))?;
-        let same = args.take_positional().ok_or_else(|| vm.new_type_error("sort: no key to answer"))?;
-        let made_key = key.call(args, vm)?;
-        made.downcast_ref::<PyList>().ok_or_else(|| vm.new_type_error("sort: keys are a list"))?.borrow_vec_mut().push(made_key);
-        Ok(same)
-    });
-    let partial = vm.import("functools", 0)?.get_attr("partial", vm)?;
-    let fallback = Fallback { sort: original_sort, partial, next, recording: recording.into() };
+    // Made once (the zygote): a key can only be made of a type made before.
+    let _made = SortKey::make_static_type();
+    let fallback = Fallback { sort: original_sort };
     let sorted_fallback = fallback.clone();
     let method = super::fast_method(vm, "sort", list_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let FuncArgs { args: positional, kwargs } = args;
