@@ -256,10 +256,9 @@ impl Shared {
 pub fn refused_allocation_message() -> String {
     match shared().and_then(|shared| shared.limits.memory_limit) {
         Some(limit) => format!(
-            "the code asked for more memory than the sandbox's memory limit of {:.0} MiB allows, and the operation \
-             was refused; the session's variables are intact. Work on smaller pieces, or del variables you no \
-             longer need",
-            limit as f64 / (1024.0 * 1024.0)
+            "the code asked for more memory than {} allows, and the operation was refused; the session's variables \
+             are intact. Work on smaller pieces, or del variables you no longer need",
+            named_limit(limit)
         ),
         None => "the system could not give the memory the code asked for, and the operation was refused; the \
                  session's variables are intact. Work on smaller pieces"
@@ -268,11 +267,16 @@ pub fn refused_allocation_message() -> String {
 }
 
 pub fn memory_limit_message(shared: &Shared) -> String {
-    let limit = shared.limits.memory_limit.unwrap_or_default() as f64 / (1024.0 * 1024.0);
     format!(
-        "the sandbox's memory limit of {limit:.0} MiB was reached and the code was stopped; the session's \
-         variables are intact. Work on smaller pieces, or del variables you no longer need"
+        "{} was reached and the code was stopped; the session's variables are intact. Work on smaller pieces, or \
+         del variables you no longer need",
+        named_limit(shared.limits.memory_limit.unwrap_or_default())
     )
+}
+
+/// The memory limit as the messages name it.
+fn named_limit(limit: usize) -> String {
+    format!("the sandbox's memory limit of {:.0} MiB", limit as f64 / (1024.0 * 1024.0))
 }
 
 /// The exception the stop that stands raises in sandbox code; None when none stands.

@@ -17,7 +17,8 @@
 //! line with its number on each architecture (`none` where it has no such call) and its `Rule`; the build for
 //! each architecture checks that architecture's numbers against `libc`, and the unit test checks both
 //! architectures' filters against the table. A call the session must never make needs no line (every call
-//! not allowed is refused); a line with `Rule::Refused` only makes the test name it.
+//! not allowed is refused); a line with `Rule::Refused` makes the test name it, and makes a prepared zygote refuse
+//! it too (`zygote_filter`), unless a session's own set-up needs it (`SET_UP_BEFORE_FILTER`).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -56,8 +57,7 @@ enum Rule {
 /// A system call, its number on each architecture the wheel is built for (None: it has no such call), and
 /// its rule.
 struct SystemCall {
-    // What the tests name a call by.
-    #[cfg_attr(not(test), allow(dead_code))]
+    // What the tests, and `SET_UP_BEFORE_FILTER`, name a call by.
     name: &'static str,
     x86_64: Option<i64>,
     aarch64: Option<i64>,
@@ -67,8 +67,8 @@ struct SystemCall {
 /// The table below, with each number of the architecture being built checked against `libc`'s at compile
 /// time (the numbers of the other are checked when the crate is built for it: `make wheel` builds both).
 macro_rules! system_calls {
-    ($table:ident; $($call:ident = $x86_64:tt, $aarch64:tt => $rule:expr;)*) => {
-        const $table: &[SystemCall] = &[
+    ($($call:ident = $x86_64:tt, $aarch64:tt => $rule:expr;)*) => {
+        const SYSTEM_CALLS: &[SystemCall] = &[
             $(SystemCall { name: stringify!($call), x86_64: number!($x86_64), aarch64: number!($aarch64), rule: $rule },)*
         ];
         #[cfg(target_arch = "x86_64")]
@@ -90,7 +90,6 @@ macro_rules! same_number {
 // (include/uapi/asm-generic/unistd.h), which has no `open`, `poll`, `fork` or `vfork`, only `openat`,
 // `ppoll` and `clone`. Every call not named here, or named as `Refused`, fails with EPERM.
 system_calls! {
-    SYSTEM_CALLS;
     // memory (mmap: see `Rule::PrivateMapping`)
     SYS_mmap = 9, 222 => Rule::PrivateMapping;
     SYS_munmap = 11, 215 => Rule::Allow;
@@ -159,16 +158,8 @@ system_calls! {
     SYS_memfd_create = 319, 279 => Rule::Refused;
     SYS_setrlimit = 160, 164 => Rule::Refused;
     SYS_prlimit64 = 302, 261 => Rule::Refused;
-}
-
-// What a zygote refuses once it has prepared (`zygote_filter`): it is trusted, but it ran its packages' code, and
-// from then on it only forks sessions and talks to the host over the sockets it has. Files by path, the network,
-// programs, other processes' memory and signals, the system's own state. Every other call passes: a session's
-// set-up (its identity, limits and filter) runs in the zygote's fork before the session's own filter.
-system_calls! {
-    ZYGOTE_REFUSED;
-    SYS_open = 2, none => Rule::Refused;
-    SYS_openat = 257, 56 => Rule::Refused;
+    // the rest of what a zygote refuses once prepared (`zygote_filter`): files by path, the network, other
+    // processes' memory and signals, the system's own state
     SYS_openat2 = 437, 437 => Rule::Refused;
     SYS_creat = 85, none => Rule::Refused;
     SYS_open_by_handle_at = 304, 265 => Rule::Refused;
@@ -194,33 +185,19 @@ system_calls! {
     SYS_chown = 92, none => Rule::Refused;
     SYS_lchown = 94, none => Rule::Refused;
     SYS_fchownat = 260, 54 => Rule::Refused;
-    SYS_socket = 41, 198 => Rule::Refused;
-    SYS_connect = 42, 203 => Rule::Refused;
     SYS_bind = 49, 200 => Rule::Refused;
     SYS_listen = 50, 201 => Rule::Refused;
     SYS_accept = 43, 202 => Rule::Refused;
     SYS_accept4 = 288, 242 => Rule::Refused;
-    SYS_execve = 59, 221 => Rule::Refused;
-    SYS_execveat = 322, 281 => Rule::Refused;
-    SYS_ptrace = 101, 117 => Rule::Refused;
     SYS_process_vm_readv = 310, 270 => Rule::Refused;
-    SYS_process_vm_writev = 311, 271 => Rule::Refused;
-    SYS_kill = 62, 129 => Rule::Refused;
     SYS_tkill = 200, 130 => Rule::Refused;
-    SYS_tgkill = 234, 131 => Rule::Refused;
     SYS_rt_sigqueueinfo = 129, 138 => Rule::Refused;
     SYS_rt_tgsigqueueinfo = 297, 240 => Rule::Refused;
     SYS_pidfd_send_signal = 424, 424 => Rule::Refused;
     SYS_pidfd_getfd = 438, 438 => Rule::Refused;
-    SYS_mount = 165, 40 => Rule::Refused;
     SYS_umount2 = 166, 39 => Rule::Refused;
     SYS_pivot_root = 155, 41 => Rule::Refused;
     SYS_chroot = 161, 51 => Rule::Refused;
-    SYS_setns = 308, 268 => Rule::Refused;
-    SYS_bpf = 321, 280 => Rule::Refused;
-    SYS_perf_event_open = 298, 241 => Rule::Refused;
-    SYS_io_uring_setup = 425, 425 => Rule::Refused;
-    SYS_userfaultfd = 323, 282 => Rule::Refused;
     SYS_init_module = 175, 105 => Rule::Refused;
     SYS_finit_module = 313, 273 => Rule::Refused;
     SYS_kexec_load = 246, 104 => Rule::Refused;
@@ -283,14 +260,25 @@ pub fn session_filters() -> io::Result<[BpfProgram; 2]> {
     filters_for(Arch::NATIVE)
 }
 
-/// The zygote's filter (`ZYGOTE_REFUSED`), installed on its serving thread once it has prepared: everything it
-/// and its sessions then do passes, what only code it should never run would reach for fails with EPERM.
+/// What a session's set-up does in the zygote's fork before its own filter (`own_identity`, `set_limits`), of the
+/// calls a session refuses: the zygote's filter lets them through.
+const SET_UP_BEFORE_FILTER: &[&str] = &["SYS_unshare", "SYS_setrlimit", "SYS_prlimit64"];
+
+/// The zygote's filter, installed on its serving thread once it has prepared: it is trusted, but it ran its
+/// packages' code, and from then on it only forks sessions and talks to the host over the sockets it has. It
+/// refuses what no session may do (every `Rule::Refused` line of the table) but for a session's own set-up, which
+/// runs in its fork before the session's filter; every other call passes.
 pub fn zygote_filter() -> io::Result<BpfProgram> {
     zygote_filter_for(Arch::NATIVE)
 }
 
+/// The calls the zygote refuses.
+fn zygote_refused() -> impl Iterator<Item = &'static SystemCall> {
+    SYSTEM_CALLS.iter().filter(|call| call.rule == Rule::Refused && !SET_UP_BEFORE_FILTER.contains(&call.name))
+}
+
 fn zygote_filter_for(arch: Arch) -> io::Result<BpfProgram> {
-    let refused = ZYGOTE_REFUSED.iter().filter_map(|call| Some((arch.number(call)?, Vec::new()))).collect();
+    let refused = zygote_refused().filter_map(|call| Some((arch.number(call)?, Vec::new()))).collect();
     SeccompFilter::new(refused, SeccompAction::Allow, SeccompAction::Errno(libc::EPERM as u32), arch.target())
         .map_err(filter_error)?
         .try_into()
@@ -367,7 +355,6 @@ pub fn apply(filters: &[BpfProgram]) -> io::Result<()> {
 /// a root host every capability goes with the change of user. Whether it has one, so that `set_limits` can
 /// bound its processes.
 pub fn own_identity() -> io::Result<bool> {
-    let check = |done: libc::c_int| if done == 0 { Ok(()) } else { Err(io::Error::last_os_error()) };
     // SAFETY: plain system calls on this process's own credentials.
     unsafe {
         if libc::geteuid() == 0 {
@@ -393,7 +380,6 @@ pub fn own_identity() -> io::Result<bool> {
 /// its real user's processes from the moment the id is taken, so of two processes taking one id at once, at
 /// least one sees the other.
 fn own_identity_from(ids: impl Iterator<Item = io::Result<u32>>) -> io::Result<()> {
-    let check = |done: libc::c_int| if done == 0 { Ok(()) } else { Err(io::Error::last_os_error()) };
     for id in ids {
         let id = id?;
         // SAFETY: plain system calls on this process's own credentials (root's, saved, until the last).
@@ -408,6 +394,15 @@ fn own_identity_from(ids: impl Iterator<Item = io::Result<u32>>) -> io::Result<(
         }
     }
     Err(io::Error::other("every session user id drawn is in use by other processes"))
+}
+
+/// A credential call's result: Ok, or the error it left.
+fn check(done: libc::c_int) -> io::Result<()> {
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
 }
 
 /// Whether this single-threaded process is the only task of its real user: with a soft `RLIMIT_NPROC` of 2 it
@@ -655,13 +650,13 @@ mod tests {
         for arch in [Arch::X86_64, Arch::Aarch64] {
             let filter = [zygote_filter_for(arch).unwrap()];
             let ask = |number: i64| verdict(&filter, &Call { number, arch: audit_arch(arch), args: [0; 6] });
-            for call in ZYGOTE_REFUSED {
+            for call in zygote_refused() {
                 if let Some(number) = arch.number(call) {
                     assert_eq!(ask(number), RET_ERRNO | libc::EPERM as u32, "{arch:?}: {}", call.name);
                 }
             }
-            let set_up = ["SYS_unshare", "SYS_setrlimit", "SYS_prctl"];
-            for call in SYSTEM_CALLS.iter().filter(|call| call.rule != Rule::Refused || set_up.contains(&call.name)) {
+            let needed = |call: &&SystemCall| call.rule != Rule::Refused || SET_UP_BEFORE_FILTER.contains(&call.name);
+            for call in SYSTEM_CALLS.iter().filter(needed) {
                 if let Some(number) = arch.number(call) {
                     assert_eq!(ask(number), RET_ALLOW, "{arch:?}: a session needs {}", call.name);
                 }
