@@ -40,7 +40,7 @@ use regex_automata::util::captures::Captures;
 use regex_automata::{meta, MatchKind};
 use rustpython_vm::builtins::{PyBytes, PyCallableIterator, PyDict, PyDictRef, PyInt, PyList, PyStr, PyStrRef, PyTuple, PyType, PyWeak};
 use rustpython_vm::function::{ArgCallable, FuncArgs};
-use rustpython_vm::protocol::{BufferFlags, PyBuffer, PyIter, PyIterReturn};
+use rustpython_vm::protocol::{PyIter, PyIterReturn};
 use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
 
@@ -509,10 +509,7 @@ impl Pinned {
         if slot.downcastable::<PyStr>() || slot.downcastable::<PyBytes>() {
             return Ok(None);
         }
-        if PyBuffer::from_object(vm, slot, BufferFlags::SIMPLE).is_err() {
-            return Ok(None);
-        }
-        let view = vm.ctx.types.memoryview_type.as_object().call((slot.clone(),), vm)?;
+        let Ok(view) = vm.ctx.types.memoryview_type.as_object().call((slot.clone(),), vm) else { return Ok(None) };
         let copy = vm.ctx.types.bytes_type.as_object().call((view.clone(),), vm)?;
         let original = std::mem::replace(slot, copy);
         Ok(Some(Pinned { original, view }))
