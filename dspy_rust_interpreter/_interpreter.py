@@ -134,7 +134,7 @@ class RustInterpreter:
         **options: Any,
     ) -> None:
         """``options``: ``timeout`` (seconds per execute, default 30, None for none), ``abandon_after`` (grace
-        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 10,000,000),
+        in seconds for code that ignores a stop, default 5), ``max_output_chars`` (default 2,000,000),
         ``memory_limit`` (bytes, default 1 GiB, None for none), and for tools (docs/tools.md):
         ``tool_timeout`` (seconds per call, default None), ``max_tool_calls`` (per session, default None),
         ``max_tool_result_bytes`` (default None), ``slow_tool_seconds`` (warning threshold, default 5) and

@@ -61,4 +61,6 @@ def assert_prints_as_cpython(interp, source: str, *, limit: int = 20_000) -> Non
     """``source`` run by ``interp`` (a sandbox session) prints what the reference CPython prints."""
     expected = cpython_output(source, python=reference_python())
     actual = interp.execute(source)
+    cap = interp._configuration.options.max_output_chars
+    assert len(expected) <= cap, f"the program prints {len(expected):,} characters: make the interpreter with max_output_chars above that (it has {cap:,})"
     assert actual == expected, readable_diff(expected, actual)[:limit]

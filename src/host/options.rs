@@ -54,7 +54,7 @@ pub struct Options {
 const DEFAULTS: &[(&str, Default)] = &[
     ("timeout", Default::Seconds(Some(30.0))),
     ("abandon_after", Default::Seconds(Some(5.0))),
-    ("max_output_chars", Default::Count(Some(10_000_000))),
+    ("max_output_chars", Default::Count(Some(2_000_000))),
     ("memory_limit", Default::Count(Some(1 << 30))),
     ("tool_timeout", Default::Seconds(None)),
     ("max_tool_calls", Default::Count(None)),

@@ -6,11 +6,12 @@
 //! after a line `[stderr]`. dspy's own `PythonInterpreter` captures stderr apart and drops it; here it still
 //! reaches the model, which needs the warning or the usage error, without mixing into what was printed.
 
+use std::cell::RefCell;
+
 use rustpython_vm::builtins::PyStrRef;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
 
 use crate::sandbox::limits;
-use crate::sandbox::state::{with_state, SessionState};
 
 /// The line that starts what a run wrote to stderr, after what it printed.
 pub const STDERR_HEADING: &str = "[stderr]\n";
@@ -42,27 +43,111 @@ enum Stream {
     Err,
 }
 
-/// Append to a stream's buffer, keeping at most the session's cap (both streams together) and counting what is
-/// dropped.
-fn write_to(stream: Stream, text: PyStrRef) -> usize {
-    let length = text.char_len();
-    let cap = limits::max_output_chars();
-    with_state(|state| {
-        let room = cap.saturating_sub(state.output_chars);
-        let kept = length.min(room);
-        let buffer: &mut String = match stream {
-            Stream::Out => &mut state.output,
-            Stream::Err => &mut state.error_output,
-        };
-        if kept == length {
-            buffer.push_str(&text.to_string_lossy());
-        } else {
-            buffer.extend(text.to_string_lossy().chars().take(kept));
+/// What a run wrote to one stream within the cap: its head, while the run's room for heads lasts, then the
+/// last characters written after that, which the next write may push out.
+#[derive(Default)]
+struct Kept {
+    head: String,
+    tail: String,
+    tail_chars: usize,
+    /// Characters written to the stream in all.
+    written: usize,
+}
+
+impl Kept {
+    /// Add to the tail, keeping at least its last `budget` characters (trimmed in bulk, so each character is
+    /// moved at most once more).
+    fn push_tail(&mut self, text: &str, chars: usize, budget: usize) {
+        if chars > budget {
+            let skip = text.char_indices().nth(chars - budget).map_or(text.len(), |(at, _)| at);
+            self.tail.clear();
+            self.tail.push_str(&text[skip..]);
+            self.tail_chars = budget;
+            return;
         }
-        state.output_chars += kept;
-        state.output_dropped += length - kept;
-    });
-    length
+        self.tail.push_str(text);
+        self.tail_chars += chars;
+        if self.tail_chars > budget.saturating_mul(2) {
+            self.keep_last(budget);
+        }
+    }
+
+    fn keep_last(&mut self, chars: usize) {
+        if self.tail_chars > chars {
+            let skip = self.tail.char_indices().nth(self.tail_chars - chars).map_or(self.tail.len(), |(at, _)| at);
+            self.tail.drain(..skip);
+            self.tail_chars = chars;
+        }
+    }
+
+    /// The stream's text as the host shows it: the head, then, when characters were dropped between head and
+    /// tail, a note on its own line saying how many, then the tail. The code's own text is escaped
+    /// (`escape_notes`) so that the note is the host's alone.
+    fn into_text(self) -> String {
+        let kept = self.head.chars().count() + self.tail_chars;
+        let dropped = self.written - kept;
+        let mut text = escape_notes(self.head);
+        if dropped > 0 {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "[output truncated: {dropped} of {} characters were dropped here, before the last {}; print less, \
+                 e.g. a slice, a count or a summary]\n",
+                self.written, self.tail_chars
+            ));
+        }
+        text.push_str(&escape_notes(self.tail));
+        text
+    }
+}
+
+/// What the current run wrote to `sys.stdout` and to `sys.stderr`, kept apart (see the module's doc).
+#[derive(Default)]
+struct Capture {
+    out: Kept,
+    err: Kept,
+    /// Characters in both heads.
+    head_chars: usize,
+}
+
+impl Capture {
+    /// Append to a stream, keeping at most `cap` characters of both streams together: the first half of the
+    /// cap as written (both streams' heads), the second half the last characters written (each stream's
+    /// tail). Both ends count: a loop's last lines, a final result or a traceback printed after much output are
+    /// what the model reads first, and dspy's RLM shows the model the head and the tail of each step's output.
+    fn write(&mut self, stream: Stream, text: &str, cap: usize) {
+        let tail_budget = cap / 2;
+        let head_budget = cap - tail_budget;
+        let room = head_budget - self.head_chars.min(head_budget);
+        let kept = match stream {
+            Stream::Out => &mut self.out,
+            Stream::Err => &mut self.err,
+        };
+        // A stream whose tail has begun has no room left in the heads (it began when that room ran out).
+        let (head, length) = match text.char_indices().nth(room) {
+            None => (text, text.chars().count()),
+            Some((at, _)) => (&text[..at], room + text[at..].chars().count()),
+        };
+        let head_length = length.min(room);
+        kept.written += length;
+        kept.head.push_str(head);
+        self.head_chars += head_length;
+        if head_length < length && tail_budget > 0 {
+            kept.push_tail(&text[head.len()..], length - head_length, tail_budget);
+        }
+    }
+}
+
+thread_local! {
+    static CAPTURE: RefCell<Capture> = RefCell::default();
+}
+
+/// Append to a stream of the current run.
+fn write_to(stream: Stream, text: PyStrRef) -> usize {
+    let cap = limits::max_output_chars();
+    CAPTURE.with_borrow_mut(|capture| capture.write(stream, &text.to_string_lossy(), cap));
+    text.char_len()
 }
 
 fn writer(vm: &VirtualMachine, stream: Stream) -> (PyObjectRef, PyObjectRef) {
@@ -101,52 +186,60 @@ pub fn new_streams(vm: &VirtualMachine) -> PyResult<(PyObjectRef, PyObjectRef)> 
     }
 }
 
+/// Forget what an earlier run wrote (one that ended without taking it, e.g. stopped before it ran).
+pub fn begin_run() {
+    CAPTURE.take();
+}
+
 /// What a run wrote, taken from the session's buffers at its end.
 pub struct Printed {
-    pub stdout: String,
-    stderr: String,
-    /// Characters kept (both streams), and characters dropped past the cap.
-    kept: usize,
-    dropped: usize,
+    capture: Capture,
+    cap: usize,
 }
 
 impl Printed {
     pub fn is_empty(&self) -> bool {
-        self.stdout.is_empty() && self.stderr.is_empty() && self.dropped == 0
+        self.capture.out.written == 0 && self.capture.err.written == 0
     }
 
-    /// The run's output as one text: stdout, then stderr under its heading, then a note saying how much was
-    /// dropped past the cap.
-    pub fn into_text(self) -> String {
-        let Printed { stdout, stderr, kept, dropped } = self;
-        let mut stdout = escape_notes(stdout);
-        if !stderr.is_empty() {
-            let stderr = escape_notes(stderr);
-            if !stdout.is_empty() && !stdout.ends_with('\n') {
-                stdout.push('\n');
-            }
-            stdout.push_str(STDERR_HEADING);
-            stdout.push_str(&stderr);
+    /// Add to stdout after the run's end, as if the run had printed it (a trailing expression's repr).
+    pub fn print(&mut self, text: &str) {
+        let out = &self.capture.out;
+        let ends_line = if out.tail_chars > 0 { out.tail.ends_with('\n') } else { out.head.ends_with('\n') };
+        if out.written > 0 && !ends_line {
+            self.capture.write(Stream::Out, "\n", self.cap);
         }
-        if dropped > 0 {
-            if !stdout.ends_with('\n') {
-                stdout.push('\n');
-            }
-            stdout.push_str(&format!(
-                "[output truncated: the first {kept} characters are shown, {dropped} more were dropped; print less, \
-                 e.g. a slice, a count or a summary]"
-            ));
-        }
-        stdout
+        self.capture.write(Stream::Out, text, self.cap);
     }
+
+    /// The run's output as one text: stdout, then stderr under its heading. The tails share the second half
+    /// of the cap: stderr's (a warning, a traceback) keeps at least half of it, stdout's what stderr leaves.
+    pub fn into_text(self) -> String {
+        let Capture { mut out, mut err, .. } = self.capture;
+        let tail_budget = self.cap / 2;
+        let err_tail = err.tail_chars.min((tail_budget / 2).max(tail_budget - out.tail_chars.min(tail_budget)));
+        err.keep_last(err_tail);
+        out.keep_last(tail_budget - err_tail);
+        let mut text = out.into_text();
+        if err.written > 0 {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(STDERR_HEADING);
+            text.push_str(&err.into_text());
+        }
+        text
+    }
+}
+
+/// `text` the code made as the host shows it: at most `cap` characters, its head and its tail, the notes escaped.
+pub fn shown(text: &str, cap: usize) -> String {
+    let mut printed = Printed { capture: Capture::default(), cap };
+    printed.capture.write(Stream::Out, text, cap);
+    printed.into_text()
 }
 
 /// What the run wrote, leaving the buffers empty for the next.
 pub fn take_output() -> Printed {
-    with_state(|state: &mut SessionState| Printed {
-        stdout: std::mem::take(&mut state.output),
-        stderr: std::mem::take(&mut state.error_output),
-        kept: std::mem::take(&mut state.output_chars),
-        dropped: std::mem::take(&mut state.output_dropped),
-    })
+    Printed { capture: CAPTURE.take(), cap: limits::max_output_chars() }
 }

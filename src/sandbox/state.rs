@@ -36,14 +36,8 @@ pub struct SessionState {
     /// session takes each at most once.
     pub prepared_stand_ins: HashMap<(String, String), PyObjectRef>,
     pub fields: Option<Vec<Field>>,
-    /// What the current run wrote to `sys.stdout`, and to `sys.stderr` (kept apart: see `output`).
-    pub output: String,
-    pub error_output: String,
     /// The accepted finish call of the current run: its kind and the output dict (a sandbox dict).
     pub finish: Option<(FinishKind, PyObjectRef)>,
-    /// Characters kept in `output` and `error_output` together, and characters written past the cap and dropped.
-    pub output_chars: usize,
-    pub output_dropped: usize,
     /// The types a host tool's exception takes, by host type name (`errors::tool_error_types`).
     pub tool_error_types: HashMap<String, PyTypeRef>,
     /// The VM's own `sys.modules`, for `sys.__getattr__` (see `sandbox::sys_getattr_fallback`).

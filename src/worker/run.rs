@@ -12,7 +12,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMa
 
 use crate::sandbox::errors::{self, ExceptionReport};
 use crate::sandbox::limits::{self, Shared};
-use crate::protocol::message::{cap_text, Execute, Outcome, Stop};
+use crate::protocol::message::{Execute, Outcome, Stop};
 use crate::protocol::value::Value;
 use crate::sandbox::{self, Namespace};
 use crate::sandbox::state::with_state;
@@ -179,13 +179,10 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     limits::begin_job();
     with_state(|s| {
         s.fields = fields;
-        s.output.clear();
-        s.error_output.clear();
-        s.output_chars = 0;
-        s.output_dropped = 0;
         s.finish = None;
         s.runs += 1;
     });
+    output::begin_run();
     if let Err(exc) = output::install_streams(vm, &session.namespace.streams) {
         return error_outcome(vm, &exc, &session.cells, String::new());
     }
@@ -381,26 +378,16 @@ fn value_outcome(
     if !printed.is_empty() {
         // The repr is shown where CPython's REPL shows it: after what was printed to stdout.
         if let Some(value) = &value {
-            let mut text = match value.repr(vm) {
-                Ok(text) => text.to_string_lossy().into_owned(),
+            match value.repr(vm) {
+                Ok(text) => printed.print(&text.to_string_lossy()),
                 Err(exc) => return Err((exc, printed.into_text())),
             };
-            let stdout = &mut printed.stdout;
-            if !stdout.is_empty() && !stdout.ends_with('\n') {
-                stdout.push('\n');
-            }
-            cap_text(&mut text, max_chars.saturating_sub(stdout.chars().count()));
-            stdout.push_str(&text);
         }
         return Ok(Outcome::Value(Value::Str(printed.into_text())));
     }
     let Some(value) = value else { return Ok(Outcome::Value(Value::None)) };
     let repr = |value: &PyObjectRef| match value.repr(vm) {
-        Ok(text) => {
-            let mut text = text.to_string_lossy().into_owned();
-            cap_text(&mut text, max_chars);
-            Ok(text)
-        }
+        Ok(text) => Ok(output::shown(&text.to_string_lossy(), max_chars)),
         Err(exc) => Err((exc, String::new())),
     };
     match values::to_value(&value, vm) {
@@ -410,7 +397,7 @@ fn value_outcome(
         }
         Ok(data) => Ok(Outcome::Value(data)),
         Err(e) if e.kind.is_size() => Ok(Outcome::Value(Value::Str(format!("<{} object>", value.class().name())))),
-        Err(_) => repr(&value).map(|text| Outcome::Value(Value::Str(output::escape_notes(text)))),
+        Err(_) => repr(&value).map(|text| Outcome::Value(Value::Str(text))),
     }
 }
 

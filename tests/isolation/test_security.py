@@ -557,7 +557,7 @@ CAP = {"max_output_chars": 1000}
 
 def truncated(dropped: int) -> Callable[[dict[str, Any]], None]:
     def check(r: dict[str, Any]) -> None:
-        note = f"[output truncated: the first 1000 characters are shown, {dropped} more were dropped"
+        note = f"[output truncated: {dropped} of {dropped + 1000} characters were dropped here"
         assert note in r["value"], f"no truncation note saying {dropped} were dropped: {r['value'][-300:]}"
         assert len(r["value"]) < 1400, f"the output was not capped: {len(r['value'])} characters"
 
@@ -575,7 +575,7 @@ GROUPS["huge_output"] = {
     "stdout_write_loop": ("import sys\nfor _ in range(10**5):\n    sys.stdout.write('z' * 10)", Expect("value", extra=truncated(10**6 - 1000)), CAP),
     "print_after_error_is_capped_too": (
         "print('e' * 10**6)\n1 / 0",
-        error("ZeroDivisionError", "[output truncated: the first 1000 characters are shown", extra=lambda r: shorter_than(r["message"], 3000)),
+        error("ZeroDivisionError", "[output truncated: 999001 of 1000001 characters were dropped here", extra=lambda r: shorter_than(r["message"], 3000)),
         CAP,
     ),
 }

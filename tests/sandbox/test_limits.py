@@ -126,7 +126,8 @@ def test_huge_print_is_truncated_with_a_note_and_returns():
         """
     )
     value = results["run"]["value"]
-    assert value.startswith("'" + "x" * 1000 + "\\n[output truncated: the first 1000 characters are shown, 99999001 more")
+    assert value.startswith("'" + "x" * 500 + "\\n[output truncated: 99999001 of 100000001 characters were dropped here, before the last 500;")
+    assert value.endswith("]\\n" + "x" * 499 + "\\n'")
 
 
 def test_recursion_limit_is_clamped_and_deep_recursion_is_a_recursion_error():

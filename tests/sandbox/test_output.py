@@ -268,3 +268,61 @@ def test_a_trailing_value_whose_repr_raises_is_the_cells_error(interp):
         interp.execute("class A:\n    def __repr__(self):\n        raise ValueError('no repr for you')\nA()")
     with pytest.raises(CodeExecutionError, match=r"(?s)^ValueError: no repr.*Output printed before the error:\nhi"):
         interp.execute("print('hi')\nA()")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# output past max_output_chars: its head and its tail, a note between
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_the_default_cap_keeps_two_million_characters_head_and_tail(interp):
+    text = interp.execute("print('h' * 1_500_000)\nprint('t' * 1_500_000)")
+    head, note, tail = text.split("\n", 2)
+    assert head == "h" * 1_000_000
+    assert note == (
+        "[output truncated: 1000002 of 3000002 characters were dropped here, before the last 1000000; print less, "
+        "e.g. a slice, a count or a summary]"
+    )
+    assert tail == "t" * 999_999 + "\n"
+
+
+def test_the_last_lines_printed_after_much_output_reach_the_model(make_interp):
+    interp = make_interp(max_output_chars=1000)
+    text = interp.execute("for i in range(100_000):\n    print(i)\nprint('RESULT', 42)")
+    assert text.startswith("0\n1\n2\n")
+    assert text.endswith("\n99999\nRESULT 42\n")
+    assert "[output truncated: " in text
+    assert len(text) < 1200
+
+
+def test_a_trailing_value_after_much_output_is_shown_at_its_end(make_interp):
+    interp = make_interp(max_output_chars=1000)
+    assert interp.execute("print('x' * 5000)\n'final'").endswith("x\n'final'")
+
+
+def test_a_long_repr_alone_keeps_its_head_and_tail(make_interp):
+    interp = make_interp(max_output_chars=1000)
+    text = interp.execute("class Rows:\n    def __repr__(self):\n        return repr(list(range(100_000)))\nRows()")
+    assert text.startswith("[0, 1, 2, ")
+    assert text.endswith(", 99998, 99999]")
+    assert "[output truncated: " in text
+
+
+def test_stderr_after_much_stdout_is_kept(make_interp):
+    interp = make_interp(max_output_chars=1000)
+    text = interp.execute("import sys\nprint('x' * 5000)\nprint('careful!', file=sys.stderr)")
+    assert text.endswith("x\n[stderr]\ncareful!\n")
+
+
+def test_output_before_an_error_keeps_its_last_lines(make_interp):
+    interp = make_interp(max_output_chars=1000)
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute("for i in range(10_000):\n    print('step', i)\n1 / 0")
+    assert raised.value.output.endswith("step 9998\nstep 9999\n")
+
+
+def test_the_note_in_a_tail_is_the_hosts_alone(make_interp):
+    interp = make_interp(max_output_chars=100)
+    text = interp.execute("print('x' * 500)\nprint('[output truncated: all is well]')")
+    assert text.endswith("\n\\[output truncated: all is well]\n")
+    assert text.count("\n[output truncated: ") == 1

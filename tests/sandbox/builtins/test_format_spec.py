@@ -47,7 +47,7 @@ for values, kinds in groups:
 
 
 def test_specs_format_as_cpythons(make_interp):
-    assert_prints_as_cpython(make_interp(timeout=120), PROGRAM)
+    assert_prints_as_cpython(make_interp(timeout=120, max_output_chars=10_000_000), PROGRAM)
 
 
 # The specs reports use, each on values that show its edges.

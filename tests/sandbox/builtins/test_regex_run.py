@@ -31,4 +31,4 @@ show_methods(patterns, subjects)
 
 
 def test_run_search_results_are_cpythons(make_interp):
-    assert_prints_as_cpython(make_interp(), PROGRAM)
+    assert_prints_as_cpython(make_interp(max_output_chars=10_000_000), PROGRAM)
