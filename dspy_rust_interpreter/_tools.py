@@ -3,7 +3,7 @@
 A stand-in is a sandbox function generated from the host callable's ``inspect.signature`` and docstring, so
 ``help(search)``, ``search.__doc__`` and ``inspect.signature(search)`` work in the sandbox, and a call with
 the wrong arity fails with the VM's own TypeError before anything crosses to the host. Its body forwards
-the bound arguments to ``__invoke(name, args, kwargs)`` (see src/sandbox/tools.rs), which returns the result,
+the bound arguments to ``__invoke(name, args, kwargs)`` (see src/sandbox/bridge/tools.rs), which returns the result,
 or a lazy iterator over a stream the host keeps.
 
 The source is built from validated identifiers and ``repr()`` of strings and plain literals only, so no
@@ -195,7 +195,7 @@ def _helper_names(used: set[str]) -> dict[str, str]:
 
 
 def _prelude(h: dict[str, str]) -> list[str]:
-    # `__invoke` and `__Default` are made once in the sandbox (src/sandbox/tools.rs): a stand-in's source is
+    # `__invoke` and `__Default` are made once in the sandbox (src/sandbox/bridge/tools.rs): a stand-in's source is
     # its def and these names.
     return [f"{h['call']} = __invoke", f"{h['Default']} = __Default"]
 

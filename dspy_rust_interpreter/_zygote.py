@@ -4,7 +4,7 @@ when this package is imported (``_zygote_process``), a package set's on first us
 it ends with the host, taking every session process with it.
 
 Sessions with packages (the ``packages`` option) are forked from a zygote of their package set instead, which
-read the packages' files and imported them before serving (``src/sandbox/bundle.rs``): one per distinct set,
+read the packages' files and imported them before serving (``src/sandbox/zygote_data/bundle.rs``): one per distinct set,
 at most ``MAX_PACKAGE_SETS`` per host process. A set's zygote is kept while any process of its group lives
 (its sessions, their checkpoints and forks); past the bound, the least recently used set whose group is idle
 is retired to make room, and only when none is idle is a new set refused."""
@@ -26,7 +26,7 @@ from ._zygote_process import ZygoteProcess, take_prestarted
 MAX_PACKAGE_SETS = 8
 
 def _manifest(packages: PackageSet) -> str:
-    """The manifest a package set's zygote reads (``src/sandbox/bundle.rs``)."""
+    """The manifest a package set's zygote reads (``src/sandbox/zygote_data/bundle.rs``)."""
     lines = [f"file\t{sandbox_path}\t{host_path}\n" for sandbox_path, host_path in packages.entries]
     lines += [f"import\t{module}\n" for module in import_names(packages)]
     return "".join(lines)

@@ -50,7 +50,7 @@ def _tzdata_dir() -> str | None:
 
 class ZygoteProcess:
     """One zygote process and the host's end of its control socket. ``manifest``: the package set's manifest
-    (``src/sandbox/bundle.rs``), for a set's zygote; None for the plain one."""
+    (``src/sandbox/zygote_data/bundle.rs``), for a set's zygote; None for the plain one."""
 
     def __init__(self, manifest: str | None = None) -> None:
         # Whether a session was ever asked of it: one that was not can be ended at once (it has no sessions).

@@ -1,7 +1,7 @@
 """Differential fuzzing of regular expressions: the sandbox's `re` against CPython's (issue 30).
 
 The sandbox searches with a finite automaton first and lets `_sre` make each match where the automaton says
-one can start (src/sandbox/builtins/regex/); every result must still be CPython's. Random patterns come from a
+one can start (src/sandbox/library/re/); every result must still be CPython's. Random patterns come from a
 grammar of `re`'s syntax (literals, sets, categories, anchors, word boundaries, groups, named groups,
 alternation, greedy/lazy/possessive repeats, atomic groups, lookarounds, inline flags: the syntax the
 automaton reads; a backreference keeps RustPython's own search),
@@ -47,7 +47,7 @@ FLAG_NAMES = ["I", "M", "S", "A", "X"]
 def pattern(rng: random.Random, depth: int = 0, groups: list[int] | None = None, capturing: bool = True) -> str:
     """A random pattern; ``groups`` counts the capturing groups opened so far (for backreferences). Without
     ``capturing``, every group is non-capturing: a pattern without groups that reads exactly is matched by an
-    automaton alone (src/sandbox/builtins/regex/translate.rs), and this keeps such patterns common."""
+    automaton alone (src/sandbox/library/re/translate.rs), and this keeps such patterns common."""
     groups = groups if groups is not None else [0]
     parts = []
     for _ in range(rng.randint(1, 4 if depth else 5)):

@@ -1,5 +1,5 @@
 """The callback programs of ``fuzz_callbacks.py`` under a memory checker: each runs in a sandbox VM inside the crate's
-unit-test binary (``sandbox::tests::callback_programs_under_a_memory_checker``), which valgrind's memcheck watches.
+unit-test binary (``sandbox::prepare::tests::callback_programs_under_a_memory_checker``), which valgrind's memcheck watches.
 Native code that reads an object sandbox code freed or resized meanwhile is an invalid read there, even where it
 would not crash; any error valgrind reports fails the run.
 
@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TEST = "sandbox::tests::callback_programs_under_a_memory_checker"
+TEST = "sandbox::prepare::tests::callback_programs_under_a_memory_checker"
 
 
 def test_binary() -> str:

@@ -25,13 +25,13 @@ use pyo3::prelude::*;
 #[global_allocator]
 static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 
-/// The sandbox's table of the standard library (`src/sandbox/stdlib.rs`), for the docs and the tests:
+/// The sandbox's table of the standard library (`src/sandbox/vm/stdlib.rs`), for the docs and the tests:
 /// (module, "available" | "confined" | "refused", "native" | "python" | "stand-in" | None, what it works on or
 /// why it is refused).
 #[pyfunction]
 fn stdlib_modules() -> Vec<(&'static str, &'static str, Option<&'static str>, String)> {
-    sandbox::STDLIB_MODULES.iter().map(|(name, standing)| {
-        let (kind, source, note) = sandbox::stdlib::describe(*standing);
+    sandbox::vm::stdlib::MODULES.iter().map(|(name, standing)| {
+        let (kind, source, note) = sandbox::vm::stdlib::describe(*standing);
         (*name, kind, source, note)
     }).collect()
 }

@@ -1,4 +1,4 @@
-"""Write docs/stdlib.md's table of the standard library from the sandbox's own table (src/sandbox/stdlib.rs).
+"""Write docs/stdlib.md's table of the standard library from the sandbox's own table (src/sandbox/vm/stdlib.rs).
 
     python tools/stdlib_table.py          # rewrite the table in docs/stdlib.md
     python tools/stdlib_table.py --check  # exit 1 when docs/stdlib.md is out of date (tests/sandbox/test_stdlib.py runs it)

@@ -17,7 +17,7 @@
 
 mod adopted;
 mod pages;
-mod sqlite;
+pub mod sqlite;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, UnsafeCell};
@@ -25,7 +25,6 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicPtr, AtomicUsize, Ordering};
 
 pub use adopted::{adopt, ADOPT_FROM};
-pub use sqlite::route_through_budget as route_sqlite_through_budget;
 use adopted::{adopted_slot, release_adopted};
 use pages::{Heap, SMALL_ALIGN, SMALL_MAX};
 

@@ -1,4 +1,4 @@
-//! What both ends' conversions share (`host::convert`, `sandbox::values`): the plain-data set that crosses
+//! What both ends' conversions share (`host::convert`, `sandbox::bridge::values`): the plain-data set that crosses
 //! (None, bool, int of any size, float, str, bytes, list, tuple, dict, set, frozenset, nested; on the host
 //! side also the kinds of `host::known`), and the conversion error, which records where in
 //! the value it happened, built while unwinding so that successful conversions pay nothing for it.

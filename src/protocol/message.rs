@@ -137,7 +137,7 @@ pub enum ToSession {
     /// To the zygote: start a session with these options on the socket passed with the message. The tools are
     /// those the session's first run will declare (`spawn_stand_ins` picks them): the zygote makes their
     /// stand-ins before it forks, once per zygote, so RLM's fresh interpreter per call, always with the same
-    /// tools, compiles none of them (`sandbox::tools::prepare_stand_ins`).
+    /// tools, compiles none of them (`sandbox::bridge::tools::prepare_stand_ins`).
     Spawn(SessionOptions, Vec<ToolDecl>),
     Execute(Box<Execute>),
     /// A tool call's answer, and how long (nanoseconds) the tool's own code ran on the host: the part of the

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sandbox::limits::{Shared, Stopping};
+use crate::sandbox::vm::limits::{Shared, Stopping};
 use crate::protocol::message::Stop;
 
 

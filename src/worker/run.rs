@@ -10,15 +10,16 @@ use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::scope::Scope;
 use rustpython_vm::{AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
-use crate::sandbox::errors::{self, ExceptionReport};
-use crate::sandbox::limits::{self, Shared};
+use crate::sandbox::vm::errors::{self, ExceptionReport};
+use crate::sandbox::vm::limits::{self, Shared};
 use crate::protocol::message::{Execute, Outcome, Stop};
 use crate::protocol::value::Value;
-use crate::sandbox::{self, Namespace};
-use crate::sandbox::state::with_state;
-use crate::sandbox::values::{self, KeptValues};
+use crate::sandbox::vm::namespace::{self, Namespace};
+use crate::sandbox::vm::state::with_state;
+use crate::sandbox::bridge::values::{self, KeptValues};
 use crate::worker::monitor;
-use crate::sandbox::{cell_code, folded_constants, output, respecialise, tools};
+use crate::sandbox::bridge::{output, tools};
+use crate::sandbox::rewrite::{cell_code, folded_constants, respecialise};
 
 /// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
 /// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
@@ -115,7 +116,7 @@ pub fn files_command(vm: &VirtualMachine, session: &mut Session, command: crate:
     monitor::begin_run(shared.clone());
     let _guard = RunGuard(&shared);
     shared.begin_memory_budget();
-    crate::sandbox::files::command(vm, command)
+    crate::sandbox::bridge::files::command(vm, command)
 }
 
 /// What a standby rehearses (see `rehearse`): the shapes most first cells have.
@@ -153,7 +154,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     let _guard = RunGuard(&shared);
     // Converting runs the session's own modules (dates, decimals, UUIDs): under the import state it expects
     // and a memory budget that leaves room for the values themselves.
-    if let Err(exc) = sandbox::restore_import_state(vm, &session.namespace) {
+    if let Err(exc) = namespace::restore_import_state(vm, &session.namespace) {
         return error_outcome(vm, &exc, &session.cells, String::new());
     }
     shared.begin_memory_budget_beyond(variables.iter().map(|(_, value)| value.size_hint()).sum());
@@ -279,7 +280,7 @@ fn run_cell(vm: &VirtualMachine, compiled: PyRef<PyCode>, scope: Scope) -> PyRes
     if !awaits {
         return Ok(result);
     }
-    sandbox::sandbox_async(vm, "run_cell", (result,)).inspect_err(trim_to_cell)
+    namespace::sandbox_async(vm, "run_cell", (result,)).inspect_err(trim_to_cell)
 }
 
 /// The event loop's frames are not the model's code: a top-level-await cell's traceback starts at the cell,
@@ -300,8 +301,8 @@ fn trim_to_cell(exc: &PyBaseExceptionRef) {
 /// reads as running (and `asyncio.run` would refuse to start another): end that as the loop's own cleanup
 /// would have. Only if asyncio was imported.
 fn settle_event_loops(vm: &VirtualMachine) {
-    if sandbox::imported_module(vm, "asyncio.events").is_some() {
-        let _ = sandbox::sandbox_async(vm, "settle", ());
+    if namespace::imported_module(vm, "asyncio.events").is_some() {
+        let _ = namespace::sandbox_async(vm, "settle", ());
     }
 }
 
@@ -311,7 +312,7 @@ fn forget_host_calls(vm: &VirtualMachine) {
     if with_state(|s| std::mem::take(&mut s.host_calls)).is_empty() {
         return;
     }
-    let _ = sandbox::sandbox_async(vm, "forget", ());
+    let _ = namespace::sandbox_async(vm, "forget", ());
 }
 
 fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, output: String) -> Outcome {
@@ -327,7 +328,7 @@ fn error_outcome(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cells: &Cells, o
     Outcome::Error { type_name, message, traceback, output, stop: None }
 }
 
-/// Line `line` of a module the sandbox imported from its own filesystem (`sandbox/python/_sandbox_importer.py`), read as
+/// Line `line` of a module the sandbox imported from its own filesystem (`sandbox/machinery/_sandbox_importer.py`), read as
 /// CPython's traceback reads it (`linecache`, through the sandbox's `open`); None for the `<...>` names of
 /// cells, frozen and stand-in modules.
 fn file_line(vm: &VirtualMachine, file: &str, line: usize) -> Option<String> {

@@ -13,14 +13,14 @@ use rustpython_vm::signal::UserSignalSender;
 use rustpython_vm::VirtualMachine;
 use seccompiler::BpfProgram;
 
-use crate::sandbox::limits::{Limits, Shared};
+use crate::sandbox::vm::limits::{Limits, Shared};
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{FaultPlace, Outcome, ToHost, ToSession, SessionOptions, ToolResult};
 use crate::protocol::value::Value;
 use crate::protocol::files::{FileAnswer, FileOp};
-use crate::sandbox::host::{self, Host};
-use crate::sandbox::Namespace;
-use crate::sandbox::values::KeptValues;
+use crate::sandbox::bridge::host::{self, Host};
+use crate::sandbox::vm::namespace::Namespace;
+use crate::sandbox::bridge::values::KeptValues;
 use crate::worker::run::{self, Cells};
 use crate::protocol::message::REPLAY_BUDGET;
 use crate::worker::{confine, fault, monitor};
@@ -236,10 +236,10 @@ fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String>
     confine::set_limits(ceiling, own).and_then(|()| confine::apply(filters)).map_err(confined)?;
     crate::memory::keep_spare_for(limits.memory_limit);
     let shared = Shared::new(limits, signals, &crate::memory::SESSION);
-    crate::sandbox::limits::begin_session(shared.clone());
-    crate::sandbox::preload(vm, &options.preload)?;
-    crate::sandbox::files::configure(vm, &options.files).map_err(|exc| {
-        let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
+    crate::sandbox::vm::limits::begin_session(shared.clone());
+    crate::sandbox::prepare::preload(vm, &options.preload)?;
+    crate::sandbox::bridge::files::configure(vm, &options.files).map_err(|exc| {
+        let report = crate::sandbox::vm::errors::exception_report(vm, &exc, |_, _| None);
         format!("the session's files could not be set up ({}: {})", report.type_name, report.message)
     })?;
     Ok(run::Session {

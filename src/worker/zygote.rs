@@ -14,7 +14,8 @@ use rustpython_vm::VirtualMachine;
 
 use crate::protocol::channel::Channel;
 use crate::protocol::message::{SessionOptions, ToHost, ToSession};
-use crate::sandbox::{self, Namespace};
+use crate::sandbox::{self, prepare};
+use crate::sandbox::vm::namespace::Namespace;
 use crate::worker::{confine, monitor, session};
 
 /// Deep recursion in RustPython uses native stack; the VM thread reserves plenty (reserved, not used).
@@ -42,8 +43,8 @@ const MAX_CONTROL_FRAME: usize = 1 << 20;
 
 /// The zygote's entry point, called by the loader with the control socket's descriptor. Returns when the
 /// host is gone, after ending every session of this zygote.
-/// `tzdata_dir` is the folder of the host's `tzdata` package, when it has one (see `sandbox::tzdata`);
-/// `packages` the manifest of a package set's files, for that set's zygote (see `sandbox::bundle`).
+/// `tzdata_dir` is the folder of the host's `tzdata` package, when it has one (see `sandbox::zygote_data::tzdata`);
+/// `packages` the manifest of a package set's files, for that set's zygote (see `sandbox::zygote_data::bundle`).
 #[pyfunction]
 #[pyo3(signature = (control_fd, tzdata_dir=None, packages=None))]
 pub fn serve_zygote(
@@ -55,8 +56,8 @@ pub fn serve_zygote(
     // SAFETY: the loader hands over this descriptor, which nothing else in the process uses.
     let control = unsafe { Channel::from_raw(control_fd) };
     // Read before the zygote is confined (and before its VM exists, so a failure costs nothing but the data).
-    let tzdata = tzdata_dir.as_deref().filter(|dir| !dir.as_os_str().is_empty()).and_then(sandbox::tzdata::read);
-    let bundle = packages.as_deref().map(sandbox::bundle::read).transpose().map_err(pyo3::exceptions::PyOSError::new_err)?;
+    let tzdata = tzdata_dir.as_deref().filter(|dir| !dir.as_os_str().is_empty()).and_then(sandbox::zygote_data::tzdata::read);
+    let bundle = packages.as_deref().map(sandbox::zygote_data::bundle::read).transpose().map_err(pyo3::exceptions::PyOSError::new_err)?;
     let served = py.detach(move || {
         std::thread::Builder::new()
             .name("zygote".into())
@@ -69,7 +70,7 @@ pub fn serve_zygote(
     served.map(drop).map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }
 
-fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option<sandbox::bundle::Bundle>) {
+fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, bundle: Option<sandbox::zygote_data::bundle::Bundle>) {
     // SAFETY: process-wide settings of the zygote, inherited by every session: children are reaped by the
     // kernel (no zombies), and checkpoints orphaned by a killed session are adopted here, not by init.
     unsafe {
@@ -81,7 +82,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
     let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
-    let interpreter = sandbox::new_interpreter(receiver);
+    let interpreter = prepare::new_interpreter(receiver);
     interpreter.enter(|vm| {
         // Huge pages before forking (`memory::Collapser`) cost the plain zygote ~7 ms, its first
         // session's latency: it waits for the first idle second, as the idle preload does. A package set's
@@ -89,7 +90,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         let collapse_now = bundle.is_some();
         let prepared = prepare(vm, tzdata, bundle);
         // The Unicode tables of the regex automata (~1 ms from the ICU data's ranges): every session finds them.
-        crate::sandbox::builtins::regex::warm();
+        crate::sandbox::library::re::warm();
         let filters = confine::session_filters().map_err(|e| e.to_string());
         let interrupts = monitor::install_interrupt_handler().map_err(|e| e.to_string());
         let data_bytes = data_bytes();
@@ -114,7 +115,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
         loop {
             if last_spawn.is_some() && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
                 idle_preload_done = true;
-                let _ = sandbox::preload(vm, PRELOADED_WHEN_IDLE);
+                let _ = prepare::preload(vm, PRELOADED_WHEN_IDLE);
                 if let Some(collapser) = &collapser {
                     collapser.collapse_for_forks();
                 }
@@ -149,7 +150,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::tzdata::Data>, bundle: Option
                     Some(socket)
                 }
             };
-            sandbox::tools::prepare_stand_ins(vm, stand_ins);
+            sandbox::bridge::tools::prepare_stand_ins(vm, stand_ins);
             if let Some(socket) = socket {
                 let start = session_start(namespace, options.clone(), filters, data_bytes, &signals);
                 if fork_session(vm, start, session::Link::Socket(socket)).is_none() {
@@ -246,27 +247,27 @@ impl Standby {
 
 fn prepare(
     vm: &rustpython_vm::VirtualMachine,
-    tzdata: Option<sandbox::tzdata::Data>,
-    bundle: Option<sandbox::bundle::Bundle>,
+    tzdata: Option<sandbox::zygote_data::tzdata::Data>,
+    bundle: Option<sandbox::zygote_data::bundle::Bundle>,
 ) -> Result<Namespace, String> {
     let reported = |exc| {
-        let report = crate::sandbox::errors::exception_report(vm, &exc, |_, _| None);
+        let report = crate::sandbox::vm::errors::exception_report(vm, &exc, |_, _| None);
         format!("{}: {}", report.type_name, report.message)
     };
     // Before anything can open a database (a package's import may): SQLite takes a new allocator only then.
-    crate::memory::route_sqlite_through_budget()?;
-    let namespace = sandbox::prepare(vm).map_err(reported)?;
+    crate::memory::sqlite::route_through_budget()?;
+    let namespace = prepare::prepare(vm).map_err(reported)?;
     if let Some(data) = tzdata {
-        sandbox::tzdata::install(vm, data).map_err(reported)?;
+        sandbox::zygote_data::tzdata::install(vm, data).map_err(reported)?;
     }
     if let Some(bundle) = bundle {
-        sandbox::bundle::install(vm, bundle).map_err(reported)?;
+        sandbox::zygote_data::bundle::install(vm, bundle).map_err(reported)?;
     }
-    sandbox::preload(vm, PRELOADED)?;
+    prepare::preload(vm, PRELOADED)?;
     // Last: what preparing left for the collector is collected once, and from here collections wait for a safe
-    // point (`sandbox::gc`).
+    // point (`sandbox::vm::gc`).
     vm.state.gc.collect(2);
-    sandbox::gc::install(vm).map_err(reported)?;
+    sandbox::vm::gc::install(vm).map_err(reported)?;
     Ok(namespace)
 }
 

@@ -11,7 +11,7 @@ from dspy_rust_interpreter import CodeExecutionError
 
 RUNNER = Path(__file__).parent / "cpython_cells.py"
 TRACEBACK = "\n\nTraceback (most recent call last):"
-# What the sandbox writes before a run's stderr, after its stdout (src/sandbox/output.rs).
+# What the sandbox writes before a run's stderr, after its stdout (src/sandbox/bridge/output.rs).
 STDERR = "[stderr]\n"
 
 

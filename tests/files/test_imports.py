@@ -1,4 +1,4 @@
-"""`import` reads Python source from the sandbox's own filesystem (src/sandbox/python/_sandbox_importer.py): a module a cell
+"""`import` reads Python source from the sandbox's own filesystem (src/sandbox/machinery/_sandbox_importer.py): a module a cell
 wrote, a package with submodules and relative imports, a namespace package, a folder put on `sys.path`, a
 mounted folder; `importlib.reload` reads the file again; the standard library cannot be shadowed."""
 

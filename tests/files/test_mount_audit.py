@@ -199,7 +199,7 @@ def test_rename_cannot_replace_entries_the_mount_does_not_expose(make_interp, tm
 
 @pytest.mark.parametrize("method", ["files_written", "list"])
 def test_host_api_paths_are_absolute_and_normalised(make_interp, tmp_path, method):
-    """src/sandbox/files.rs `command` / dspy_rust_interpreter/_files.py: `interp.files_written()` and `interp.files.list()`
+    """src/sandbox/bridge/files.rs `command` / dspy_rust_interpreter/_files.py: `interp.files_written()` and `interp.files.list()`
     return whatever the session's (replaceable) `_sandbox_files.written`/`host_list` answer. docs/files.md tells
     programs to hand these paths on (e.g. map an rw mount's paths to host paths); a session can answer
     '/out/../../etc/passwd' or relative paths, which no real file of the sandbox can have."""

@@ -122,7 +122,7 @@ for code, variables in [("len(data)", {"data": data}), ("len(rows())", None), ("
         timeout=150,
     )
     # The finalizer runs in the sandbox, never while the host waits on a conversion. Collections run at the VM's
-    # safe points (`sandbox/gc.rs`), where the stop of a finalizer that loops waits for the collection: the run
+    # safe points (`sandbox/vm/gc.rs`), where the stop of a finalizer that loops waits for the collection: the run
     # ends by the time limit, the grace and a rollback's replay (abandoned, the session restored), not later:
     # `timeout` + 2 x `abandon_after` + 3 s (docs/security.md).
     assert all(gap < 1.0 for gap in results["longest_gap"]), results

@@ -83,7 +83,7 @@ def test_host_reaching_module_is_not_importable(interp, module):
     assert f"No module named '{module}'" in str(error)
 
 
-# Standard-library modules that reach the host are refused with the reason (their table: src/sandbox/stdlib.rs;
+# Standard-library modules that reach the host are refused with the reason (their table: src/sandbox/vm/stdlib.rs;
 # tests/sandbox/test_stdlib_table.py checks every row).
 @pytest.mark.parametrize(
     "module",

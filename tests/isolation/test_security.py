@@ -171,7 +171,7 @@ def no_module(name: str) -> Expect:
 
 
 def refused(name: str, reason: str) -> Expect:
-    """A module the sandbox refuses says so, and why (its table: src/sandbox/stdlib.rs)."""
+    """A module the sandbox refuses says so, and why (its table: src/sandbox/vm/stdlib.rs)."""
     return error("ModuleNotFoundError", f"module '{name}' is not available in the sandbox: it {reason}")
 
 

@@ -238,7 +238,7 @@ def test_the_factory_carries_the_option_and_pickles():
 
 
 def test_a_package_sets_sessions_start_with_its_packages_imported(make_interp):
-    # Forked from the set's own zygote, which imported them once (src/sandbox/bundle.rs).
+    # Forked from the set's own zygote, which imported them once (src/sandbox/zygote_data/bundle.rs).
     with_set = make_interp(packages=["tabulate", "more-itertools"])
     assert with_set.execute("import sys\n['tabulate' in sys.modules, 'more_itertools' in sys.modules]") == [True, True]
     assert with_set.execute("import tabulate\ntabulate.__file__") == "/packages/tabulate/__init__.py"

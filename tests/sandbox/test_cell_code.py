@@ -1,4 +1,4 @@
-"""A cell's top-level name loads run as global loads (src/sandbox/cell_code.rs): the cell's code is laid out again
+"""A cell's top-level name loads run as global loads (src/sandbox/rewrite/cell_code.rs): the cell's code is laid out again
 with `LOAD_GLOBAL` for `LOAD_NAME`, which read a builtin without making and dropping a KeyError. What a cell does
 must not change: each case runs in the sandbox and in CPython and prints the same."""
 

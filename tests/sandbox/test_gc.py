@@ -1,4 +1,4 @@
-"""Automatic collections at the VM's safe points (`src/sandbox/gc.rs`): a finalizer an automatic collection runs
+"""Automatic collections at the VM's safe points (`src/sandbox/vm/gc.rs`): a finalizer an automatic collection runs
 never runs inside a native operation that holds a lock on what the finalizer touches."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Specialisations RustPython would keep after they went stale are put back to their adaptive forms
-(src/sandbox/respecialise.rs): a cell run again, and the namespace's functions once it gained names, start as code
+(src/sandbox/rewrite/respecialise.rs): a cell run again, and the namespace's functions once it gained names, start as code
 that never ran. What is seen: the adaptive instructions `dis` shows before the code runs again, and results that
 do not change, including generators suspended in the code."""
 

@@ -318,7 +318,7 @@ def test_csv_dialects_by_name_and_object(interp):
     assert interp.execute(code) == ('a|"b|c"\r\n', [{"x": "1", "y": "2"}], "|", ["excel", "excel-tab", "pipes", "unix"])
 
 
-# Refused modules say why (src/sandbox/stdlib.rs), never a bare "No module named".
+# Refused modules say why (src/sandbox/vm/stdlib.rs), never a bare "No module named".
 REFUSED = {
     "ssl": "network",
     "smtplib": "network",

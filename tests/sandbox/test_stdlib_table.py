@@ -1,4 +1,4 @@
-"""The sandbox's table of the standard library (src/sandbox/stdlib.rs) is whole and true: every module of the
+"""The sandbox's table of the standard library (src/sandbox/vm/stdlib.rs) is whole and true: every module of the
 reference CPython's standard library has a row; every available or confined one imports in a fresh session,
 every refused one fails with ImportError in its own words, never a bare "No module named"; docs/stdlib.md
 shows the table as it is."""
@@ -36,7 +36,7 @@ def test_every_module_of_cpythons_standard_library_has_a_row():
         capture_output=True, text=True, check=True,
     ).stdout
     missing = sorted(set(ast.literal_eval(listed)) - {name for name, *_ in ROWS})
-    assert not missing, f"modules of CPython's standard library with no row in src/sandbox/stdlib.rs: {missing}"
+    assert not missing, f"modules of CPython's standard library with no row in src/sandbox/vm/stdlib.rs: {missing}"
     names = [name for name, *_ in ROWS]
     assert names == sorted(set(names)), "the table has a name twice"
 

@@ -1,5 +1,5 @@
 # Arithmetic on number literals that the compiler folds into a constant gives what the same arithmetic gives at
-# run time (src/sandbox/folded_constants.rs): exact float floor divisions, signed zeros, folded tuples and lists,
+# run time (src/sandbox/rewrite/folded_constants.rs): exact float floor divisions, signed zeros, folded tuples and lists,
 # expressions over lines, in functions, beside an equal literal, and in a cell of over 255 constants.
 print(6.0 // 1.5, 120.0 // 60, 3 // 0.5, 7.0 // 7, -7.0 // 7, 2.5 // -0.5, 1e308 // 1e308)
 print(repr(-0.5 // -2), repr(0.5 // -2), repr(-0.5 // 2.0), repr(-1.5 // -7.0))

@@ -1,4 +1,4 @@
-# Regular expressions searched by the automaton first (src/sandbox/builtins/regex/): every method, flag and kind of
+# Regular expressions searched by the automaton first (src/sandbox/library/re/): every method, flag and kind of
 # subject gives CPython's results, empty matches and group references included.
 import re
 

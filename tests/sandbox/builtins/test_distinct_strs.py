@@ -1,5 +1,5 @@
 """`set(words)`, `frozenset(words)`, `set.update(words)` and `Counter(words)` over a list or tuple of exact strs
-are told apart by text natively (src/sandbox/builtins/distinct_strs.rs). What they make must be what the
+are told apart by text natively (src/sandbox/library/set.rs). What they make must be what the
 element-by-element loop makes: CPython's contents and counts, the first object of each text kept, the same
 order of insertion as RustPython's own loop (a set iterates in insertion order there); anything else (a str
 subclass with its own `__eq__`, a non-str element, an iterator, a Counter value that is not an int) keeps the

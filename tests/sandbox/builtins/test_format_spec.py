@@ -1,4 +1,4 @@
-"""`int`, `float` and `str` formatted by a spec (src/sandbox/builtins/format_spec.rs): the sandbox writes the
+"""`int`, `float` and `str` formatted by a spec (src/sandbox/library/str_methods/format_spec.rs): the sandbox writes the
 common specs itself and gives the rest to RustPython's method. Every spec of a grammar-built sample, on values at
 the edges (negative zero, halves that round to even, 64-bit limits, big ints, NaN, text that is not ASCII), must
 come out as CPython's, through `format()`, f-strings and `str.format`."""

@@ -1,4 +1,4 @@
-"""Regular expressions searched by a finite automaton first (src/sandbox/builtins/regex/).
+"""Regular expressions searched by a finite automaton first (src/sandbox/library/re/).
 
 What CPython gives is pinned by tests/fidelity/cases/re_automaton.py and by the differential fuzzer
 (fuzz/fuzz_regex.py); here, what CPython cannot show: patterns on which a backtracking engine (CPython's, and

@@ -1,5 +1,5 @@
 """A pattern whose every part has an exact reading and that cannot match empty is matched by an automaton with
-`_sre`'s own matches and captures (src/sandbox/builtins/regex/translate.rs, the exact reading): every method
+`_sre`'s own matches and captures (src/sandbox/library/re/translate.rs, the exact reading): every method
 takes the spans of the match and of its groups from it, without running the engine, and `lastindex` is asked
 of the engine only where more than one group took part. Every result must be CPython's: greedy and lazy
 repeats, the order of alternatives, groups in repeats and alternatives, case-insensitive and Unicode classes,

@@ -1,5 +1,5 @@
 """`Pattern.finditer` returns an iterator of our own where the automaton searches
-(src/sandbox/builtins/regex/matches.rs): a type named as CPython's `callable_iterator`, whose `__next__` is the
+(src/sandbox/library/re/matches.rs): a type named as CPython's `callable_iterator`, whose `__next__` is the
 search itself. It must iterate as CPython's does: matches in order, empty matches and the step after them,
 `pos`/`endpos`, exhaustion that stays exhausted, two iterators of one pattern interleaved, other searches of
 the pattern between steps, the type's name and repr, and no way to make one but `finditer`."""

@@ -1,6 +1,6 @@
 """A fixed sequence of ASCII characters and classes (`INC-\\d{5}`, `\\d{4}-\\d{2}-\\d{2}`, with groups anywhere in it)
 is searched by a table lookup per byte at each candidate, and its groups are set at their fixed offsets
-(src/sandbox/builtins/regex/fixed.rs; `regex-automata` was asked for an anchored match, and again for the groups,
+(src/sandbox/library/re/fixed.rs; `regex-automata` was asked for an anchored match, and again for the groups,
 at each literal it found). Every result must be CPython's: a literal prefix that occurs without a match after it,
 overlapping candidates (`aab` in `aaab`), classes that are ASCII on an ASCII subject only (`\\d`, `\\w`,
 case-insensitive letters) and subjects with other digits and wide characters, nested and named groups,

@@ -1,5 +1,5 @@
 """A pattern every match of begins with one literal, or at a line start, is searched by those places and an
-anchored match at each, its groups read in the same pass (src/sandbox/builtins/regex/lead.rs;
+anchored match at each, its groups read in the same pass (src/sandbox/library/re/lead.rs;
 `meta::Regex::search` scanned forward to each match's end and back to its start, then again for the groups);
 where a match may be long after its literal, or may read past its line, only the first place is tried, and the
 search goes on without the lead. Every result must be CPython's: literals that overlap themselves (`aa`, `abab`)

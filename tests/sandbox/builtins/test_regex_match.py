@@ -1,4 +1,4 @@
-"""`re.Match` is our own type (src/sandbox/builtins/regex/matched.rs), made from the engine state a search
+"""`re.Match` is our own type (src/sandbox/library/re/matched.rs), made from the engine state a search
 left; the searches RustPython still runs (bytes, patterns the automaton cannot read) have their `Match`
 converted. Every attribute and method must be CPython's, for every way a `Match` is made."""
 

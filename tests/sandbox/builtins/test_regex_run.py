@@ -1,5 +1,5 @@
 """A repeat of one class of ASCII characters (`\\s+`, `\\w+`, `[,;]+?`, `-{2,3}`; `\\b\\w+\\b` on an ASCII subject) is
-searched by a table lookup per byte (src/sandbox/builtins/regex/run.rs; `meta::Regex::search` scanned forward to
+searched by a table lookup per byte (src/sandbox/library/re/run.rs; `meta::Regex::search` scanned forward to
 each match's end and back to its start). Every result must be CPython's: greedy, lazy and counted repeats, runs
 shorter than the count, classes that are ASCII on an ASCII subject only (`\\s`, `\\d`, `[^a-z]`, case-insensitive
 letters), subjects with other whitespace and digits (`\\u3000`, `\\x1c`, Arabic-Indic digits) and wide characters,

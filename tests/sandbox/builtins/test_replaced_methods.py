@@ -1,4 +1,4 @@
-"""The methods the sandbox puts in place of RustPython's (src/sandbox/builtins/mod.rs, `fast_method`) keep the
+"""The methods the sandbox puts in place of RustPython's (src/sandbox/library/mod.rs, `fast_method`) keep the
 replaced method's text signature, so `inspect.signature` and `help()` read them as CPython's."""
 
 from __future__ import annotations

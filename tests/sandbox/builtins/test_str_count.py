@@ -1,4 +1,4 @@
-"""`str.count` by bytes (`src/sandbox/builtins/str_count.rs`), against CPython: every script, overlapping
+"""`str.count` by bytes (`src/sandbox/library/str_methods/count.rs`), against CPython: every script, overlapping
 candidates, and the cases RustPython's own method keeps (bounds, an empty needle, subclasses, errors)."""
 
 from __future__ import annotations

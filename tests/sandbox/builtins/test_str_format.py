@@ -1,4 +1,4 @@
-"""`str.format` for templates of plain fields (src/sandbox/builtins/str_format.rs): the sandbox reads the
+"""`str.format` for templates of plain fields (src/sandbox/library/str_methods/format.rs): the sandbox reads the
 template itself and gives any other to RustPython's method. Templates of every shape, valid and not, must format
 (or fail) as CPython's, and a value's own `__format__` must run once per field, in order, whichever path runs."""
 

@@ -1,4 +1,4 @@
-"""`str % values` for templates of plain conversions (src/sandbox/builtins/str_percent.rs): the sandbox writes
+"""`str % values` for templates of plain conversions (src/sandbox/library/str_methods/percent.rs): the sandbox writes
 them itself and gives any other template to RustPython's `%`. Conversions of every flag, width and precision, on
 values at the edges, and templates that must fail, must come out as CPython's; a value's `__str__`/`__repr__`
 runs once per conversion, in order, whichever path runs."""

@@ -1,5 +1,5 @@
 """`str.split(sep=None, maxsplit=-1)` on an ASCII string with no separator or an ASCII one splits by bytes
-(src/sandbox/builtins/str_ascii.rs); every other call is RustPython's. The pieces, the whitespace characters
+(src/sandbox/library/str_methods/ascii.rs); every other call is RustPython's. The pieces, the whitespace characters
 (CPython's `isspace`, `\x1c`-`\x1f` included), `maxsplit` of every sign, overlapping separators, a one-piece
 string returned itself and the argument errors must be CPython's."""
 
