@@ -3,7 +3,8 @@
 PYTHON ?= python3
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 # rustpython-vm 0.6.0's parser crates declare rust-version 1.96; they build and run on this toolchain.
-export MATURIN_PEP517_ARGS ?= --ignore-rust-version
+# The test build has the fault-injection hooks the isolation tests use (Cargo.toml); wheels never do.
+export MATURIN_PEP517_ARGS ?= --ignore-rust-version --features fault-injection
 export RUST_MIN_STACK ?= 67108864
 
 .PHONY: install example lint test test-rust test-python test-dspy-versions wheel test-wheel test-aarch64 fuzz bench bench-smoke ci-bench-smoke dspy-tests
@@ -17,15 +18,20 @@ install:
 example: install
 	$(PYTHON) examples/rlm_long_document.py
 
-# Clippy over the crate, ruff over the Python (the sandbox's stand-ins and the test data aside, see pyproject.toml),
-# and the extension module checked against its stub, _native.pyi (mypy's stubtest).
+# The formatters (rustfmt, rustfmt.toml; ruff format) and clippy over the crate, ruff over the Python (the sandbox's
+# own Python and the programs tests run in it aside, see pyproject.toml), and the extension module checked against
+# its stub, _native.pyi (mypy's stubtest).
+PYTHON_SOURCES = dspy_rust_interpreter tools benchmarks fuzz examples conformance tests
 lint: install
+	cargo fmt --check
 	cargo clippy --release --ignore-rust-version --lib -- -D warnings
-	$(PYTHON) -m ruff check dspy_rust_interpreter tools benchmarks fuzz examples conformance tests/test_layers.py
+	cargo clippy --release --ignore-rust-version --lib --features fault-injection -- -D warnings
+	$(PYTHON) -m ruff format --check $(PYTHON_SOURCES)
+	$(PYTHON) -m ruff check $(PYTHON_SOURCES)
 	$(PYTHON) -m mypy.stubtest --ignore-disjoint-bases --allowlist tools/stubtest-allowlist.txt dspy_rust_interpreter._native
 
 test-rust:
-	cargo test --release --ignore-rust-version --lib
+	cargo test --release --ignore-rust-version --lib --features fault-injection
 
 test-python: install
 	$(PYTHON) -m pytest tests conformance
@@ -79,7 +85,7 @@ test: lint test-rust test-python test-dspy-versions test-wheel fuzz
 # whatever package is importable from the repository, so ci-bench-smoke installs first, as CI starts clean.
 bench:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
-	MATURIN_PEP517_ARGS="--profile dist $(MATURIN_PEP517_ARGS)" $(PYTHON) -m pip install --quiet -e ".[bench]"
+	MATURIN_PEP517_ARGS="--profile dist --ignore-rust-version" $(PYTHON) -m pip install --quiet -e ".[bench]"
 	$(PYTHON) benchmarks/run.py
 
 BENCH_SMOKE_OUT ?= $(or $(TMPDIR),/tmp)/dspy-rust-interpreter-bench-smoke

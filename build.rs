@@ -17,8 +17,13 @@ fn main() {
     let mut files = Vec::new();
     for folder in FOLDERS {
         println!("cargo:rerun-if-changed={folder}");
-        let entries = std::fs::read_dir(Path::new(&root).join(folder)).unwrap_or_else(|e| panic!("{folder} is not readable: {e}"));
-        files.extend(entries.map(|entry| entry.expect("a readable entry").path()).filter(|path| path.extension().is_some_and(|ext| ext == "py")));
+        let entries = std::fs::read_dir(Path::new(&root).join(folder))
+            .unwrap_or_else(|e| panic!("{folder} is not readable: {e}"));
+        files.extend(
+            entries
+                .map(|entry| entry.expect("a readable entry").path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "py")),
+        );
     }
     assert!(!files.is_empty(), "no modules in {FOLDERS:?}");
     files.sort();
@@ -28,10 +33,17 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         let module = path.file_stem().and_then(|stem| stem.to_str()).expect("a UTF-8 file name");
         let source = std::fs::read_to_string(path).expect("a readable stand-in");
-        let aliases = source.lines().filter_map(|line| line.strip_prefix(ALSO)).map(|rest| rest.split_whitespace().next().unwrap_or(""));
+        let aliases = source
+            .lines()
+            .filter_map(|line| line.strip_prefix(ALSO))
+            .map(|rest| rest.split_whitespace().next().unwrap_or(""));
         for name in std::iter::once(module).chain(aliases) {
             assert!(names.insert(name.to_owned()), "two files provide module {name}");
-            assert!(name.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())), "{name:?} is not a module name");
+            assert!(
+                name.split('.')
+                    .all(|part| !part.is_empty() && part.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())),
+                "{name:?} is not a module name"
+            );
             writeln!(list, "    stand_in!({name:?}, {:?}, \"<sandbox {name}>\"),", path.display().to_string()).unwrap();
         }
     }

@@ -219,8 +219,9 @@ def deno_error(command: list[str]) -> str | None:
     try:
         from dspy.primitives.python_interpreter import _deno_subprocess_env
 
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-                              env=_deno_subprocess_env())
+        done = subprocess.run(
+            command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, env=_deno_subprocess_env()
+        )
     except Exception:  # noqa: BLE001 - only a better message was at stake
         return None
     return first_meaningful_line(done.stderr) if "error" in done.stderr.lower() else None

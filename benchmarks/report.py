@@ -120,9 +120,11 @@ def geometric_means(results: dict[str, Any]) -> list[str]:
             if ratios:
                 mean = math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios))
                 lowest = min(ratios, key=ratios.get)
-                lines.append(f"{group} group, {entry['label']} / {reference['label']}: geometric mean "
-                             f"{format_ratio(mean)} over {len(ratios)} workloads (lowest {format_ratio(ratios[lowest])}, "
-                             f"{lowest})")
+                lines.append(
+                    f"{group} group, {entry['label']} / {reference['label']}: geometric mean "
+                    f"{format_ratio(mean)} over {len(ratios)} workloads (lowest {format_ratio(ratios[lowest])}, "
+                    f"{lowest})"
+                )
     return [""] + lines if lines else []
 
 
@@ -187,8 +189,11 @@ def write_chart(results: dict[str, Any], path: str) -> str | None:
     axis.grid(axis="x", which="major", alpha=0.3)
     axis.legend(fontsize=8, loc="lower right")
     machine = results["machine"]
-    axis.set_title(f"dspy-rust-interpreter benchmark ({results['mode']}), {machine['date'][:10]}, "
-                   f"{machine['cpu_model']}, {machine['cores']} cores", fontsize=9)
+    axis.set_title(
+        f"dspy-rust-interpreter benchmark ({results['mode']}), {machine['date'][:10]}, "
+        f"{machine['cpu_model']}, {machine['cores']} cores",
+        fontsize=9,
+    )
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)

@@ -51,8 +51,7 @@ def run_child(impl: str, group: str, quick: bool) -> dict[str, Any]:
     if quick:
         command.append("--quick")
     try:
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=CHILD_TIMEOUT_S[group])
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S[group])
     except subprocess.TimeoutExpired:
         return {"impl": impl, "group": group, "error": f"child timed out after {CHILD_TIMEOUT_S[group]} s"}
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
@@ -85,9 +84,11 @@ def measure_impl(impl: str, quick: bool, startup_processes: int, only: list[str]
         for _ in range(repeats):
             started = time.monotonic()
             run = run_child(impl, group, quick)
-            log(f"  {impl:8} {group:8} {time.monotonic() - started:6.1f} s"
+            log(
+                f"  {impl:8} {group:8} {time.monotonic() - started:6.1f} s"
                 + (f"  skipped: {run['skipped']}" if run.get("skipped") else "")
-                + (f"  error: {run['error']}" if run.get("error") else ""))
+                + (f"  error: {run['error']}" if run.get("error") else "")
+            )
             runs.append(run)
             if run.get("skipped") or run.get("error"):
                 break
@@ -107,8 +108,9 @@ def measure_impl(impl: str, quick: bool, startup_processes: int, only: list[str]
 def git_commit() -> str | None:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                               capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
         return out.stdout.strip() + ("-dirty" if dirty else "") if out.returncode == 0 else None
     except OSError:
         return None
@@ -157,21 +159,27 @@ def main() -> int:
     parser.add_argument("--out", default=os.path.join(HERE, "results"), help="directory for results.json, chart.png")
     parser.add_argument("--impl", action="append", choices=sorted(ADAPTERS), help="measure only these (repeatable)")
     parser.add_argument("--group", action="append", help="measure only these groups (repeatable), e.g. --group cpu")
-    parser.add_argument("--startup-processes", type=int, default=None,
-                        help="fresh processes for the startup group (default 5, 1 with --quick)")
+    parser.add_argument(
+        "--startup-processes", type=int, default=None, help="fresh processes for the startup group (default 5, 1 with --quick)"
+    )
     args = parser.parse_args()
     impls = args.impl or (QUICK_IMPLS if args.quick else FULL_IMPLS)
     startup_processes = args.startup_processes or (1 if args.quick else 5)
 
     started = time.monotonic()
     machine = machine_info()
-    log(f"benchmark on {machine['cpu_model']} ({machine['cores']} cores), Python {machine['python']}"
-        f"{', quick' if args.quick else ''}")
+    log(
+        f"benchmark on {machine['cpu_model']} ({machine['cores']} cores), Python {machine['python']}"
+        f"{', quick' if args.quick else ''}"
+    )
     results: dict[str, Any] = {
         "mode": "quick" if args.quick else "full",
         "machine": machine,
-        "workloads": [{"key": w.key, "group": w.group, "label": w.label, "unit": w.unit} for w in WORKLOADS
-                      if not args.group or w.group in args.group],
+        "workloads": [
+            {"key": w.key, "group": w.group, "label": w.label, "unit": w.unit}
+            for w in WORKLOADS
+            if not args.group or w.group in args.group
+        ],
         "implementations": {},
     }
     for impl in impls:

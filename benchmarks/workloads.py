@@ -39,38 +39,68 @@ class Workload:
 # `context` (a generated service log) and `records_json` are in the namespace before anything is timed, and
 # `lines` is made by the setup where the code needs it.
 TEXT_CODE: dict[str, tuple[str, str, str]] = {
-    "counter_top": ("Counter(context.split()).most_common(5)", "from collections import Counter",
-                    "top = Counter(context.split()).most_common(5)"),
-    "sort_by_key": ("sort lines by a key (the user field)", "lines = context.splitlines()",
-                    "ordered = sorted(lines, key=lambda line: line.split(' ', 4)[3])"),
-    "finditer_named": ("finditer with named groups, re.M", "import re",
-                       "found = [m.group('id') for m in re.finditer(r'^(?P<ts>\\S+) (?P<level>[A-Z]+) (?P<id>INC-\\d{5})', context, re.M)]"),
+    "counter_top": (
+        "Counter(context.split()).most_common(5)",
+        "from collections import Counter",
+        "top = Counter(context.split()).most_common(5)",
+    ),
+    "sort_by_key": (
+        "sort lines by a key (the user field)",
+        "lines = context.splitlines()",
+        "ordered = sorted(lines, key=lambda line: line.split(' ', 4)[3])",
+    ),
+    "finditer_named": (
+        "finditer with named groups, re.M",
+        "import re",
+        "found = [m.group('id') for m in re.finditer(r'^(?P<ts>\\S+) (?P<level>[A-Z]+) (?P<id>INC-\\d{5})', context, re.M)]",
+    ),
     "error_lines": ("lines containing ' ERROR '", "", "errors = [line for line in context.splitlines() if ' ERROR ' in line]"),
-    "fstring_report": ("a report built with f-strings", "lines = context.splitlines()",
-                       "report = '\\n'.join(f'{i:>6} | {line[:24]} | {len(line)}' for i, line in enumerate(lines))"),
-    "word_count_dict": ("word count in a dict", "",
-                        "counts = {}\nfor word in context.split():\n    counts[word] = counts.get(word, 0) + 1"),
+    "fstring_report": (
+        "a report built with f-strings",
+        "lines = context.splitlines()",
+        "report = '\\n'.join(f'{i:>6} | {line[:24]} | {len(line)}' for i, line in enumerate(lines))",
+    ),
+    "word_count_dict": (
+        "word count in a dict",
+        "",
+        "counts = {}\nfor word in context.split():\n    counts[word] = counts.get(word, 0) + 1",
+    ),
     "chunks": ("chunking by slices of 4,000", "", "chunks = [context[i:i + 4000] for i in range(0, len(context), 4000)]"),
     "split_fields": ("split fields per line", "", "fields = [line.split(' ') for line in context.splitlines()]"),
     "findall_ids": ("re.findall(r'INC-\\d{5}')", "import re", "ids = re.findall(r'INC-\\d{5}', context)"),
     "re_sub": ("re.sub of dates", "import re", "masked = re.sub(r'\\d{4}-\\d{2}-\\d{2}', 'DATE', context)"),
-    "json_round_trip": ("json round trip of the records", "import json\nrecords = json.loads(records_json)",
-                        "back = json.loads(json.dumps(records))"),
-    "find_loop": ("str.find loop over every ' ERROR '", "",
-                  "n = 0\nat = context.find(' ERROR ')\nwhile at != -1:\n    n += 1\n    at = context.find(' ERROR ', at + 1)"),
+    "json_round_trip": (
+        "json round trip of the records",
+        "import json\nrecords = json.loads(records_json)",
+        "back = json.loads(json.dumps(records))",
+    ),
+    "find_loop": (
+        "str.find loop over every ' ERROR '",
+        "",
+        "n = 0\nat = context.find(' ERROR ')\nwhile at != -1:\n    n += 1\n    at = context.find(' ERROR ', at + 1)",
+    ),
     "re_split": ("re.split on blank runs", "import re", "parts = re.split(r'\\s+', context)"),
-    "re_search_lines": ("re.search per line", "import re\nlines = context.splitlines()",
-                        "users = [m.group(1) for line in lines if (m := re.search(r'user=(\\w+)', line))]"),
+    "re_search_lines": (
+        "re.search per line",
+        "import re\nlines = context.splitlines()",
+        "users = [m.group(1) for line in lines if (m := re.search(r'user=(\\w+)', line))]",
+    ),
     "str_count": ("str.count", "", "n = context.count('ERROR') + context.count('user=')"),
     "splitlines": ("splitlines", "", "lines = context.splitlines()"),
     "lower": ("lower", "", "low = context.lower()"),
     "word_set": ("set of words", "", "vocabulary = set(context.split())"),
-    "nlargest": ("heapq.nlargest(10, lines, key=len)", "import heapq\nlines = context.splitlines()",
-                 "longest = heapq.nlargest(10, lines, key=len)"),
+    "nlargest": (
+        "heapq.nlargest(10, lines, key=len)",
+        "import heapq\nlines = context.splitlines()",
+        "longest = heapq.nlargest(10, lines, key=len)",
+    ),
     "json_loads": ("json.loads of a list of records", "import json", "records = json.loads(records_json)"),
     # A loop at the top level of a cell calling a builtin, as models write them (each `len` a name lookup).
-    "long_lines": ("a top-level loop counting long lines with len()", "lines = context.splitlines()",
-                   "long = 0\nfor line in lines:\n    if len(line) > 100:\n        long += 1"),
+    "long_lines": (
+        "a top-level loop counting long lines with len()",
+        "lines = context.splitlines()",
+        "long = 0\nfor line in lines:\n    if len(line) > 100:\n        long += 1",
+    ),
 }
 
 # Every row of the table, in order. The group decides which child process measures it.
@@ -79,10 +109,19 @@ WORKLOADS: list[Workload] = [
     Workload("cold_start_ms", "startup", "cold start: construct -> first print(1) returned", "ms"),
     Workload("new_session_ms", "startup", "another session in a warm process: construct -> print(1)", "ms"),
     Workload("first_import_ms", "startup", "first `import json, re` in a fresh session", "ms"),
-    Workload("tools_session_ms", "startup", "another session with RLM's tools (llm_query, llm_query_batched, one more): construct -> print(1)", "ms"),
+    Workload(
+        "tools_session_ms",
+        "startup",
+        "another session with RLM's tools (llm_query, llm_query_batched, one more): construct -> print(1)",
+        "ms",
+    ),
     Workload("tools_session_paced_ms", "startup", "the same at RLM's pace: each session 50 ms after the last one ended", "ms"),
-    Workload("package_first_ms", "startup", "first session with packages=['sympy'] in the process: construct -> `import sympy`", "ms"),
-    Workload("package_session_ms", "startup", "another session with that package set: construct -> `import sympy; print(1)`", "ms"),
+    Workload(
+        "package_first_ms", "startup", "first session with packages=['sympy'] in the process: construct -> `import sympy`", "ms"
+    ),
+    Workload(
+        "package_session_ms", "startup", "another session with that package set: construct -> `import sympy; print(1)`", "ms"
+    ),
     Workload("pool_checkout_ms", "startup", "from a pool: checkout -> first print(1) returned", "ms"),
     Workload("pool_first_import_ms", "startup", "from a pool: first `import json, re`", "ms"),
     Workload("warm_median_us", "main", "warm execute('x = x + 1') median", "µs"),
@@ -107,8 +146,11 @@ WORKLOADS: list[Workload] = [
     Workload("scaling_ratio", "scaling", "2-thread / 1-thread throughput", "x"),
     Workload("scaling_process_ratio", "scaling", "control: 2 processes / 1 process, one session each", "x"),
     Workload("scaling_threads_vs_processes", "scaling", "2 threads in one process / 2 processes", "x"),
-    *[Workload(f"text_{key}_{size}_ms", "text", f"{label}, {size.upper()} context", "ms")
-      for size in ("1mb", "10mb") for key, (label, _setup, _code) in TEXT_CODE.items()],
+    *[
+        Workload(f"text_{key}_{size}_ms", "text", f"{label}, {size.upper()} context", "ms")
+        for size in ("1mb", "10mb")
+        for key, (label, _setup, _code) in TEXT_CODE.items()
+    ],
     Workload("leak_total_mb", "leak", "RSS growth over K create->import->shutdown cycles", "MB"),
     Workload("leak_kb_per_cycle", "leak", "RSS growth per create->import->shutdown cycle", "KB"),
 ]
@@ -140,12 +182,37 @@ class Settings:
     text_repeats: int = 5
 
 
-FULL = Settings(startup_sessions=10, warm_iterations=2000, warm_warmup=200, compute_repeats=5, tool_calls=10_000,
-                tool_repeats=3, inject_sessions=3, reinject_repeats=5, scaling_window_s=1.5, scaling_rounds=16,
-                leak_cycles=10_000, leak_warmup=20)
-QUICK = Settings(startup_sessions=2, warm_iterations=300, warm_warmup=30, compute_repeats=1, tool_calls=10_000,
-                 tool_repeats=1, inject_sessions=1, reinject_repeats=2, scaling_window_s=0.5, scaling_rounds=2,
-                 leak_cycles=200, leak_warmup=5, compute_sessions=1, text_sizes=(("1mb", 1_000_000),), text_repeats=1)
+FULL = Settings(
+    startup_sessions=10,
+    warm_iterations=2000,
+    warm_warmup=200,
+    compute_repeats=5,
+    tool_calls=10_000,
+    tool_repeats=3,
+    inject_sessions=3,
+    reinject_repeats=5,
+    scaling_window_s=1.5,
+    scaling_rounds=16,
+    leak_cycles=10_000,
+    leak_warmup=20,
+)
+QUICK = Settings(
+    startup_sessions=2,
+    warm_iterations=300,
+    warm_warmup=30,
+    compute_repeats=1,
+    tool_calls=10_000,
+    tool_repeats=1,
+    inject_sessions=1,
+    reinject_repeats=2,
+    scaling_window_s=0.5,
+    scaling_rounds=2,
+    leak_cycles=200,
+    leak_warmup=5,
+    compute_sessions=1,
+    text_sizes=(("1mb", 1_000_000),),
+    text_repeats=1,
+)
 
 WORDS = "the quick brown fox jumps over a lazy dog while seven sandboxes count every word twice".split()
 
@@ -479,6 +546,7 @@ def group_main(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
     def injection() -> dict[str, float]:
         firsts, agains = [], []
         for _ in range(settings.inject_sessions):
+
             def measure(session: Any) -> dict[str, float]:
                 out: list[Any] = []
                 firsts.append(timed_ns(lambda: out.append(adapter.execute(session, "len(doc)", {"doc": doc}))))
@@ -543,8 +611,9 @@ class ScalingProcesses:
 
     def __init__(self, impl: str, count: int) -> None:
         command = [sys.executable, os.path.abspath(__file__), "--impl", impl, "--scaling-worker"]
-        self.children = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                          bufsize=1) for _ in range(count)]
+        self.children = [
+            subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1) for _ in range(count)
+        ]
         for child in self.children:
             if child.stdout.readline().strip() != "ready":
                 raise RuntimeError(f"a --scaling-worker child did not start (status {child.wait()})")
@@ -635,7 +704,7 @@ def group_scaling(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
 
         return {
             "note": f"{len(rounds)} rounds of {settings.scaling_window_s} s windows; per round, 2 threads / 1 thread "
-                    f"{spread('2t', '1t')}, 2 processes / 1 process {spread('2p', '1p')}",
+            f"{spread('2t', '1t')}, 2 processes / 1 process {spread('2p', '1p')}",
             "scaling_1t_per_s": median(lambda r: r["1t"]),
             "scaling_2t_per_s": median(lambda r: r["2t"]),
             "scaling_ratio": median(lambda r: r["2t"] / r["1t"]),
@@ -643,8 +712,10 @@ def group_scaling(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
             "scaling_threads_vs_processes": median(lambda r: r["2t"] / r["2p"]),
         }
 
-    rec.record(["scaling_1t_per_s", "scaling_2t_per_s", "scaling_ratio", "scaling_process_ratio",
-                "scaling_threads_vs_processes"], scaling)
+    rec.record(
+        ["scaling_1t_per_s", "scaling_2t_per_s", "scaling_ratio", "scaling_process_ratio", "scaling_threads_vs_processes"],
+        scaling,
+    )
 
 
 # The leak workload stops early once the process has grown this much: on a shared machine an unbounded leak
@@ -708,15 +779,17 @@ def cpu_inputs() -> dict[str, Any]:
     rng = random.Random(15)
     words = WORDS + ["running", "parsing", "sing", "thing", "2026", "42"]
     lines = "\n".join(" ".join(rng.choice(words) for _ in range(9)) for _ in range(26_000))
-    document = {f"k{i}": {"id": i, "name": f"item {i}", "tags": ["a", "b", str(i)], "score": i / 7, "ok": i % 2 == 0}
-                for i in range(9_000)}
-    return {"floats": [rng.random() for _ in range(200_000)], "lines": lines, "text": make_text(1_000_000),
-            "document": document}
+    document = {
+        f"k{i}": {"id": i, "name": f"item {i}", "tags": ["a", "b", str(i)], "score": i / 7, "ok": i % 2 == 0}
+        for i in range(9_000)
+    }
+    return {"floats": [rng.random() for _ in range(200_000)], "lines": lines, "text": make_text(1_000_000), "document": document}
 
 
 def group_cpu(adapter: Adapter, settings: Settings, rec: Recorder) -> None:
     inputs = cpu_inputs()
     for key, (setup, code) in CPU_CODE.items():
+
         def measure(key: str = key, setup: str = setup, code: str = code) -> dict[str, list[int]]:
             session = adapter.create(None)
             try:
@@ -743,9 +816,11 @@ def make_log(size: int) -> str:
     lines, total, n = [], 0, 0
     while total < size:
         day = 1 + n % 28
-        line = (f"2026-11-{day:02d}T{n % 24:02d}:{n % 60:02d}:{(n * 7) % 60:02d} {rng.choice(LEVELS)} "
-                f"INC-{rng.randrange(100000):05d} user={rng.choice(USERS)} "
-                + " ".join(rng.choice(WORDS) for _ in range(rng.randrange(4, 14))))
+        line = (
+            f"2026-11-{day:02d}T{n % 24:02d}:{n % 60:02d}:{(n * 7) % 60:02d} {rng.choice(LEVELS)} "
+            f"INC-{rng.randrange(100000):05d} user={rng.choice(USERS)} "
+            + " ".join(rng.choice(WORDS) for _ in range(rng.randrange(4, 14)))
+        )
         lines.append(line)
         total += len(line) + 1
         n += 1
@@ -756,8 +831,10 @@ def text_inputs(size: int) -> dict[str, Any]:
     import json
 
     context = make_log(size)
-    records = [{"line": i, "level": line.split(" ", 2)[1], "text": line[-40:]}
-               for i, line in enumerate(context.splitlines()[: size // 200])]
+    records = [
+        {"line": i, "level": line.split(" ", 2)[1], "text": line[-40:]}
+        for i, line in enumerate(context.splitlines()[: size // 200])
+    ]
     return {"context": context, "records_json": json.dumps(records)}
 
 

@@ -29,8 +29,7 @@ def assert_value(result: Any, expected: int | float | bool) -> None:
         assert result == str(expected), f"expected {expected!r} or {str(expected)!r}, got {result!r}"
     else:
         assert type(result) is type(expected) and result == expected, (
-            f"expected {expected!r} ({type(expected).__name__}) or {str(expected)!r}, "
-            f"got {result!r} ({type(result).__name__})"
+            f"expected {expected!r} ({type(expected).__name__}) or {str(expected)!r}, got {result!r} ({type(result).__name__})"
         )
 
 

@@ -124,8 +124,7 @@ def interpreter_cls(interpreter_spec: str) -> type:
         problem = f"{type(exc).__name__}: {exc}"
     # Fail (never skip): every test then reports this one clear reason.
     pytest.fail(
-        f"cannot load the interpreter under test {interpreter_spec!r}: {problem} "
-        "(pass --interpreter package.module:Class)",
+        f"cannot load the interpreter under test {interpreter_spec!r}: {problem} (pass --interpreter package.module:Class)",
         pytrace=False,
     )
 

@@ -42,4 +42,6 @@ def mark_not_applicable(items: Iterable[pytest.Item], under: Path) -> None:
         required, feature = marker.args
         if installed < _parse(required):
             shown = ".".join(map(str, installed))
-            item.add_marker(pytest.mark.skip(reason=f"not applicable: needs dspy >= {required} ({feature}); dspy {shown} is installed"))
+            item.add_marker(
+                pytest.mark.skip(reason=f"not applicable: needs dspy >= {required} ({feature}); dspy {shown} is installed")
+            )

@@ -63,9 +63,7 @@ def test_rlm_user_tool_accepts_positional_arguments(interpreter_cls):
 
 def test_rlm_typed_output_fields(interpreter_cls):
     steps = ["SUBMIT(answer='yes', score=42)"]
-    pred = _run_rlm(
-        interpreter_cls, "question -> answer: str, score: int", steps, {"answer": "no", "score": "0"}, question="q"
-    )
+    pred = _run_rlm(interpreter_cls, "question -> answer: str, score: int", steps, {"answer": "no", "score": "0"}, question="q")
     assert (pred.answer, pred.score) == ("yes", 42)
 
 

@@ -102,12 +102,6 @@ def test_unicode_identifier_in_code(interpreter):
 
 
 def test_executed_code_does_not_touch_host_sys_modules(interpreter):
-    code = (
-        "try:\n"
-        "    import sys\n"
-        "    sys.modules['dspy_conformance_probe'] = 'from-sandbox'\n"
-        "except BaseException:\n"
-        "    pass\n"
-    )
+    code = "try:\n    import sys\n    sys.modules['dspy_conformance_probe'] = 'from-sandbox'\nexcept BaseException:\n    pass\n"
     interpreter.execute(code)
     assert "dspy_conformance_probe" not in sys.modules

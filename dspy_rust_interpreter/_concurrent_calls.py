@@ -46,9 +46,7 @@ class ConcurrentCalls:
         self._drain()
         return self._wake_fd
 
-    def start(
-        self, call_id: int, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], context: Any
-    ) -> None:
+    def start(self, call_id: int, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], context: Any) -> None:
         context = tool_thread_context(self._owner_id, context)
         scope = CancelScope()
         context.run(CANCEL_SCOPE.set, scope)

@@ -44,6 +44,7 @@ FIELD_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "NoneTyp
 
 OutputFields = list[dict[str, Any]]
 
+
 def _normalise_output_fields(fields: Any) -> OutputFields | None:
     if fields is None:
         return None
@@ -144,7 +145,7 @@ class RustInterpreter:
         (ignored when dspy is not imported)."""
         # A fork or a pool's interpreter takes its maker's configuration, checked once.
         self._configuration = _configuration if _configuration is not None else check_options(options)
-        if self._configuration.options.mounts or self._configuration.packages:
+        if self._configuration.options.host.mounts or self._configuration.packages:
             self.execution_instructions = instructions_for(self._configuration)
         self.callbacks: list[Any] = list(callbacks or [])
         self._runtime = ToolRuntime(self, self._configuration.options)
@@ -310,7 +311,7 @@ class RustInterpreter:
             # Not under the lock, which a run in progress holds: this ends that run.
             session.shutdown()
         # A run still finishing a host tool call lets go of the session itself when it returns.
-        if self._lock.acquire(timeout=self._configuration.options.abandon_after):
+        if self._lock.acquire(timeout=self._configuration.options.session.abandon_after):
             try:
                 self._session = None
             finally:
@@ -420,8 +421,8 @@ def _declared_type(field: dict[str, Any]) -> str | None:
 def instructions_for(configuration: Configuration) -> str:
     """The execution instructions of an interpreter so configured: its mounts and packages told."""
     parts = [RustInterpreter.execution_instructions]
-    if configuration.options.mounts:
-        parts.append(describe_mounts(configuration.options.mounts))
+    if configuration.options.host.mounts:
+        parts.append(describe_mounts(configuration.options.host.mounts))
     if configuration.packages:
         parts.append(describe_packages(configuration.packages))
     return "\n".join(parts)

@@ -32,8 +32,7 @@ class SessionLock:
             return self._acquire(threading.get_ident(), timeout)
         except BaseException:
             # KeyboardInterrupt (Ctrl-C's) can arrive right after the lock was taken, before anything that
-            # would let it go: held, it would block every later run for ever (the likely cause of a hang once
-            # seen under load).
+            # would let it go: held, it would block every later run for ever (a hang under load).
             if self._lock._is_owned():  # type: ignore[attr-defined]
                 self._holder = None
                 self._lock.release()

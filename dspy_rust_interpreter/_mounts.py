@@ -88,8 +88,10 @@ def describe_mounts(mounts: Iterable[Mount]) -> str:
         lines.append(text)
     if not lines:
         return ""
-    return ("Files: open(), pathlib, os, glob, shutil and tempfile work on the sandbox's own filesystem (in memory, "
-            "kept across executions), which has these folders of the host mounted:\n" + "\n".join(lines))
+    return (
+        "Files: open(), pathlib, os, glob, shutil and tempfile work on the sandbox's own filesystem (in memory, "
+        "kept across executions), which has these folders of the host mounted:\n" + "\n".join(lines)
+    )
 
 
 def _survey(mount: Mount) -> tuple[int, int, list[str], Counter[str], bool]:

@@ -6,8 +6,20 @@ from contextvars import Context
 from typing import Any, final
 
 __all__ = [
-    "Mount", "Options", "OutcomeKind", "PanicException", "RunOutcome", "SYSTEM_CALL_FILTER", "Session", "StopReason",
-    "StreamOpened", "ToolHooks", "check_mount_paths", "serve_zygote", "stdlib_modules",
+    "Mount",
+    "HostOptions",
+    "Options",
+    "SessionOptions",
+    "PanicException",
+    "RunOutcome",
+    "SYSTEM_CALL_FILTER",
+    "Session",
+    "StopReason",
+    "StreamOpened",
+    "ToolHooks",
+    "check_mount_paths",
+    "serve_zygote",
+    "stdlib_modules",
 ]
 
 # Type aliases of the stub only (the allowlist `tools/stubtest-allowlist.txt` names them).
@@ -24,17 +36,6 @@ class PanicException(BaseException):
     """PyO3's report of a Rust panic behind a method call."""
 
 @final
-class OutcomeKind:
-    """What a run ended with."""
-
-    Value: OutcomeKind  # no finish call: ``value`` is the printed text or the expression's value
-    Submit: OutcomeKind  # SUBMIT(...): ``value`` is the dict of output fields
-    Final: OutcomeKind  # FINAL(...) / FINAL_VAR(...): ``value`` is the dict of output fields
-    Syntax: OutcomeKind  # ``message``, ``lineno``, ``offset``, ``text``
-    Error: OutcomeKind  # ``error_type``, ``message``, ``traceback``, ``output``, ``stop``
-    Dead: OutcomeKind  # the session is gone: ``message`` says why
-
-@final
 class StopReason:
     """The limit that stopped a run."""
 
@@ -43,23 +44,103 @@ class StopReason:
     Interrupt: StopReason
     Crash: StopReason  # the session process crashed
 
-@final
 class RunOutcome:
-    """What one ``Session.execute()`` ended with."""
+    """What one ``Session.execute()`` ended with: one class per way a run can end (src/host/outcome.rs).
+    ``results_too_large``: tool results the run's calls got refused for max_tool_result_bytes."""
 
-    kind: OutcomeKind
-    value: Any
-    error_type: str
-    message: str
-    traceback: str
-    output: str
-    lineno: int | None
-    offset: int | None
-    text: str | None
-    stop: StopReason | None
-    rolled_back: bool  # the session process died and the session was restored to before the run
-    results_too_large: int  # tool results the run's calls got refused for max_tool_result_bytes
-    value_size: int  # the data of ``value``: bytes of its text and binary data, 8 per other scalar, 2 per collection
+    @final
+    class Value(RunOutcome):
+        """No finish call: the printed text or the expression's value; ``value_size`` the size of its data."""
+
+        __match_args__ = ("value", "value_size", "results_too_large")
+        def __new__(cls, value: Any, value_size: int, results_too_large: int) -> RunOutcome.Value: ...
+        @property
+        def value(self) -> Any: ...
+        @property
+        def value_size(self) -> int: ...
+        @property
+        def results_too_large(self) -> int: ...
+
+    @final
+    class Submit(RunOutcome):
+        """SUBMIT(...): the dict of output fields."""
+
+        __match_args__ = ("fields", "results_too_large")
+        def __new__(cls, fields: Any, results_too_large: int) -> RunOutcome.Submit: ...
+        @property
+        def fields(self) -> Any: ...
+        @property
+        def results_too_large(self) -> int: ...
+
+    @final
+    class Final(RunOutcome):
+        """FINAL(...) / FINAL_VAR(...): the dict of output fields."""
+
+        __match_args__ = ("fields", "results_too_large")
+        def __new__(cls, fields: Any, results_too_large: int) -> RunOutcome.Final: ...
+        @property
+        def fields(self) -> Any: ...
+        @property
+        def results_too_large(self) -> int: ...
+
+    @final
+    class Syntax(RunOutcome):
+        """The code does not parse."""
+
+        __match_args__ = ("error_type", "message", "lineno", "offset", "text")
+        def __new__(
+            cls, error_type: str, message: str, lineno: int | None, offset: int | None, text: str | None
+        ) -> RunOutcome.Syntax: ...
+        @property
+        def error_type(self) -> str: ...
+        @property
+        def message(self) -> str: ...
+        @property
+        def lineno(self) -> int | None: ...
+        @property
+        def offset(self) -> int | None: ...
+        @property
+        def text(self) -> str | None: ...
+
+    @final
+    class Error(RunOutcome):
+        """An exception ended the run: ``output`` was printed before it, ``stop`` is the limit that stopped the
+        run, ``rolled_back`` whether the session process died and the session was restored to before it."""
+
+        __match_args__ = ("error_type", "message", "traceback", "output", "stop", "rolled_back", "results_too_large")
+        def __new__(
+            cls,
+            error_type: str,
+            message: str,
+            traceback: str,
+            output: str,
+            stop: StopReason | None,
+            rolled_back: bool,
+            results_too_large: int,
+        ) -> RunOutcome.Error: ...
+        @property
+        def error_type(self) -> str: ...
+        @property
+        def message(self) -> str: ...
+        @property
+        def traceback(self) -> str: ...
+        @property
+        def output(self) -> str: ...
+        @property
+        def stop(self) -> StopReason | None: ...
+        @property
+        def rolled_back(self) -> bool: ...
+        @property
+        def results_too_large(self) -> int: ...
+
+    @final
+    class Dead(RunOutcome):
+        """The session is gone (shut down, or lost): ``message`` says why."""
+
+        __match_args__ = ("message",)
+        def __new__(cls, message: str) -> RunOutcome.Dead: ...
+        @property
+        def message(self) -> str: ...
 
 @final
 class StreamOpened:
@@ -103,7 +184,7 @@ class Mount:
 
 @final
 class Options:
-    """Every option of a session, each checked, with its default (see src/host/options.rs and the README's
+    """Every option of a session, each checked, with its default (see src/protocol/options.rs and the README's
     table). ``Options(**options)``: TypeError for an unknown name, ValueError for a bad value."""
 
     def __new__(cls, **options: Any) -> Options: ...
@@ -113,6 +194,17 @@ class Options:
     def names() -> list[str]:
         """The options' names, sorted."""
     @property
+    def session(self) -> SessionOptions:
+        """What the session process enforces."""
+    @property
+    def host(self) -> HostOptions:
+        """What only the host reads."""
+
+@final
+class SessionOptions:
+    """The options a session process enforces (src/protocol/options.rs)."""
+
+    @property
     def timeout(self) -> float | None: ...
     @property
     def abandon_after(self) -> float: ...
@@ -120,6 +212,13 @@ class Options:
     def max_output_chars(self) -> int: ...
     @property
     def memory_limit(self) -> int | None: ...
+    @property
+    def preload(self) -> list[str]: ...
+
+@final
+class HostOptions:
+    """The options only the host reads (src/host/options.rs)."""
+
     @property
     def tool_timeout(self) -> float | None: ...
     @property
@@ -130,8 +229,6 @@ class Options:
     def slow_tool_seconds(self) -> float: ...
     @property
     def max_concurrent_tools(self) -> int: ...
-    @property
-    def preload(self) -> list[str]: ...
     @property
     def mounts(self) -> list[Mount]: ...
     @property

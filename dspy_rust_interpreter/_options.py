@@ -65,16 +65,16 @@ def check_options(options: dict[str, Any]) -> Configuration:
         raise TypeError(f"sync_files must be True or False, got {mounting['sync_files']!r}")
     _check_deno_options(mounting)
     native = _native.Options(**{name: value for name, value in options.items() if name in native_names})
-    packages = with_preload(resolve_packages(mounting["packages"]), native.preload)
+    packages = with_preload(resolve_packages(mounting["packages"]), native.session.preload)
     # Last: dspy's write paths are made on the host here, once every other option is known to be good;
     # dspy_path_mounts checks that none of the mounts, the packages' included, overlap before it makes any.
-    others = [*native.mounts, *package_mounts(packages)]
+    others = [*native.host.mounts, *package_mounts(packages)]
     paths = dspy_path_mounts(
         mounting["enable_read_paths"] or (), mounting["enable_write_paths"] or (), mounting["sync_files"], others
     )
     if paths:
-        native = _native.Options(**{**native.as_dict(), "mounts": [*native.mounts, *paths]})
-    guard_package_sources(packages, native.mounts)
+        native = _native.Options(**{**native.as_dict(), "mounts": [*native.host.mounts, *paths]})
+    guard_package_sources(packages, native.host.mounts)
     if packages is not None:
         # The set's zygote starts preparing now (importing its packages takes seconds), as the plain one starts
         # when the package is imported: the first `execute()` finds it ready.

@@ -23,8 +23,14 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 __all__ = [
-    "PACKAGES_ROOT", "PackageSet", "describe_packages", "guard_package_sources", "import_names", "package_mounts",
-    "resolve_packages", "with_preload",
+    "PACKAGES_ROOT",
+    "PackageSet",
+    "describe_packages",
+    "guard_package_sources",
+    "import_names",
+    "package_mounts",
+    "resolve_packages",
+    "with_preload",
 ]
 
 PACKAGES_ROOT = "/packages"

@@ -37,6 +37,7 @@ logger = logging.getLogger("dspy_rust_interpreter")
 # Results of these types go straight back to the sandbox (the native layer converts them).
 PLAIN_RESULTS = frozenset({str, int, float, bool, type(None), list, dict, tuple, bytes, set, frozenset})
 
+
 async def _in_scope(coroutine: Any, scope: CancelScope) -> Any:
     task = asyncio.current_task()
     assert task is not None
@@ -97,9 +98,9 @@ class ToolRuntime:
     def __init__(self, owner: Any, options: _native.Options) -> None:
         self.owner = weakref.ref(owner)
         self.owner_id = id(owner)
-        self.timeout: float | None = options.tool_timeout
-        self.max_calls: int | None = options.max_tool_calls
-        self.slow_seconds: float = options.slow_tool_seconds
+        self.timeout: float | None = options.host.tool_timeout
+        self.max_calls: int | None = options.host.max_tool_calls
+        self.slow_seconds: float = options.host.slow_tool_seconds
         self.stats = SessionStats()
         self.calls_made = 0
         # How long the last call's tool ran (`own.seconds`): what the native layer exempts from the session's time
@@ -113,7 +114,7 @@ class ToolRuntime:
         # Set per execute(): report each tool call through dspy's callbacks (only when some are active).
         self.report_calls = False
         # Runs the calls async sandbox code has in flight at once (no thread until the first such call).
-        self.concurrent = ConcurrentCalls(options.max_concurrent_tools, self.owner_id)
+        self.concurrent = ConcurrentCalls(options.host.max_concurrent_tools, self.owner_id)
         concurrent = self.concurrent
         self.hooks = _native.ToolHooks(
             pull_stream=self.pull_stream,
@@ -238,7 +239,7 @@ class ToolCall:
         started = time.perf_counter()
         # Only the tool's own run is exempt from the session's time limit (the native layer reads this after the
         # call): checking the arguments is the session's work, and values it chose can make that slow (a set
-        # of ints colliding on the host, checked against `set[int]`, made a 1 s run go on for minutes).
+        # of ints colliding on the host, checked against `set[int]`, can make a 1 s run go on for minutes).
         own = runtime.own
         own.seconds = 0.0
         try:

@@ -3,7 +3,7 @@
 Each supported annotation compiles once (when the tool table is installed) into a ``Check``: a function that
 takes the value sandbox code passed and returns the value the tool receives (the same value, or the Enum
 member / tuple / list it denotes), or raises ``ArgumentMismatch`` saying what was expected. Annotations this
-module does not know accept any plain value: the tool keeps validating for itself, as it always did.
+module does not know accept any plain value: the tool validates those arguments for itself.
 """
 
 from __future__ import annotations

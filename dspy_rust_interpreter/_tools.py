@@ -320,8 +320,8 @@ def describe_tool(name: str, func: Callable[..., Any]) -> tuple[ArgumentChecks |
 
 # What a tool's signature makes of it (its checks and stand-in source), kept for plain
 # functions by everything that decides it. RLM passes new closures of the same functions (`llm_query`) to
-# every interpreter it makes: resolving their annotations and writing their stand-ins again cost each new
-# session ~0.2 ms per tool.
+# every interpreter it makes: resolving their annotations and writing their stand-ins again for each would
+# add to every new session's start, per tool.
 _SHAPES: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
 _SHAPES_KEPT = 256
 _shapes_lock = threading.Lock()

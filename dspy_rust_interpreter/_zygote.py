@@ -25,6 +25,7 @@ from ._zygote_process import ZygoteProcess, take_prestarted
 # imported modules in memory).
 MAX_PACKAGE_SETS = 8
 
+
 def _manifest(packages: PackageSet) -> str:
     """The manifest a package set's zygote reads (``src/sandbox/zygote_data/bundle.rs``)."""
     lines = [f"file\t{sandbox_path}\t{host_path}\n" for sandbox_path, host_path in packages.entries]
@@ -113,9 +114,7 @@ def spawn(
     for attempt in range(2):
         zygote = _zygote(packages)
         try:
-            return _native.Session(
-                zygote.control.fileno(), options, package_mounts, zygote_source=source, stand_ins=stand_ins
-            )
+            return _native.Session(zygote.control.fileno(), options, package_mounts, zygote_source=source, stand_ins=stand_ins)
         except ConnectionError:
             # The zygote is gone (killed, or failed to start): start another once.
             _discard(zygote)

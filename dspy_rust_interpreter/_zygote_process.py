@@ -4,7 +4,7 @@ set) because the plain zygote is started when this package is imported, before d
 dspy.
 
 Why at import: preparing a zygote (CPython's start, the extension, the RustPython VM and the modules every
-session finds imported) takes ~50 ms on two cores, the first session's latency when it started on first use.
+session finds imported) takes ~50 ms on two cores, the first session's latency if it started on first use.
 Started at import, it prepares on another core while the rest of the import (dspy's: ~0.7 s) runs, and RLM's
 first call finds it ready. ``DSPY_RUST_INTERPRETER_PRESTART=0`` turns it off (the zygote then starts on first
 use); a process that never makes a session ends it at exit, unused, with a signal."""

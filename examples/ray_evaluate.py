@@ -67,8 +67,9 @@ class Evaluator:
         else:
             # The scripted model answers by turn number, which RLM's prompt gives as "n/max_iters".
             self.lm, sub_lm, max_iters = scripted_lm(), ScriptedSubLM(), len(SCRIPTED_STEPS) + 1
-        self.program = dspy.RLM(SIGNATURE, interpreter_factory=self.pool.factory, sub_lm=sub_lm,
-                                max_iters=max_iters, max_llm_calls=20)
+        self.program = dspy.RLM(
+            SIGNATURE, interpreter_factory=self.pool.factory, sub_lm=sub_lm, max_iters=max_iters, max_llm_calls=20
+        )
 
     def pid(self) -> int:
         return os.getpid()
@@ -85,8 +86,9 @@ class Evaluator:
                 answer, error = {name: getattr(prediction, name) for name in ANSWER_FIELDS}, None
             except Exception as exc:  # noqa: BLE001 - one example's failure is a result, not the worker's end
                 answer, error = None, f"{type(exc).__name__}: {exc}"
-            results.append({"index": example["index"], "answer": answer, "error": error,
-                            "seconds": time.perf_counter() - started})
+            results.append(
+                {"index": example["index"], "answer": answer, "error": error, "seconds": time.perf_counter() - started}
+            )
         return results
 
     def shutdown(self) -> None:
@@ -126,7 +128,7 @@ def evaluate(
     """Run every example on ``workers`` actors. A batch whose actor dies is queued again and the actor
     replaced. ``on_batch_done(actors, batches_done)`` is called after each finished batch (the tests use it
     to kill a worker mid-run)."""
-    queue = [examples[i:i + batch_size] for i in range(0, len(examples), batch_size)]
+    queue = [examples[i : i + batch_size] for i in range(0, len(examples), batch_size)]
     actors = [Evaluator.remote(config) for _ in range(workers)]
     ray.get([actor.pid.remote() for actor in actors])  # every worker is up before the clock starts
     idle = list(actors)
@@ -179,9 +181,11 @@ def check(run: Run, truths: dict[int, dict[str, Any]]) -> list[str]:
 
 def summary(run: Run) -> str:
     per_worker = run.per_second / run.workers
-    return (f"{len(run.results)} examples on {run.workers} worker(s) in {run.seconds:.2f} s: "
-            f"{run.per_second:.2f} examples/s, {per_worker:.2f} per worker; "
-            f"{run.lost_workers} worker(s) lost, {run.retried_batches} batch(es) retried")
+    return (
+        f"{len(run.results)} examples on {run.workers} worker(s) in {run.seconds:.2f} s: "
+        f"{run.per_second:.2f} examples/s, {per_worker:.2f} per worker; "
+        f"{run.lost_workers} worker(s) lost, {run.retried_batches} batch(es) retried"
+    )
 
 
 def main() -> int:
@@ -189,11 +193,17 @@ def main() -> int:
     workers = int(os.environ.get("EXAMPLE_WORKERS", "2"))
     batch_size = int(os.environ.get("EXAMPLE_BATCH", "2"))
     lines = int(os.environ.get("EXAMPLE_LINES", "6000"))
-    config = WorkerConfig(pool_size=int(os.environ.get("EXAMPLE_POOL_SIZE", "2")),
-                          lm=os.environ.get("DSPY_LM"), sub_lm=os.environ.get("DSPY_SUB_LM"))
+    config = WorkerConfig(
+        pool_size=int(os.environ.get("EXAMPLE_POOL_SIZE", "2")),
+        lm=os.environ.get("DSPY_LM"),
+        sub_lm=os.environ.get("DSPY_SUB_LM"),
+    )
     # RAY_ADDRESS (if set) is an existing cluster, which ray.init() joins by itself; else a local Ray.
-    ray.init(**({} if os.environ.get("RAY_ADDRESS") else {"num_cpus": workers}),
-             runtime_env={"working_dir": str(HERE)}, logging_level="ERROR")
+    ray.init(
+        **({} if os.environ.get("RAY_ADDRESS") else {"num_cpus": workers}),
+        runtime_env={"working_dir": str(HERE)},
+        logging_level="ERROR",
+    )
     examples, truths = make_examples(count, lines)
     runs = []
     if os.environ.get("EXAMPLE_COMPARE") == "1" and workers > 1:

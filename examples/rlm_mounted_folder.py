@@ -51,13 +51,18 @@ def step(reasoning: str, code: str) -> dict[str, str]:
 
 
 SCRIPTED_STEPS = [
-    step("Look at what the mounted folder holds.", """
+    step(
+        "Look at what the mounted folder holds.",
+        """
 import glob
 paths = sorted(glob.glob('/tickets/**/*.md', recursive=True))
 print(len(paths), paths[:2])
 print(open(paths[0]).read())
-"""),
-    step("Count open tickets per product from each file's header lines.", """
+""",
+    ),
+    step(
+        "Count open tickets per product from each file's header lines.",
+        """
 from collections import Counter
 import csv
 open_by_product = Counter()
@@ -70,11 +75,15 @@ with open('/out/report.csv', 'w', newline='') as f:
     writer.writerow(['product', 'open_tickets'])
     writer.writerows(sorted(open_by_product.items()))
 print(open_by_product.most_common())
-"""),
-    step("Submit the product with the most open tickets.", """
+""",
+    ),
+    step(
+        "Submit the product with the most open tickets.",
+        """
 product, count = open_by_product.most_common(1)[0]
 SUBMIT(product=product, open_tickets=count)
-"""),
+""",
+    ),
 ]
 
 

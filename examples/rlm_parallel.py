@@ -62,8 +62,14 @@ from dspy_rust_interpreter import InterpreterPool, PoolExhaustedError
 
 ANSWER_FIELDS = ("top_error_service", "error_count", "incident_id", "initiated_by")
 ENGINEERS = [
-    "Mira Okafor", "Tomás Reyes", "Ana Lindqvist", "Kofi Mensah",
-    "Priya Raman", "Jonas Berg", "Leila Haddad", "Sven Kowalski",
+    "Mira Okafor",
+    "Tomás Reyes",
+    "Ana Lindqvist",
+    "Kofi Mensah",
+    "Priya Raman",
+    "Jonas Berg",
+    "Leila Haddad",
+    "Sven Kowalski",
 ]
 HOSTS = [f"node-{i:02d}" for i in range(1, 9)]
 MESSAGES = {
@@ -238,10 +244,7 @@ def run_tasks(
     # forward(), so concurrent calls share nothing but the module's configuration.
     # `checkouts` is pool.factory, watched for the summary: interpreter_factory=pool.factory is all it takes.
     rlm = dspy.RLM(SIGNATURE, interpreter_factory=checkouts, sub_lm=sub_lm, max_iters=max_iters, max_llm_calls=20)
-    examples = [
-        dspy.Example(document=document, question=QUESTION).with_inputs("document", "question")
-        for document in documents
-    ]
+    examples = [dspy.Example(document=document, question=QUESTION).with_inputs("document", "question") for document in documents]
     # max_errors above the task count: a failed task does not cancel the others. Parallel returns it as None,
     # and with return_failed_examples also returns its exception, which is shown with the answers.
     parallel = dspy.Parallel(
@@ -290,9 +293,7 @@ def main() -> int:
     # PoolExhaustedError rather than a hang; timeout (a RustInterpreter option) bounds each execute.
     with InterpreterPool(size=pool_size, checkout_timeout=60.0, timeout=30.0) as pool:
         documents = [build_document(index) for index in range(task_count)]
-        predictions, elapsed, checkouts = run_tasks(
-            pool, [document for document, _ in documents], lm, sub_lm, max_iters, threads
-        )
+        predictions, elapsed, checkouts = run_tasks(pool, [document for document, _ in documents], lm, sub_lm, max_iters, threads)
         returned = all_returned(pool)
 
     print(f"lm          : {lm_label}")

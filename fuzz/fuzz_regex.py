@@ -37,8 +37,27 @@ from cpython import reference_python  # noqa: E402
 ASCII_ALPHABET = "aab bA_1\n9-.xyz"
 UNICODE_ALPHABET = "aAbß ẞİıſsSKk\u212a²١é\u0301\u2028\n_-Σσς"
 LITERALS = list("abAxyz19_-é") + ["ß", "İ", "ſ", "k", "σ", " ", "\\n", "\\.", "\\-", "\\u212a"]
-CLASSES = ["\\d", "\\w", "\\s", "\\D", "\\W", "\\S", ".", "[ab]", "[^a\\n]", "[a-z]", "[A-Z0-9]", "[\\w-]",
-           "[^\\W\\d]", "[ß-ſ]", "[σΣ]", "[^ ]", "[\\s\\d]", "[k]", "[.]"]
+CLASSES = [
+    "\\d",
+    "\\w",
+    "\\s",
+    "\\D",
+    "\\W",
+    "\\S",
+    ".",
+    "[ab]",
+    "[^a\\n]",
+    "[a-z]",
+    "[A-Z0-9]",
+    "[\\w-]",
+    "[^\\W\\d]",
+    "[ß-ſ]",
+    "[σΣ]",
+    "[^ ]",
+    "[\\s\\d]",
+    "[k]",
+    "[.]",
+]
 ANCHORS = ["^", "$", "\\A", "\\Z", "\\b", "\\B"]
 QUANTIFIERS = ["*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "*?", "+?", "??", "{1,2}?", "*+", "++", "?+"]
 FLAG_NAMES = ["I", "M", "S", "A", "X"]
@@ -284,13 +303,15 @@ def cpython_results(cases: list[dict]) -> list:
         "class Expired(BaseException):\n    pass\n"
         "def _expired(*_):\n    raise Expired\n"
         "signal.signal(signal.SIGALRM, _expired)\n"
-        f"CASES = json.loads({json.dumps(json.dumps(cases))})\n"
-        + RUNNER
-        + "\nsys.stdout.write(json.dumps(results))\n"
+        f"CASES = json.loads({json.dumps(json.dumps(cases))})\n" + RUNNER + "\nsys.stdout.write(json.dumps(results))\n"
     )
     # The program on stdin: a batch with long subjects is past the limit of one command-line argument.
     done = subprocess.run(
-        [reference_python(), "-"], input=program, capture_output=True, text=True, timeout=600,
+        [reference_python(), "-"],
+        input=program,
+        capture_output=True,
+        text=True,
+        timeout=600,
         env=dict(os.environ, PYTHONIOENCODING="utf-8"),
     )
     if done.returncode:
@@ -424,9 +445,11 @@ def main() -> None:
                 engine_differences.append({"case": c, "sandbox": fast, "cpython": reference})
         compared += len(cases)
         batches += 1
-    print(f"regex fuzz: {compared} cases in {batches} batches (seed {args.seed}), {len(findings)} differences "
-          f"from RustPython's own engine; {len(engine_differences)} where the engine itself differs from CPython "
-          f"(not the automaton's doing: listed, not failed); {skipped} left out because CPython's re took over 2 s")
+    print(
+        f"regex fuzz: {compared} cases in {batches} batches (seed {args.seed}), {len(findings)} differences "
+        f"from RustPython's own engine; {len(engine_differences)} where the engine itself differs from CPython "
+        f"(not the automaton's doing: listed, not failed); {skipped} left out because CPython's re took over 2 s"
+    )
     if engine_differences:
         out = HERE / "findings" / f"regex-engine-{args.seed}-{int(time.time())}.json"
         out.parent.mkdir(exist_ok=True)

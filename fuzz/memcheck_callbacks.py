@@ -24,7 +24,10 @@ def test_binary() -> str:
     """The crate's unit-test binary (built if it is not, as `make test-rust` builds it)."""
     built = subprocess.run(
         ["cargo", "test", "--release", "--ignore-rust-version", "--lib", "--no-run", "--message-format=json"],
-        cwd=HERE.parent, capture_output=True, text=True, check=True,
+        cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     for line in built.stdout.splitlines():
         message = json.loads(line)
@@ -41,7 +44,9 @@ def main() -> int:
     binary = test_binary()
     emitted = subprocess.run(
         [sys.executable, str(HERE / "fuzz_callbacks.py"), "--emit", str(args.programs), "--seed", str(args.seed)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as programs:
         programs.write(emitted)

@@ -30,10 +30,13 @@ static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
 /// why it is refused).
 #[pyfunction]
 fn stdlib_modules() -> Vec<(&'static str, &'static str, Option<&'static str>, String)> {
-    sandbox::vm::stdlib::MODULES.iter().map(|(name, standing)| {
-        let (kind, source, note) = sandbox::vm::stdlib::describe(*standing);
-        (*name, kind, source, note)
-    }).collect()
+    sandbox::vm::stdlib::MODULES
+        .iter()
+        .map(|(name, standing)| {
+            let (kind, source, note) = sandbox::vm::stdlib::describe(*standing);
+            (*name, kind, source, note)
+        })
+        .collect()
 }
 
 #[pymodule]
@@ -41,9 +44,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::session::Session>()?;
     m.add_class::<host::mounts::Mount>()?;
     m.add_class::<host::options::Options>()?;
+    m.add_class::<host::options::HostOptions>()?;
+    m.add_class::<protocol::options::SessionOptions>()?;
     m.add_function(wrap_pyfunction!(host::mounts::check_mount_paths, m)?)?;
     m.add_class::<host::outcome::RunOutcome>()?;
-    m.add_class::<host::outcome::OutcomeKind>()?;
     m.add_class::<protocol::message::Stop>()?;
     m.add_function(wrap_pyfunction!(worker::zygote::serve_zygote, m)?)?;
     m.add_function(wrap_pyfunction!(stdlib_modules, m)?)?;

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conformance import dspy_versions
 
+from conformance import dspy_versions
 from dspy_rust_interpreter import RustInterpreter
 
 

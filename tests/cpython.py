@@ -27,9 +27,7 @@ def reference_python() -> str:
         if minor.isdigit() and int(minor) >= REFERENCE_MINOR:
             found.append((int(minor), candidate))
     if not found:
-        raise RuntimeError(
-            f"no CPython 3.{REFERENCE_MINOR}+ to compare with: install one under pyenv or set REFERENCE_PYTHON"
-        )
+        raise RuntimeError(f"no CPython 3.{REFERENCE_MINOR}+ to compare with: install one under pyenv or set REFERENCE_PYTHON")
     return max(found)[1]
 
 
@@ -51,9 +49,7 @@ def cpython_output(source: str, *, python: str | None = None, cwd: str | None = 
 
 
 def readable_diff(expected: str, actual: str) -> str:
-    lines = difflib.unified_diff(
-        expected.splitlines(), actual.splitlines(), fromfile="cpython", tofile="sandbox", lineterm=""
-    )
+    lines = difflib.unified_diff(expected.splitlines(), actual.splitlines(), fromfile="cpython", tofile="sandbox", lineterm="")
     return "\n".join(lines)
 
 
@@ -61,6 +57,8 @@ def assert_prints_as_cpython(interp, source: str, *, limit: int = 20_000) -> Non
     """``source`` run by ``interp`` (a sandbox session) prints what the reference CPython prints."""
     expected = cpython_output(source, python=reference_python())
     actual = interp.execute(source)
-    cap = interp._configuration.options.max_output_chars
-    assert len(expected) <= cap, f"the program prints {len(expected):,} characters: make the interpreter with max_output_chars above that (it has {cap:,})"
+    cap = interp._configuration.options.session.max_output_chars
+    assert len(expected) <= cap, (
+        f"the program prints {len(expected):,} characters: make the interpreter with max_output_chars above that (it has {cap:,})"
+    )
     assert actual == expected, readable_diff(expected, actual)[:limit]

@@ -40,7 +40,7 @@ def run_isolated(script: str, timeout: float = 120) -> dict[str, Any]:
     process = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=timeout)
     assert process.returncode == 0, f"child exited with {process.returncode}:\n{process.stderr[-3000:]}"
     line = next(line for line in process.stdout.splitlines() if line.startswith("RESULTS:"))
-    return json.loads(line[len("RESULTS:"):])
+    return json.loads(line[len("RESULTS:") :])
 
 
 def run_child(script: str, timeout: float = 120.0) -> dict[str, Any]:

@@ -22,9 +22,7 @@ def run_example(name: str, **env: str) -> subprocess.CompletedProcess[str]:
     child_env = {key: value for key, value in os.environ.items() if key not in ("DSPY_LM", "DSPY_SUB_LM")}
     child_env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
     child_env.update(env)
-    return subprocess.run(
-        [sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, env=child_env, timeout=120
-    )
+    return subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, env=child_env, timeout=120)
 
 
 @pytest.mark.parametrize(

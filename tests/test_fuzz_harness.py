@@ -47,11 +47,14 @@ def test_regex_judge_tells_the_engines_captures_from_the_automatons_doing():
     fuzz_regex = importlib.import_module("fuzz_regex")
     case = {
         "pattern": r"((?:\.[\w-]|(?:(?:a)+| +?)A+?\b( (?:a)(?:a)(?:a)){0,2})+?){2}",
-        "flags": ["I"], "text": "A9aa.9AbxA1.a99bb_Aa axxyay ", "pos": 3, "endpos": 33,
+        "flags": ["I"],
+        "text": "A9aa.9AbxA1.a99bb_Aa axxyay ",
+        "pos": 3,
+        "endpos": 33,
     }
     [(fast, engine, anchored)] = fuzz_regex.sandbox_results([case])
     [reference] = fuzz_regex.cpython_results([case])
-    # Since stop 47 the exact automaton's captures give the sandbox CPython's groups here: the same results.
+    # The exact automaton's captures give the sandbox CPython's groups here: the same results.
     assert fast["sub"] == reference["sub"] == "A9<aa.9>AbxA1.a99bb_Aa axxyay "
     assert fast == reference
     assert fuzz_regex.judge(case, fast, engine, reference, anchored) == "same"
@@ -67,7 +70,7 @@ def test_regex_judge_tells_the_engines_captures_from_the_automatons_doing():
 
 
 def test_regex_judge_asks_the_engine_alone_for_its_full_match():
-    # From a campaign of stop 48 (seed 48): RustPython's engine finds no full match for a counted group holding a
+    # From a fuzz campaign (seed 48): RustPython's engine finds no full match for a counted group holding a
     # possessive repeat where CPython finds one; the sandbox gives the engine's answer. The engine alone now has a
     # `fullmatch` (a scanner's `match` of the pattern followed by `\Z`), so this is the engine's, not the
     # automaton's, and a full match the engine alone finds but the sandbox misses stays the automaton's.

@@ -47,8 +47,11 @@ def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
 def install_tools() -> None:
     """qemu-user and debootstrap from Debian's packages, the Rust target, zig: what the cross build and the
     emulation need."""
-    missing = [package for package, command in (("qemu-user-static", "qemu-aarch64-static"), ("debootstrap", "debootstrap"))
-               if shutil.which(command) is None and not Path("/usr/sbin", command).exists()]
+    missing = [
+        package
+        for package, command in (("qemu-user-static", "qemu-aarch64-static"), ("debootstrap", "debootstrap"))
+        if shutil.which(command) is None and not Path("/usr/sbin", command).exists()
+    ]
     if missing:
         run(["apt-get", "install", "-y", "--no-install-recommends", *missing], stdout=subprocess.DEVNULL)
     run(["rustup", "target", "add", TARGET], stderr=subprocess.DEVNULL)
@@ -62,8 +65,10 @@ def arm_root() -> Path:
     staging = ARM_ROOT.with_name(ARM_ROOT.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     debootstrap = shutil.which("debootstrap") or "/usr/sbin/debootstrap"
-    run([debootstrap, "--foreign", "--arch=arm64", "--variant=minbase", "--include=python3", "bookworm", str(staging)],
-        stdout=subprocess.DEVNULL)
+    run(
+        [debootstrap, "--foreign", "--arch=arm64", "--variant=minbase", "--include=python3", "bookworm", str(staging)],
+        stdout=subprocess.DEVNULL,
+    )
     for package in sorted((staging / "var/cache/apt/archives").glob("*.deb")):
         subprocess.run(["dpkg-deb", "-x", str(package), str(staging)], check=True)
     # qemu's -L prefix serves any path that exists under it before the host's: without these folders the
@@ -90,9 +95,26 @@ def python_wrapper(folder: Path) -> Path:
 
 def build_test_wheel(out: Path) -> Path:
     """The test build: the release profile (no fat LTO: minutes, not a quarter of an hour), without the filter."""
-    run([sys.executable, "-m", "maturin", "build", "--release", "--ignore-rust-version", "--target", TARGET, "--zig",
-         "--compatibility", "manylinux_2_28", "-F", "pyo3/extension-module,unfiltered-for-emulation", "--out", str(out)],
-        cwd=ROOT)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "maturin",
+            "build",
+            "--release",
+            "--ignore-rust-version",
+            "--target",
+            TARGET,
+            "--zig",
+            "--compatibility",
+            "manylinux_2_28",
+            "-F",
+            "pyo3/extension-module,unfiltered-for-emulation,fault-injection",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+    )
     return only_wheel(out)
 
 
@@ -107,17 +129,51 @@ def site_with(wheel: Path, site: Path, downloads: Path) -> Path:
     """`wheel` and `REQUIREMENTS`, as cp311 aarch64 wheels, installed into `site` by the host's pip."""
     platform_args = [f"--platform={tag}" for tag in PLATFORMS]
     common = ["--only-binary=:all:", "--implementation=cp", "--python-version=3.11", *platform_args]
-    run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--dest", str(downloads),
-         *common, *REQUIREMENTS])
-    run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index",
-         "--find-links", str(downloads), "--target", str(site), *common, str(wheel), *REQUIREMENTS])
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--dest",
+            str(downloads),
+            *common,
+            *REQUIREMENTS,
+        ]
+    )
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-index",
+            "--find-links",
+            str(downloads),
+            "--target",
+            str(site),
+            *common,
+            str(wheel),
+            *REQUIREMENTS,
+        ]
+    )
     return site
 
 
-def emulated(wrapper: Path, site: Path, args: list[str], *, cwd: Path, timeout: float,
-             check: bool = True) -> subprocess.CompletedProcess:
-    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "PYTHONPATH": str(site),
-           "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
+def emulated(
+    wrapper: Path, site: Path, args: list[str], *, cwd: Path, timeout: float, check: bool = True
+) -> subprocess.CompletedProcess:
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ.get("HOME", "/root"),
+        "PYTHONPATH": str(site),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "LANG": "C.UTF-8",
+    }
     shown = ["-c <script>" if previous == "-c" else arg for previous, arg in zip([""] + args, args) if arg != "-c"]
     print("+ (arm64) python3", " ".join(shown), flush=True)
     done = subprocess.run([str(wrapper), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -166,8 +222,11 @@ def main() -> int:
         work = Path(scratch)
         wrapper = python_wrapper(work)
         downloads = CACHE / "aarch64-downloads"
-        print(emulated(wrapper, site_with(shipped, work / "shipped", downloads), ["-c", FAILS_CLOSED], cwd=work,
-                       timeout=600).stdout.strip())
+        print(
+            emulated(
+                wrapper, site_with(shipped, work / "shipped", downloads), ["-c", FAILS_CLOSED], cwd=work, timeout=600
+            ).stdout.strip()
+        )
         print(f"{shipped.name}: fails closed under qemu-user (no filter can be installed), as it must")
         test_wheel = build_test_wheel(work / "test-wheel")
         site = site_with(test_wheel, work / "site", downloads)
@@ -186,10 +245,21 @@ def main() -> int:
             shutil.copytree(ROOT / folder, suite / folder, ignore=shutil.ignore_patterns("__pycache__"))
         (suite / "pytest.ini").write_text("[pytest]\npythonpath = tests .\naddopts = -p no:cacheprovider\n")
         tests = emulated(
-            wrapper, site,
-            ["-m", "pytest", "-q", "-m", "not system_call_filter and not native_process", "conformance",
-             "tests/isolation", *options.pytest_args.split()],
-            cwd=suite, timeout=5400, check=False,
+            wrapper,
+            site,
+            [
+                "-m",
+                "pytest",
+                "-q",
+                "-m",
+                "not system_call_filter and not native_process",
+                "conformance",
+                "tests/isolation",
+                *options.pytest_args.split(),
+            ],
+            cwd=suite,
+            timeout=5400,
+            check=False,
         )
         print(tests.stdout[-8000:], tests.stderr[-3000:])
         return tests.returncode

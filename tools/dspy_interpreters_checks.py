@@ -18,7 +18,13 @@ except ImportError:
 
 from dspy_rust_interpreter import RustInterpreter
 
-CHECKS = ("check_interpreter", "check_execution_instructions", "check_rlm", "check_rlm_execution_instructions", "check_flex_facade")
+CHECKS = (
+    "check_interpreter",
+    "check_execution_instructions",
+    "check_rlm",
+    "check_rlm_execution_instructions",
+    "check_flex_facade",
+)
 
 
 def main() -> int:

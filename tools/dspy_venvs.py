@@ -21,7 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VENVS = Path.home() / ".cache" / "dspy-rust-interpreter"
 SPECS = ("dspy==3.3.*", "dspy")
-TESTS = ("conformance", "tests/dspy_e2e", "tests/drop_in", "tests/sandbox/test_errors.py", "tests/tools/test_tools_observability.py")
+TESTS = (
+    "conformance",
+    "tests/dspy_e2e",
+    "tests/drop_in",
+    "tests/sandbox/vm/test_errors.py",
+    "tests/tools/test_tools_observability.py",
+)
 REQUIREMENTS = ("pytest>=8", "pydantic>=2")
 
 
@@ -39,7 +45,8 @@ def prepare(spec: str, extra: tuple[str, ...] = ()) -> Path | None:
         venv.create(where, with_pip=True)
     upgraded = subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", "--upgrade", "--disable-pip-version-check", spec, *REQUIREMENTS, *extra],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     if upgraded.returncode:
         print(f"warning: could not upgrade {spec} in {where}:\n{upgraded.stderr[-1500:]}", file=sys.stderr)
@@ -56,7 +63,9 @@ def main(specs: list[str]) -> int:
         if python is None:
             failed.append(spec)
             continue
-        version = subprocess.run([str(python), "-c", "import dspy; print(dspy.__version__)"], capture_output=True, text=True).stdout.strip()
+        version = subprocess.run(
+            [str(python), "-c", "import dspy; print(dspy.__version__)"], capture_output=True, text=True
+        ).stdout.strip()
         print(f"== {spec}: dspy {version} ({python.parent.parent})", flush=True)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         done = subprocess.run([str(python), "-m", "pytest", "-q", "-rs", *TESTS], cwd=ROOT, env=env)

@@ -32,21 +32,32 @@ from dspy_rust_interpreter._packages import USER_CACHE
 # symbols, arithmetic, simplification, solving; iterator recipes).
 SLICES: dict[str, list[str]] = {
     "networkx": [
-        "networkx.classes.tests.test_graph", "networkx.classes.tests.test_digraph",
-        "networkx.algorithms.tests.test_cycles", "networkx.algorithms.tests.test_dag",
-        "networkx.algorithms.tests.test_simple_paths", "networkx.algorithms.tests.test_cluster",
+        "networkx.classes.tests.test_graph",
+        "networkx.classes.tests.test_digraph",
+        "networkx.algorithms.tests.test_cycles",
+        "networkx.algorithms.tests.test_dag",
+        "networkx.algorithms.tests.test_simple_paths",
+        "networkx.algorithms.tests.test_cluster",
         "networkx.algorithms.shortest_paths.tests.test_generic",
         "networkx.algorithms.shortest_paths.tests.test_weighted",
         "networkx.algorithms.components.tests.test_connected",
-        "networkx.algorithms.traversal.tests.test_bfs", "networkx.algorithms.traversal.tests.test_dfs",
-        "networkx.algorithms.flow.tests.test_maxflow", "networkx.generators.tests.test_classic",
+        "networkx.algorithms.traversal.tests.test_bfs",
+        "networkx.algorithms.traversal.tests.test_dfs",
+        "networkx.algorithms.flow.tests.test_maxflow",
+        "networkx.generators.tests.test_classic",
     ],
     "sympy": [
-        "sympy.core.tests.test_basic", "sympy.core.tests.test_arit", "sympy.core.tests.test_expand",
-        "sympy.core.tests.test_symbol", "sympy.core.tests.test_relational",
-        "sympy.simplify.tests.test_radsimp", "sympy.polys.tests.test_factortools",
-        "sympy.solvers.tests.test_solveset", "sympy.series.tests.test_limits",
-        "sympy.matrices.tests.test_determinant", "sympy.functions.elementary.tests.test_trigonometric",
+        "sympy.core.tests.test_basic",
+        "sympy.core.tests.test_arit",
+        "sympy.core.tests.test_expand",
+        "sympy.core.tests.test_symbol",
+        "sympy.core.tests.test_relational",
+        "sympy.simplify.tests.test_radsimp",
+        "sympy.polys.tests.test_factortools",
+        "sympy.solvers.tests.test_solveset",
+        "sympy.series.tests.test_limits",
+        "sympy.matrices.tests.test_determinant",
+        "sympy.functions.elementary.tests.test_trigonometric",
     ],
     "more-itertools": ["tests/test_more.py", "tests/test_recipes.py"],
 }
@@ -58,7 +69,7 @@ SDIST_TESTS = {"more-itertools": "/suite"}
 CACHE = USER_CACHE / "package-tests"
 MODULE_TIMEOUT = 900.0
 
-COUNTER = '''
+COUNTER = """
 import pytest
 
 class _Count:
@@ -94,13 +105,13 @@ class _Count:
             self.outcomes["errors"] += 1
             text = str(report.longrepr).strip().splitlines()
             self.failures.append([report.nodeid or "<collection>", text[-1][:300] if text else ""])
-'''
-RUN = '''
+"""
+RUN = """
 _counter = _Count()
 _code = pytest.main([*{args!r}, "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler", "--capture=sys",
                      "-o", "python_files=test_*.py", "--rootdir", {root!r}], plugins=[_counter])
 print(__import__("json").dumps({{"exit": int(_code), **_counter.outcomes, "failures": _counter.failures}}))
-'''
+"""
 
 
 def sdist_tests(package: str) -> Path:
@@ -112,10 +123,25 @@ def sdist_tests(package: str) -> Path:
     if (target / "tests").is_dir():
         return target
     CACHE.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                    f"{package}=={version}", "-d", str(CACHE)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            f"{package}=={version}",
+            "-d",
+            str(CACHE),
+        ],
+        check=True,
+    )
     archive = next(CACHE.glob(f"{package.replace('-', '_')}-{version}.tar.gz"), None) or next(
-        CACHE.glob(f"{package}-{version}.tar.gz"))
+        CACHE.glob(f"{package}-{version}.tar.gz")
+    )
     with tarfile.open(archive) as tar:
         tar.extractall(CACHE, filter="data")
     extracted = next(p for p in CACHE.iterdir() if p.is_dir() and p.name.replace("_", "-") == f"{package}-{version}")
@@ -135,8 +161,7 @@ def run_module(package: str, target: str) -> dict:
     else:
         args = ["--pyargs", target]
     args += SUITE_OPTIONS.get(package, [])
-    session = RustInterpreter(packages=[package, "pytest"], mounts=mounts, timeout=MODULE_TIMEOUT,
-                              max_output_chars=5_000_000)
+    session = RustInterpreter(packages=[package, "pytest"], mounts=mounts, timeout=MODULE_TIMEOUT, max_output_chars=5_000_000)
     started = time.monotonic()
     try:
         session.execute(COUNTER)
@@ -165,9 +190,14 @@ def main() -> int:
         for target in SLICES[package]:
             result = run_module(package, target)
             results[package][target] = result
-            counts = "error: " + result["error"] if "error" in result else (
-                f"{result['passed']} passed, {result['failed']} failed, {result['errors']} errors, "
-                f"{result['skipped']} skipped, {result['xfailed']} expected failures")
+            counts = (
+                "error: " + result["error"]
+                if "error" in result
+                else (
+                    f"{result['passed']} passed, {result['failed']} failed, {result['errors']} errors, "
+                    f"{result['skipped']} skipped, {result['xfailed']} expected failures"
+                )
+            )
             print(f"{package:15} {target:60} {counts} ({result['seconds']} s)", flush=True)
     print()
     print("| package | test modules | passed | failed | errors | skipped | expected failures | pass rate |")
@@ -177,8 +207,10 @@ def main() -> int:
         total = {key: sum(m.get(key, 0) for m in modules.values()) for key in keys}
         ran = total["passed"] + total["failed"] + total["errors"]
         rate = f"{100 * total['passed'] / ran:.1f} %" if ran else "-"
-        print(f"| {package} | {len(modules)} | {total['passed']} | {total['failed']} | {total['errors']} | "
-              f"{total['skipped']} | {total['xfailed']} | {rate} |")
+        print(
+            f"| {package} | {len(modules)} | {total['passed']} | {total['failed']} | {total['errors']} | "
+            f"{total['skipped']} | {total['xfailed']} | {rate} |"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     return 0

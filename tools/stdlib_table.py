@@ -1,7 +1,7 @@
 """Write docs/stdlib.md's table of the standard library from the sandbox's own table (src/sandbox/vm/stdlib.rs).
 
-    python tools/stdlib_table.py          # rewrite the table in docs/stdlib.md
-    python tools/stdlib_table.py --check  # exit 1 when docs/stdlib.md is out of date (tests/sandbox/test_stdlib.py runs it)
+python tools/stdlib_table.py          # rewrite the table in docs/stdlib.md
+python tools/stdlib_table.py --check  # exit 1 when docs/stdlib.md is out of date (tests/sandbox/vm/test_stdlib_table.py runs it)
 """
 
 from __future__ import annotations

@@ -48,14 +48,21 @@ def check(wheel: Path, version: str) -> None:
         shutil.copy(EXAMPLE, example)
         env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "EXAMPLE_INTERPRETER", "DSPY_LM")}
         where = subprocess.run(
-            [venv_python, "-c", "import dspy_rust_interpreter as p; assert p._native.SYSTEM_CALL_FILTER; print(p.__file__)"],
-            cwd=work, env=env, capture_output=True, text=True, check=True,
+            [venv_python, "-c", "import dspy_rust_interpreter as p; assert p._native.SYSTEM_CALL_FILTER; "
+                "assert not hasattr(p._native.Session, '_inject_fault'), 'a test build'; print(p.__file__)"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         if not where.startswith(str(env_dir)):
             raise SystemExit(f"error: python{version} imported the package from {where}, not from the installed wheel")
         run = subprocess.run([venv_python, str(example)], cwd=work, env=env, capture_output=True, text=True, timeout=600)
         if run.returncode or EXPECTED not in run.stdout:
-            raise SystemExit(f"error: the example failed on python{version} (exit {run.returncode}):\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
+            raise SystemExit(
+                f"error: the example failed on python{version} (exit {run.returncode}):\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
+            )
         print(f"python{version}: installed {wheel.name}, imported from the venv, the RLM example passed")
 
 

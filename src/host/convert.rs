@@ -10,8 +10,8 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
-use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::host::known::{self, Form};
+use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
 use crate::protocol::value::{Value, CONTAINER_DATA, MAX_DEPTH, MAX_VALUES, MAX_WIDENED, PER_VALUE};
 use crate::protocol::wire::{HostBuffer, REFER_FROM};
 
@@ -25,7 +25,11 @@ pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
 /// A tool's result as protocol data, refused past `max_data` bytes of data (counted as `Value::data_size`, while
 /// walking: a result far over is not converted whole). With `unknown_as_str`, a value of no known kind (or one
 /// whose conversion fails) crosses as its str(); the type names of those that did come back, for a warning.
-pub fn to_result_value(obj: &Bound<'_, PyAny>, unknown_as_str: bool, max_data: Option<usize>) -> Result<(Value, Vec<String>)> {
+pub fn to_result_value(
+    obj: &Bound<'_, PyAny>,
+    unknown_as_str: bool,
+    max_data: Option<usize>,
+) -> Result<(Value, Vec<String>)> {
     let mut walk = Walk { seen: 0, unknown_as_str, as_str: Vec::new(), data: 0, max_data };
     let value = walk.value(obj, 0)?;
     Ok((value, walk.as_str))
@@ -46,7 +50,9 @@ impl Walk {
     fn spend(&mut self, size: usize) -> Result<()> {
         self.data = self.data.saturating_add(size);
         match self.max_data {
-            Some(limit) if self.data > limit => Err(ConvertError::new(ConvertErrorKind::OverBudget { limit, seen: self.data })),
+            Some(limit) if self.data > limit => {
+                Err(ConvertError::new(ConvertErrorKind::OverBudget { limit, seen: self.data }))
+            }
             _ => Ok(()),
         }
     }
@@ -146,16 +152,17 @@ impl Walk {
     }
 
     fn items(&mut self, iter: &mut dyn Iterator<Item = Bound<'_, PyAny>>, depth: usize) -> Result<Vec<Value>> {
-        iter.enumerate()
-            .map(|(i, item)| self.value(&item, depth + 1).map_err(|e| e.within(index_segment(i))))
-            .collect()
+        iter.enumerate().map(|(i, item)| self.value(&item, depth + 1).map_err(|e| e.within(index_segment(i)))).collect()
     }
 
     /// A value of no known kind, or of one whose conversion failed with `error`: its str() where allowed.
     fn unknown(&mut self, obj: &Bound<'_, PyAny>, error: Option<ConvertError>) -> Result<Value> {
         if !self.unknown_as_str {
             return Err(error.unwrap_or_else(|| {
-                ConvertError::new(ConvertErrorKind::Unsupported { type_name: type_name(obj), direction: Direction::IntoSandbox })
+                ConvertError::new(ConvertErrorKind::Unsupported {
+                    type_name: type_name(obj),
+                    direction: Direction::IntoSandbox,
+                })
             }));
         }
         let name = type_name(obj);
@@ -208,9 +215,9 @@ pub fn from_value(value: &Value, py: Python<'_>) -> Result<Py<PyAny>> {
 /// Bytes CPython may compare to insert the dict keys or set items of one value that share a hash on the host.
 /// Values that hash apart in the sandbox can hash alike here (`class K(int)` with a `__hash__` of its own
 /// crosses as a plain int; tuples' other items can be chosen to make CPython's tuple hashes collide),
-/// and CPython inserts n keys of one hash in n*n/2 comparisons, holding the GIL: 32,000 such keys took the
-/// host 14 s, and 2,000 tuples each holding its own copy of one 60 KB int, 21-34 s (the sandbox compares its
-/// one int by identity). Each pair is charged the bytes it may read (`check_spread`), a small key `PER_VALUE`:
+/// and CPython inserts n keys of one hash in n*n/2 comparisons, holding the GIL: 32,000 such keys take the host
+/// many seconds, and 2,000 tuples each holding its own copy of one 60 KB int longer still (the sandbox compares
+/// its one int by identity). Each pair is charged the bytes it may read (`check_spread`), a small key `PER_VALUE`:
 /// past this budget (about a tenth of a second: 2 million pairs of small keys) the value is refused.
 const MAX_COMPARED: u64 = (PER_VALUE as u64) << 21;
 /// Collections smaller than this are not checked: they cannot cost more than a few comparisons per key.
@@ -268,10 +275,14 @@ impl Build {
                 dict.into_any().unbind()
             }
             Value::Keep(..) | Value::Kept(_) | Value::Host(_) => {
-                return Err(ConvertError::new(ConvertErrorKind::Failed("a cache reference cannot come from a session".into())))
+                return Err(ConvertError::new(ConvertErrorKind::Failed(
+                    "a cache reference cannot come from a session".into(),
+                )))
             }
             Value::When(_) | Value::Decimal(_) | Value::Uuid(_) => {
-                return Err(ConvertError::new(ConvertErrorKind::Failed("a host kind of value cannot come from a session".into())))
+                return Err(ConvertError::new(ConvertErrorKind::Failed(
+                    "a host kind of value cannot come from a session".into(),
+                )))
             }
         })
     }
@@ -412,7 +423,7 @@ mod tests {
     fn keys_whose_hashes_collide_on_the_host_are_refused_before_insertion() {
         Python::initialize();
         Python::attach(|py| {
-            // i * (2**61 - 1) all hash to 0 in CPython: 32,000 of them took the host 14 s to insert.
+            // i * (2**61 - 1) all hash to 0 in CPython: inserting 32,000 of them takes the host many seconds.
             let modulus = num_bigint::BigInt::from((1u64 << 61) - 1);
             let colliding: Vec<Value> =
                 (1..=32_000u64).map(|i| Value::BigInt((&modulus * i).to_signed_bytes_le())).collect();
@@ -424,7 +435,11 @@ mod tests {
             assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
             // Many small collections count against one budget for the whole value.
             let small: Vec<Value> = (0..2_000)
-                .map(|j: u64| Value::Set((1..=100u64).map(|i| Value::BigInt((&modulus * (i + 100 * j)).to_signed_bytes_le())).collect()))
+                .map(|j: u64| {
+                    Value::Set(
+                        (1..=100u64).map(|i| Value::BigInt((&modulus * (i + 100 * j)).to_signed_bytes_le())).collect(),
+                    )
+                })
                 .collect();
             assert!(from_value(&Value::List(small), py).is_err());
             // Ordinary keys pass, however many.
@@ -488,7 +503,7 @@ mod tests {
 }
 
 /// A str holding lone surrogates as UTF-8, each surrogate one U+FFFD, so the text keeps its length (PyO3's
-/// lossy conversion made three of each: `len("a\ud800")` was 4 in the sandbox).
+/// lossy conversion makes three of each, so `len("a\ud800")` would be 4 in the sandbox).
 fn surrogates_replaced(s: &Bound<'_, PyString>) -> String {
     let Ok(encoded) = s.call_method1(pyo3::intern!(s.py(), "encode"), ("utf-8", "surrogatepass")) else {
         return s.to_string_lossy().into_owned();

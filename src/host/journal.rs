@@ -1,9 +1,9 @@
 //! The runs completed since the session's latest checkpoint, kept so that a rollback can bring the session
 //! back to exactly where it was before the failed cell.
 //!
-//! Forking a checkpoint after every run would cost every `execute()` a fork (~0.5 ms here) and the
-//! copy-on-write faults that follow it (every page the next runs write is copied once: about 1 ms more over
-//! the next few runs); instead the session process forks one when the host asks (every 64 runs, or when
+//! Forking a checkpoint after every run would cost every `execute()` a fork and the copy-on-write faults
+//! that follow it (every page the next runs write is copied once, a cost spread over the next few runs);
+//! instead the session process forks one when the host asks (every 64 runs, or when
 //! the journal holds much data) or when the runs since its last checkpoint took a second in all (see
 //! `worker::session`). The runs in between are journaled: each
 //! request as sent, the host's answers to its tool calls and waits, and a digest of its outcome. A rollback resumes
@@ -20,8 +20,8 @@ pub const MAX_RUNS: usize = 64;
 /// ...or once the journal holds this many bytes.
 pub const MAX_BYTES: usize = 4 << 20;
 /// The answers of one run kept for a replay, at most: past this the run is journaled as one that cannot be
-/// replayed (a cell calling a tool that returns a fresh megabyte 1,200 times held the host 1.2 GB larger
-/// until it ended). A rollback then brings the session back to before that run, and says so.
+/// replayed (a cell calling a tool that returns a fresh megabyte 1,200 times would hold the host 1.2 GB larger
+/// until it ends). A rollback then brings the session back to before that run, and says so.
 pub const MAX_RUN_BYTES: usize = 64 << 20;
 
 /// A frame the host answered the session with during a run: a sync tool call's `ToolResult`, the `Woken`
@@ -96,7 +96,6 @@ impl Journal {
         self.bytes = 0;
         (std::mem::take(&mut self.entries), std::mem::take(&mut self.unreplayable))
     }
-
 }
 
 #[cfg(test)]

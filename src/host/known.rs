@@ -104,7 +104,11 @@ fn when(obj: &Bound<'_, PyAny>, module: &Bound<'_, PyAny>) -> PyResult<Option<Wh
         return Ok(Some(When::Time(clock()?)));
     }
     if obj.is_instance(&module.getattr("timedelta")?)? {
-        return Ok(Some(When::TimeDelta { days: int("days")?, seconds: int("seconds")?, microseconds: int("microseconds")? }));
+        return Ok(Some(When::TimeDelta {
+            days: int("days")?,
+            seconds: int("seconds")?,
+            microseconds: int("microseconds")?,
+        }));
     }
     Ok(None)
 }

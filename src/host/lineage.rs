@@ -96,7 +96,8 @@ impl Drop for Lineage {
 fn identity_of(process: &str) -> Option<Identity> {
     let status = std::fs::read_to_string(format!("/proc/{process}/status")).ok()?;
     let uid = field(&status, "Uid:")?;
-    let user_ns = std::fs::metadata(format!("/proc/{process}/ns/user")).ok().map(|m| std::os::unix::fs::MetadataExt::ino(&m))?;
+    let user_ns =
+        std::fs::metadata(format!("/proc/{process}/ns/user")).ok().map(|m| std::os::unix::fs::MetadataExt::ino(&m))?;
     Some(Identity { uid, user_ns })
 }
 
@@ -109,7 +110,7 @@ fn field(status: &str, name: &str) -> Option<u32> {
 /// killed (one may fork while the others are killed; the processes are few, `MAX_PROCESSES`). A killed process
 /// is not looked for again: it may take a millisecond to be gone (a session's threads exiting), but once
 /// SIGKILL is sent it forks nothing more (the kernel fails a fork with a fatal signal pending). Waiting for
-/// each to be gone took up to eight rounds of ~0.1 ms: most of every `shutdown()`.
+/// each to be gone would take up to eight rounds: most of every `shutdown()`.
 fn end_processes(identity: Identity, root: u32) {
     let mut killed = std::collections::HashSet::new();
     for _ in 0..8 {
@@ -136,9 +137,9 @@ fn end_processes(identity: Identity, root: u32) {
 }
 
 /// The pids of `identity` that descend from `root`. Read down from `root` through each thread's list of the
-/// children it forked, so only this host's own descendants are read, however many processes the machine runs;
-/// the whole of `/proc` was read before, ~15 us a process, twice at every session's end (2.3 ms of each
-/// `shutdown()` on a machine running 75 processes). Where the kernel keeps no such lists, the whole of `/proc`.
+/// children it forked, so only this host's own descendants are read, however many processes the machine runs:
+/// a scan of the whole of `/proc` costs every process on the machine, twice at every session's end (a large
+/// part of each `shutdown()`). Where the kernel keeps no such lists, the whole of `/proc`.
 fn processes_of(identity: Identity, root: u32) -> Vec<u32> {
     let candidates = if children_lists() { descendants(root) } else { descendants_by_scan(root) };
     candidates.into_iter().filter(|pid| identity_of(&pid.to_string()) == Some(identity)).collect()

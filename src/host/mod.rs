@@ -7,6 +7,7 @@
 //! in sessions, `options` every option of a session, with its default and its check.
 
 pub mod convert;
+pub mod file_server;
 pub mod journal;
 pub mod known;
 pub mod lineage;

@@ -1,12 +1,13 @@
-//! What `Session.execute()` hands the Python layer: a typed `RunOutcome` (what happened, the value or the
-//! error, the limit that stopped the run, whether the session was rolled back), and the words for a run
-//! whose process was lost.
+//! What `Session.execute()` hands the Python layer: a `RunOutcome`, one variant per way a run can end (the
+//! value or the error, the limit that stopped the run, whether the session was rolled back), and the words for
+//! a run whose process was lost.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::host::convert;
-use crate::protocol::message::{FinishKind, Outcome, SessionOptions, Stop};
+use crate::protocol::message::{FinishKind, Outcome, Stop};
+use crate::protocol::options::SessionOptions;
 use crate::protocol::value::Value;
 
 /// What a rollback replayed: the runs since the checkpoint, and how many of them ended differently.
@@ -19,121 +20,120 @@ pub struct Replay {
     pub afresh: bool,
 }
 
-/// What a run ended with.
-#[pyclass(eq, eq_int, frozen, module = "dspy_rust_interpreter._native")]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum OutcomeKind {
-    /// No finish call: `value` is the printed text or the trailing expression's value (or None).
-    Value,
-    /// `SUBMIT(...)`: `value` is the dict of output fields.
-    Submit,
-    /// `FINAL(...)` / `FINAL_VAR(...)`: `value` is the dict of output fields.
-    Final,
-    /// The code does not parse: `message`, `lineno`, `offset`, `text`.
-    Syntax,
-    /// An exception ended the run: `error_type`, `message`, `traceback`, `output`, and `stop`.
-    Error,
+/// What a run ended with: one class per kind, which `_outcome.py` matches once. `results_too_large` counts the
+/// tool results the run's calls had refused for `max_tool_result_bytes`.
+#[pyclass(module = "dspy_rust_interpreter._native")]
+pub enum RunOutcome {
+    /// No finish call: the printed text or the trailing expression's value (or None); `value_size` the size of
+    /// its data (`Value::data_size`), for the output counter of a value that is not text.
+    Value { value: Py<PyAny>, value_size: u64, results_too_large: u32 },
+    /// `SUBMIT(...)`: the dict of output fields.
+    Submit { fields: Py<PyAny>, results_too_large: u32 },
+    /// `FINAL(...)` / `FINAL_VAR(...)`: the dict of output fields.
+    Final { fields: Py<PyAny>, results_too_large: u32 },
+    /// The code does not parse.
+    Syntax { error_type: String, message: String, lineno: Option<u64>, offset: Option<u64>, text: Option<String> },
+    /// An exception ended the run: `output` is the text printed before it, `stop` the limit that stopped the
+    /// run, `rolled_back` whether the session process died and the session was restored to before the run.
+    Error {
+        error_type: String,
+        message: String,
+        traceback: String,
+        output: String,
+        stop: Option<Stop>,
+        rolled_back: bool,
+        results_too_large: u32,
+    },
     /// The session is gone (shut down, or lost): `message` says why.
-    Dead,
-}
-
-#[pyclass(frozen, get_all, module = "dspy_rust_interpreter._native")]
-pub struct RunOutcome {
-    pub kind: OutcomeKind,
-    pub value: Py<PyAny>,
-    pub error_type: String,
-    pub message: String,
-    pub traceback: String,
-    /// Text printed before the error.
-    pub output: String,
-    pub lineno: Option<u64>,
-    pub offset: Option<u64>,
-    pub text: Option<String>,
-    pub stop: Option<Stop>,
-    /// The session process died during the run and the session was restored to before it.
-    pub rolled_back: bool,
-    /// Tool results the run's calls got refused for `max_tool_result_bytes`.
-    pub results_too_large: u32,
-    /// The data of `value` (`Value::data_size`), for the output counter of a value that is not text.
-    pub value_size: u64,
+    Dead { message: String },
 }
 
 #[pymethods]
 impl RunOutcome {
     fn __repr__(&self) -> String {
-        let kind = match self.kind {
-            OutcomeKind::Value => "Value",
-            OutcomeKind::Submit => "Submit",
-            OutcomeKind::Final => "Final",
-            OutcomeKind::Syntax => "Syntax",
-            OutcomeKind::Error => "Error",
-            OutcomeKind::Dead => "Dead",
-        };
-        format!("<RunOutcome {kind} {:?}>", self.message)
+        match self {
+            RunOutcome::Value { .. } => "<RunOutcome Value>".to_owned(),
+            RunOutcome::Submit { .. } => "<RunOutcome Submit>".to_owned(),
+            RunOutcome::Final { .. } => "<RunOutcome Final>".to_owned(),
+            RunOutcome::Syntax { message, .. } => format!("<RunOutcome Syntax {message:?}>"),
+            RunOutcome::Error { error_type, message, .. } => format!("<RunOutcome Error {error_type}: {message:?}>"),
+            RunOutcome::Dead { message } => format!("<RunOutcome Dead {message:?}>"),
+        }
     }
 }
 
 impl RunOutcome {
-    fn new(py: Python<'_>, kind: OutcomeKind) -> Self {
-        Self {
-            kind,
-            value: py.None(),
-            error_type: String::new(),
-            message: String::new(),
+    /// An error outcome with only its type and message.
+    fn error(error_type: String, message: String) -> Self {
+        RunOutcome::Error {
+            error_type,
+            message,
             traceback: String::new(),
             output: String::new(),
-            lineno: None,
-            offset: None,
-            text: None,
             stop: None,
             rolled_back: false,
             results_too_large: 0,
-            value_size: 0,
         }
     }
 
-    pub fn dead(py: Python<'_>, reason: &str) -> Self {
-        Self { message: reason.to_owned(), ..Self::new(py, OutcomeKind::Dead) }
+    /// The same outcome counting `count` refused tool results.
+    pub fn with_results_too_large(mut self, count: u32) -> Self {
+        match &mut self {
+            RunOutcome::Value { results_too_large, .. }
+            | RunOutcome::Submit { results_too_large, .. }
+            | RunOutcome::Final { results_too_large, .. }
+            | RunOutcome::Error { results_too_large, .. } => *results_too_large = count,
+            RunOutcome::Syntax { .. } | RunOutcome::Dead { .. } => {}
+        }
+        self
+    }
+
+    pub fn dead(reason: &str) -> Self {
+        RunOutcome::Dead { message: reason.to_owned() }
     }
 
     /// A completed run's outcome, each text in it capped at the session's `max_output_chars`; a TypeError
     /// when the host's input could not be used (nothing changed).
     pub fn of(py: Python<'_>, outcome: Outcome, options: &SessionOptions) -> PyResult<Self> {
-        let max_chars = usize::try_from(options.max_output_chars).unwrap_or(usize::MAX);
+        let max_chars = options.max_output_chars();
         Ok(match outcome.capped(max_chars) {
-            Outcome::Value(value) => Self::value_or_error(py, OutcomeKind::Value, &value, "result"),
-            Outcome::Finish(FinishKind::Submit, fields) => Self::value_or_error(py, OutcomeKind::Submit, &fields, "output fields"),
-            Outcome::Finish(FinishKind::Final, fields) => Self::value_or_error(py, OutcomeKind::Final, &fields, "output fields"),
+            Outcome::Value(value) => Self::converted(py, &value, "result", |value, value_size| RunOutcome::Value {
+                value,
+                value_size,
+                results_too_large: 0,
+            }),
+            Outcome::Finish(kind, fields) => Self::converted(py, &fields, "output fields", |fields, _| match kind {
+                FinishKind::Submit => RunOutcome::Submit { fields, results_too_large: 0 },
+                FinishKind::Final => RunOutcome::Final { fields, results_too_large: 0 },
+            }),
             Outcome::Syntax { kind, message, lineno, offset, text } => {
-                Self { error_type: kind, message, lineno, offset, text, ..Self::new(py, OutcomeKind::Syntax) }
+                RunOutcome::Syntax { error_type: kind, message, lineno, offset, text }
             }
-            Outcome::Error { type_name, message, traceback, output, stop } => Self {
+            Outcome::Error { type_name, message, traceback, output, stop } => RunOutcome::Error {
                 error_type: type_name,
                 message,
                 traceback,
                 output,
                 stop,
-                ..Self::new(py, OutcomeKind::Error)
+                rolled_back: false,
+                results_too_large: 0,
             },
             Outcome::BadInput(message) => return Err(PyTypeError::new_err(message)),
         })
     }
 
-    /// A run's value as a host object; one the host cannot build (e.g. keys that are unhashable or collide
-    /// here) is the cell's TypeError, as a value that cannot leave the sandbox is: the session is intact.
-    fn value_or_error(py: Python<'_>, kind: OutcomeKind, value: &Value, what: &str) -> Self {
+    /// A run's value as a host object, made into an outcome by `make` (with the size of its data); one the host
+    /// cannot build (e.g. keys that are unhashable or collide here) is the cell's TypeError, as a value that
+    /// cannot leave the sandbox is: the session is intact.
+    fn converted(py: Python<'_>, value: &Value, what: &str, make: impl FnOnce(Py<PyAny>, u64) -> Self) -> Self {
         match convert::from_value(value, py) {
-            Ok(converted) => Self { value: converted, value_size: value.data_size() as u64, ..Self::new(py, kind) },
-            Err(e) => Self {
-                error_type: "TypeError".into(),
-                message: format!("the cell's {}", e.describe(what)),
-                ..Self::new(py, OutcomeKind::Error)
-            },
+            Ok(converted) => make(converted, value.data_size() as u64),
+            Err(e) => Self::error("TypeError".into(), format!("the cell's {}", e.describe(what))),
         }
     }
 
     /// The outcome of a run whose process was replaced by its checkpoint, the runs since replayed.
-    pub fn rolled_back(py: Python<'_>, cause: &Cause, options: &SessionOptions, replay: Replay) -> Self {
+    pub fn rolled_back(cause: &Cause, options: &SessionOptions, replay: Replay) -> Self {
         let (error_type, message) = described(cause, options);
         let state = match (&replay.lost, replay.diverged) {
             (Some((_, why)), _) if replay.afresh => format!(
@@ -157,12 +157,14 @@ impl RunOutcome {
         } else {
             "the session was restored from its last good state"
         };
-        Self {
+        RunOutcome::Error {
             error_type: error_type.to_owned(),
             message: format!("{message}; {restored}: {state}"),
+            traceback: String::new(),
+            output: String::new(),
             stop: Some(cause.stop()),
             rolled_back: true,
-            ..Self::new(py, OutcomeKind::Error)
+            results_too_large: 0,
         }
     }
 }
@@ -202,16 +204,15 @@ fn signal_name(signal: i32) -> String {
 
 /// The error type the caller sees, and what happened.
 fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) {
-    let grace = options.abandon_after_seconds;
+    let grace = options.abandon_after;
     let memory = || match options.memory_limit {
         Some(limit) => format!("the sandbox's memory limit of {:.0} MiB", limit as f64 / (1024.0 * 1024.0)),
         None => "the memory the system could give".to_owned(),
     };
     match cause {
-        Cause::Fault { out_of_memory: true, .. } | Cause::Abandoned(Stop::Memory) => (
-            "MemoryError",
-            format!("the code needed more than {} in an operation that could not be stopped", memory()),
-        ),
+        Cause::Fault { out_of_memory: true, .. } | Cause::Abandoned(Stop::Memory) => {
+            ("MemoryError", format!("the code needed more than {} in an operation that could not be stopped", memory()))
+        }
         Cause::Fault { signal, .. } => (
             "SystemError",
             format!(
@@ -224,12 +225,14 @@ fn described(cause: &Cause, options: &SessionOptions) -> (&'static str, String) 
             format!(
                 "execution exceeded the time limit of {} s and was stopped, but a long native operation ignored the \
                  stop for {grace} s and was abandoned",
-                options.timeout_seconds.unwrap_or_default()
+                options.timeout.unwrap_or_default()
             ),
         ),
         Cause::Abandoned(Stop::Interrupt) => (
             "KeyboardInterrupt",
-            format!("the run was interrupted, and a long native operation ignored the stop for {grace} s and was abandoned"),
+            format!(
+                "the run was interrupted, and a long native operation ignored the stop for {grace} s and was abandoned"
+            ),
         ),
         Cause::Lost(reason) => ("SystemError", format!("the sandbox's process failed: {reason}")),
         // Not on the wire (a session never says it crashed): read as the loss it would be.

@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{spawn_stand_ins, SessionOptions, ToHost, ToSession, ToolDecl};
+use crate::protocol::files::FilesOptions;
+use crate::protocol::message::{spawn_stand_ins, variant_name, ToHost, ToSession, ToolDecl};
+use crate::protocol::options::SessionOptions;
 use crate::protocol::wire::Encoded;
 
 /// The largest frame the host accepts from a session process...
@@ -72,8 +74,14 @@ pub fn max_reply(options: &SessionOptions) -> usize {
 impl Process {
     /// Ask the zygote behind `control_fd` for a new session process, with the stand-ins of `stand_ins` made
     /// (see `ToSession::Spawn`).
-    pub fn spawn(control_fd: RawFd, options: &SessionOptions, stand_ins: Vec<ToolDecl>) -> Result<Process, Failure> {
-        let request = ToSession::Spawn(options.clone(), spawn_stand_ins(stand_ins)).encode();
+    pub fn spawn(
+        control_fd: RawFd,
+        options: &SessionOptions,
+        files: FilesOptions,
+        stand_ins: Vec<ToolDecl>,
+    ) -> Result<Process, Failure> {
+        let request =
+            ToSession::Spawn { options: options.clone(), files, stand_ins: spawn_stand_ins(stand_ins) }.encode();
         let (link, theirs) = Channel::pair().map_err(|e| Failure::Zygote(e.to_string()))?;
         link.attest_senders().map_err(|e| Failure::Zygote(e.to_string()))?;
         {
@@ -119,7 +127,9 @@ impl Process {
                 Ok(Process { link, pidfd: Some(pidfd), pid, max_reply })
             }
             ToHost::Failed(reason) => Err(Failure::Refused(reason)),
-            other => Err(Failure::Lost(format!("the session process answered {} instead of Ready", name(&other)))),
+            other => {
+                Err(Failure::Lost(format!("the session process answered {} instead of Ready", variant_name(&other))))
+            }
         }
     }
 
@@ -129,7 +139,8 @@ impl Process {
     }
 
     pub fn send(&self, request: &ToSession) -> Result<(), Failure> {
-        send_request(&self.link, &request.encode()).map_err(|e| Failure::Lost(format!("the session process is gone ({e})")))
+        send_request(&self.link, &request.encode())
+            .map_err(|e| Failure::Lost(format!("the session process is gone ({e})")))
     }
 
     /// Kill the process now. It cannot outlive this: the pidfd names exactly it.
@@ -181,7 +192,9 @@ fn decode(frame: &[u8]) -> Result<ToHost, Failure> {
 fn lost_reading(e: io::Error) -> Failure {
     match e.kind() {
         io::ErrorKind::UnexpectedEof => Failure::Lost("the session process ended".into()),
-        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Failure::Lost("the session process stalled mid-message".into()),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
+            Failure::Lost("the session process stalled mid-message".into())
+        }
         _ => Failure::Lost(format!("the session process's message could not be read ({e})")),
     }
 }
@@ -198,22 +211,5 @@ impl Process {
         let (frame, fds, _) = self.link.recv_by(self.max_reply, Instant::now() + FRAME_WITHIN).map_err(lost_reading)?;
         let reply = decode(&frame)?;
         Ok((frame, reply, fds))
-    }
-}
-
-pub fn name(reply: &ToHost) -> &'static str {
-    match reply {
-        ToHost::Ready { .. } => "Ready",
-        ToHost::Failed(_) => "Failed",
-        ToHost::ToolCall { .. } => "ToolCall",
-        ToHost::Done(_) => "Done",
-        ToHost::Checkpoint => "Checkpoint",
-        ToHost::Forked => "Forked",
-        ToHost::Fault { .. } => "Fault",
-        ToHost::Abandoned(_) => "Abandoned",
-        ToHost::ToolStart { .. } => "ToolStart",
-        ToHost::Wait { .. } => "Wait",
-        ToHost::FileOp(_) => "FileOp",
-        ToHost::StreamPull { .. } => "StreamPull",
     }
 }

@@ -14,16 +14,21 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::host::convert;
+use crate::host::file_server::HostMounts;
 use crate::host::journal::{self, Answer, Entry, Journal};
 use crate::host::lineage::Lineage;
-use crate::host::mounts::{HostMounts, Mount};
+use crate::host::mounts::Mount;
 use crate::host::options::Options;
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
 use crate::host::tools::{ResultRules, ToolHooks, ToolSpec, ToolTable};
 use crate::protocol::channel::Channel;
 use crate::protocol::files::FilesCommand;
-use crate::protocol::message::{Execute, FaultPlace, Field, Outcome, SessionOptions, ToHost, ToSession, ToolDecl};
+use crate::protocol::files::FilesOptions;
+#[cfg(feature = "fault-injection")]
+use crate::protocol::message::FaultPlace;
+use crate::protocol::message::{Execute, Field, Outcome, ToHost, ToSession, ToolDecl};
+use crate::protocol::options::SessionOptions;
 use crate::protocol::value::Value;
 use crate::protocol::wire::Encoded;
 
@@ -48,6 +53,8 @@ pub struct Session {
     /// Process-unique, to recognise a call that would wait on itself through a chain of tools.
     id: u64,
     options: SessionOptions,
+    /// The mounts and quotas its session processes are made with (a rollback's new process too).
+    files: FilesOptions,
     /// Held for a whole exchange: concurrent callers queue here, never interleave.
     state: Mutex<Option<State>>,
     alive: AtomicBool,
@@ -90,9 +97,11 @@ struct State {
     /// quiet moment): later runs need not ask again.
     checkpoint_pending: bool,
     /// A test's injected failure for the next run.
+    #[cfg(feature = "fault-injection")]
     fault: Option<HostFault>,
 }
 
+#[cfg(feature = "fault-injection")]
 #[derive(Clone, Copy)]
 enum HostFault {
     /// In the session process, at this place.
@@ -179,6 +188,7 @@ impl State {
 impl Session {
     fn new_with(
         options: SessionOptions,
+        files: FilesOptions,
         process: Process,
         tools: ToolTable,
         respawn_from: Option<OwnedFd>,
@@ -192,6 +202,7 @@ impl Session {
         Self {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             options,
+            files,
             state: Mutex::new(Some(State {
                 process,
                 checkpoint: None,
@@ -202,6 +213,7 @@ impl Session {
                 next_key: 1,
                 journal: Journal::default(),
                 checkpoint_pending: false,
+                #[cfg(feature = "fault-injection")]
                 fault: None,
             })),
             alive: AtomicBool::new(true),
@@ -218,18 +230,6 @@ impl Session {
     fn mark_dead(&self, reason: &str) {
         self.alive.store(false, Ordering::SeqCst);
         self.death_reason.lock().get_or_insert_with(|| reason.to_owned());
-    }
-
-    fn grace(&self) -> Duration {
-        self.options.grace()
-    }
-
-    fn timeout(&self) -> Option<Duration> {
-        self.options.timeout()
-    }
-
-    fn memory_limit(&self) -> Option<usize> {
-        self.options.memory_limit.map(|limit| usize::try_from(limit).unwrap_or(usize::MAX))
     }
 
     /// The variables as protocol data; large str/bytes seen in the last run as the same object cross as a
@@ -253,7 +253,8 @@ impl Session {
                     continue;
                 }
             }
-            let data = convert::to_value(&value).map_err(|e| PyTypeError::new_err(e.describe(&format!("variable '{name}': {name}"))))?;
+            let data = convert::to_value(&value)
+                .map_err(|e| PyTypeError::new_err(e.describe(&format!("variable '{name}': {name}"))))?;
             if large {
                 let key = next_key;
                 next_key += 1;
@@ -282,7 +283,9 @@ impl Session {
             let looked = Instant::now();
             for _ in 0..PENDING_BETWEEN_RUNS {
                 // Only what is already there, and for at most PENDING_WITHIN in all.
-                if looked.elapsed() > PENDING_WITHIN || !state.process.link.readable_within(Duration::ZERO).unwrap_or(false) {
+                if looked.elapsed() > PENDING_WITHIN
+                    || !state.process.link.readable_within(Duration::ZERO).unwrap_or(false)
+                {
                     break;
                 }
                 match py.detach(|| state.process.receive_frame()) {
@@ -295,12 +298,12 @@ impl Session {
         }
         let mut answers = RunAnswers::default();
         let mut changes = 0;
-        let mut host_calls = HostCalls::new(py, hooks, self.memory_limit());
+        let mut host_calls = HostCalls::new(py, hooks, self.options.memory_limit());
         let started = Instant::now();
         let mut tool_time = Duration::ZERO;
         let mut interrupt: Option<(PyErr, Instant)> = None;
-        let grace = self.grace();
-        let timeout = self.timeout();
+        let grace = self.options.abandon_after();
+        let timeout = self.options.timeout();
         self.interrupted.store(false, Ordering::SeqCst);
         let ending = loop {
             if self.interrupted.swap(false, Ordering::SeqCst) {
@@ -316,7 +319,9 @@ impl Session {
             let link = &state.process.link;
             let tick = host_calls.poll_timeout(TICK);
             let (readable, woken) = match host_calls.wake_fd() {
-                None => (py.detach(|| link.readable_spinning(SPIN) || link.readable_within(tick).unwrap_or(true)), false),
+                None => {
+                    (py.detach(|| link.readable_spinning(SPIN) || link.readable_within(tick).unwrap_or(true)), false)
+                }
                 Some(fd) => py.detach(|| link.readable_or(fd, tick).unwrap_or((true, false))),
             };
             if woken {
@@ -328,7 +333,11 @@ impl Session {
                     Ok((done, ToHost::Done(outcome), _)) => {
                         if !matches!(outcome, Outcome::BadInput(_)) {
                             match answers.kept {
-                                Some(answers) => state.journal.record(Entry { request: frame, answers, outcome: journal::digest(&done) }),
+                                Some(answers) => state.journal.record(Entry {
+                                    request: frame,
+                                    answers,
+                                    outcome: journal::digest(&done),
+                                }),
                                 None => state.journal.record_unreplayable(),
                             }
                         }
@@ -337,6 +346,7 @@ impl Session {
                     Ok((_, ToHost::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
                     Ok((_, ToHost::ToolCall { name, args, kwargs }, _)) => {
                         let called = Instant::now();
+                        #[cfg(feature = "fault-injection")]
                         if matches!(state.fault, Some(HostFault::Tool)) {
                             state.fault = None;
                             panic!("fault injected in a tool call");
@@ -374,10 +384,15 @@ impl Session {
                             Err(e) => break gone(e),
                         }
                     }
-                    Ok((_, ToHost::Fault { signal, out_of_memory }, _)) => break Ending::Died(Cause::Fault { signal, out_of_memory }),
+                    Ok((_, ToHost::Fault { signal, out_of_memory }, _)) => {
+                        break Ending::Died(Cause::Fault { signal, out_of_memory })
+                    }
                     Ok((_, ToHost::Abandoned(reason), _)) => break Ending::Died(Cause::Abandoned(reason)),
                     Ok((_, other, _)) => {
-                        break Ending::Died(Cause::Lost(format!("the session process sent {} during a run", process::name(&other))))
+                        break Ending::Died(Cause::Lost(format!(
+                            "the session process sent {} during a run",
+                            crate::protocol::message::variant_name(&other)
+                        )))
                     }
                     Err(failure) => break Ending::Died(Cause::Lost(failure.into_reason())),
                 }
@@ -430,13 +445,13 @@ impl Session {
         let result = match ending {
             Ending::Done(outcome) => RunOutcome::of(py, outcome, &self.options),
             // Shut down from another thread: its process was killed for that, not lost.
-            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => Ok(RunOutcome::dead(py, &self.death_reason())),
+            Ending::Died(_) if !self.alive.load(Ordering::SeqCst) => Ok(RunOutcome::dead(&self.death_reason())),
             Ending::Died(cause) => match self.roll_back(py, state) {
-                Ok(replay) => Ok(RunOutcome::rolled_back(py, &cause, &self.options, replay)),
+                Ok(replay) => Ok(RunOutcome::rolled_back(&cause, &self.options, replay)),
                 Err(why) => {
                     let reason = format!("{}; the session is lost: {why}", outcome::cause_text(&cause, &self.options));
                     self.mark_dead(&reason);
-                    Ok(RunOutcome::dead(py, &reason))
+                    Ok(RunOutcome::dead(&reason))
                 }
             },
         };
@@ -453,11 +468,13 @@ impl Session {
     /// Run one of the host API's file commands in the session, between runs (journaled like a run).
     fn files_command(&self, py: Python<'_>, command: FilesCommand) -> PyResult<RunOutcome> {
         if self.would_wait_on_itself() {
-            return Err(PyRuntimeError::new_err("the session's files cannot be used from a tool this session is running"));
+            return Err(PyRuntimeError::new_err(
+                "the session's files cannot be used from a tool this session is running",
+            ));
         }
         let mut guard = py.detach(|| self.state.lock());
         let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
-            return Ok(RunOutcome::dead(py, &self.death_reason()));
+            return Ok(RunOutcome::dead(&self.death_reason()));
         };
         let frame = ToSession::Files(command).encode();
         let _waiting = Waiting::on(self.id);
@@ -484,28 +501,37 @@ impl Session {
         if control_fd < 0 {
             return Err(PyValueError::new_err(format!("control_fd must be a file descriptor, got {control_fd}")));
         }
-        let mounts: Vec<Mount> = options.mounts.iter().cloned().chain(package_mounts.iter().map(|m| m.get().clone())).collect();
-        let (host_mounts, files) = crate::host::mounts::open_mounts(&mounts, options.files_max_bytes, options.files_max_count)?;
-        let result_rules = ResultRules { strict_values: options.strict_values, max_bytes: options.max_tool_result_bytes };
-        let options = SessionOptions {
-            timeout_seconds: options.timeout,
-            abandon_after_seconds: options.abandon_after,
-            max_output_chars: options.max_output_chars,
-            memory_limit: options.memory_limit,
-            preload: options.preload.clone(),
-            files,
-        };
+        let mounts: Vec<Mount> =
+            options.host.mounts.iter().cloned().chain(package_mounts.iter().map(|m| m.get().clone())).collect();
+        let (host_mounts, files) =
+            crate::host::file_server::open_mounts(&mounts, options.host.files_max_bytes, options.host.files_max_count)?;
+        let result_rules =
+            ResultRules { strict_values: options.host.strict_values, max_bytes: options.host.max_tool_result_bytes };
+        let options = options.session.clone();
         let stand_ins = stand_ins.into_iter().map(|(name, source)| ToolDecl { name, source }).collect();
-        let process = py.detach(|| Process::spawn(control_fd, &options, stand_ins)).map_err(|failure| match failure {
-            Failure::Zygote(reason) => PyConnectionError::new_err(reason),
-            Failure::Refused(reason) => PyValueError::new_err(reason),
-            Failure::Lost(reason) => PyRuntimeError::new_err(reason),
-        })?;
+        let process =
+            py.detach(|| Process::spawn(control_fd, &options, files.clone(), stand_ins)).map_err(|failure| {
+                match failure {
+                    Failure::Zygote(reason) => PyConnectionError::new_err(reason),
+                    Failure::Refused(reason) => PyValueError::new_err(reason),
+                    Failure::Lost(reason) => PyRuntimeError::new_err(reason),
+                }
+            })?;
         // The session's own hold on the zygote, for a rollback before its first checkpoint.
         // SAFETY: the Python layer keeps the control socket open for this call.
         let respawn_from = unsafe { std::os::fd::BorrowedFd::borrow_raw(control_fd) }.try_clone_to_owned().ok();
         let lineage = Lineage::of(process.pid);
-        Ok(Self::new_with(options, process, ToolTable::default(), respawn_from, std::sync::Arc::new(host_mounts), result_rules, zygote_source, lineage))
+        Ok(Self::new_with(
+            options,
+            files,
+            process,
+            ToolTable::default(),
+            respawn_from,
+            std::sync::Arc::new(host_mounts),
+            result_rules,
+            zygote_source,
+            lineage,
+        ))
     }
 
     /// Run `code`; what happened is a `RunOutcome`.
@@ -524,11 +550,13 @@ impl Session {
         hooks: Option<PyRef<'_, ToolHooks>>,
     ) -> PyResult<RunOutcome> {
         if self.would_wait_on_itself() {
-            return Err(PyRuntimeError::new_err("execute() would wait on itself: it was called from a tool this session is running"));
+            return Err(PyRuntimeError::new_err(
+                "execute() would wait on itself: it was called from a tool this session is running",
+            ));
         }
         let mut guard = py.detach(|| self.state.lock());
         let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
-            return Ok(RunOutcome::dead(py, &self.death_reason()));
+            return Ok(RunOutcome::dead(&self.death_reason()));
         };
         let (variables, kept, next_key) = Self::variables(state, variables.as_ref())?;
         if let Some(specs) = tools {
@@ -536,6 +564,7 @@ impl Session {
             state.resend_tools = true;
         }
         // A fault for the tool call stays armed until the exchange serves one.
+        #[cfg(feature = "fault-injection")]
         let fault_request = match state.fault {
             Some(HostFault::Handle) => {
                 state.fault = None;
@@ -552,11 +581,13 @@ impl Session {
             code,
             variables,
             tools: std::mem::take(&mut state.resend_tools).then(|| state.tools.declarations()),
-            fields: fields.map(|fields| fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()),
+            fields: fields
+                .map(|fields| fields.into_iter().map(|(name, declared_type)| Field { name, declared_type }).collect()),
             checkpoint: asks_checkpoint,
         }));
         let frame = py.detach(|| request.encode());
         drop(request);
+        #[cfg(feature = "fault-injection")]
         if let Some(fault_request) = fault_request {
             let _ = state.process.link.send(&fault_request, &[]);
         }
@@ -569,9 +600,7 @@ impl Session {
             state.next_key = next_key;
         }
         let results_too_large = state.tools.take_results_too_large();
-        let mut outcome = self.conclude(py, &mut guard, ending, interrupt)?;
-        outcome.results_too_large = results_too_large;
-        Ok(outcome)
+        Ok(self.conclude(py, &mut guard, ending, interrupt)?.with_results_too_large(results_too_large))
     }
 
     /// The host API on the session's files (see `interp.files`): write `data` (str or bytes) to the file at
@@ -623,15 +652,36 @@ impl Session {
             }
             match py.detach(|| state.process.receive()) {
                 Ok((ToHost::Checkpoint, mut fds)) => state.got_checkpoint(fds.pop()),
-                Ok((ToHost::Forked, mut fds)) => break fds.pop().map(Channel::from_owned).ok_or_else(|| lost("no socket came with the copy".into()))?,
+                Ok((ToHost::Forked, mut fds)) => {
+                    break fds
+                        .pop()
+                        .map(Channel::from_owned)
+                        .ok_or_else(|| lost("no socket came with the copy".into()))?
+                }
                 Ok((ToHost::Failed(reason), _)) => return Err(lost(reason)),
-                Ok((other, _)) => return Err(lost(format!("the session process answered {}", process::name(&other)))),
+                Ok((other, _)) => {
+                    return Err(lost(format!(
+                        "the session process answered {}",
+                        crate::protocol::message::variant_name(&other)
+                    )))
+                }
                 Err(failure) => return Err(lost(failure.into_reason())),
             }
         };
-        let process = py.detach(|| Process::resume(channel, &self.options)).map_err(|failure| lost(failure.into_reason()))?;
+        let process =
+            py.detach(|| Process::resume(channel, &self.options)).map_err(|failure| lost(failure.into_reason()))?;
         // A fork makes its first checkpoint at once: it never needs the zygote.
-        Ok(Self::new_with(self.options.clone(), process, state.tools.clone_ref(py), None, self.mounts.clone(), self.result_rules, None, lineage))
+        Ok(Self::new_with(
+            self.options.clone(),
+            self.files.clone(),
+            process,
+            state.tools.clone_ref(py),
+            None,
+            self.mounts.clone(),
+            self.result_rules,
+            None,
+            lineage,
+        ))
     }
 
     /// End the session: its processes are killed at once, whatever the code is doing. Idempotent; may be
@@ -647,7 +697,7 @@ impl Session {
             live.0 = -1;
         }
         // The running exchange (if any) sees its process end at once and lets go of the state.
-        let grace = self.grace();
+        let grace = self.options.abandon_after();
         let state = py.detach(|| self.state.try_lock_for(grace).and_then(|mut guard| guard.take()));
         drop(state);
         // Then whatever else its processes made (a taken-over session can fork), unless a fork still lives.
@@ -674,7 +724,8 @@ impl Session {
 
     /// For tests only: make the next `execute()` fail: the session process panics ("vm"), aborts ("abort")
     /// or overflows its stack ("stack_overflow"); or this host process panics in the handle ("handle") or
-    /// while serving the next tool call ("tool").
+    /// while serving the next tool call ("tool"). Only in test builds (the `fault-injection` feature).
+    #[cfg(feature = "fault-injection")]
     fn _inject_fault(&self, place: &str) -> PyResult<()> {
         let fault = match place {
             "vm" => HostFault::Session(FaultPlace::Panic),

@@ -65,12 +65,21 @@ pub struct ToolHooks {
 impl ToolHooks {
     #[new]
     #[pyo3(signature = (*, pull_stream, begin, start, take, abandon))]
-    fn new(pull_stream: Bound<'_, PyAny>, begin: Bound<'_, PyAny>, start: Bound<'_, PyAny>, take: Bound<'_, PyAny>, abandon: Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(
+        pull_stream: Bound<'_, PyAny>,
+        begin: Bound<'_, PyAny>,
+        start: Bound<'_, PyAny>,
+        take: Bound<'_, PyAny>,
+        abandon: Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
         let callable = |name: &str, hook: Bound<'_, PyAny>| {
             if hook.is_callable() {
                 Ok(hook.unbind())
             } else {
-                Err(PyTypeError::new_err(format!("ToolHooks: {name} must be callable, not {}", hook.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
+                Err(PyTypeError::new_err(format!(
+                    "ToolHooks: {name} must be callable, not {}",
+                    hook.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                )))
             }
         };
         Ok(Self {
@@ -164,8 +173,10 @@ impl ToolTable {
         let called = Instant::now();
         let result = match context {
             Some(context) => {
-                let run_args: Vec<Bound<'_, PyAny>> = std::iter::once(callable.bind(py).clone()).chain(positional.iter()).collect();
-                PyTuple::new(py, run_args).and_then(|run_args| context.call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword)))
+                let run_args: Vec<Bound<'_, PyAny>> =
+                    std::iter::once(callable.bind(py).clone()).chain(positional.iter()).collect();
+                PyTuple::new(py, run_args)
+                    .and_then(|run_args| context.call_method(pyo3::intern!(py, "run"), run_args, Some(&keyword)))
             }
             None => callable.bind(py).call(positional, Some(&keyword)),
         };
@@ -231,7 +242,9 @@ impl ToolTable {
             Ok(_) if close => ToolResult::Return(Value::None),
             Ok((false, _)) => ToolResult::End,
             Ok((true, item)) => match self.outcome(py, tool, Ok(item)) {
-                ToolResult::Stream(_) => ToolResult::Refused(format!("tool '{tool}': a stream's item cannot be a stream")),
+                ToolResult::Stream(_) => {
+                    ToolResult::Refused(format!("tool '{tool}': a stream's item cannot be a stream"))
+                }
                 answer => answer,
             },
             Err(err) => ToolResult::Raise(host_error(py, err)),
@@ -250,10 +263,13 @@ impl ToolTable {
         let Some(callable) = self.callables.get(name) else {
             return Err(ToolResult::Refused(format!("tool '{name}' is not registered with this interpreter")));
         };
-        let refused = |what: String, e: crate::protocol::conversion::ConvertError| ToolResult::Refused(format!("tool '{name}': {}", e.describe(&what)));
+        let refused = |what: String, e: crate::protocol::conversion::ConvertError| {
+            ToolResult::Refused(format!("tool '{name}': {}", e.describe(&what)))
+        };
         let mut positional: Vec<Py<PyAny>> = Vec::with_capacity(args.len());
         for (i, value) in args.iter().enumerate() {
-            positional.push(convert::from_value(value, py).map_err(|e| refused(format!("positional argument {i}"), e))?);
+            positional
+                .push(convert::from_value(value, py).map_err(|e| refused(format!("positional argument {i}"), e))?);
         }
         let keyword = PyDict::new(py);
         for (key, value) in kwargs {
@@ -297,7 +313,9 @@ impl ToolTable {
                     traceback: String::new(),
                 })
             }
-            Err(e) => ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start())),
+            Err(e) => {
+                ToolResult::Refused(format!("tool '{name}' returned a value that {}", e.describe("").trim_start()))
+            }
         }
     }
 }

@@ -26,7 +26,8 @@ pub unsafe fn adopt(bytes: &[u8]) -> Option<Vec<u8>> {
     if len < ADOPT_FROM || start % page_size() != 0 || refused(len) {
         return None;
     }
-    let slot = ADOPTED.iter().find(|slot| slot.compare_exchange(0, start, Ordering::AcqRel, Ordering::Relaxed).is_ok())?;
+    let slot =
+        ADOPTED.iter().find(|slot| slot.compare_exchange(0, start, Ordering::AcqRel, Ordering::Relaxed).is_ok())?;
     // Writable like any heap block (copy-on-write: nothing reaches the file).
     // SAFETY: pages of the caller's mapping, given up to this block.
     if unsafe { libc::mprotect(start as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
@@ -59,7 +60,6 @@ pub(super) fn release_adopted(block: *mut u8, size: usize) -> bool {
     true
 }
 
-
 #[cfg(test)]
 mod tests {
     use std::ptr;
@@ -74,7 +74,9 @@ mod tests {
         let len = (pages - 1) * page + 10;
         let budget = Budget::new();
         // SAFETY: a private mapping made here, given up to the block below.
-        let map = unsafe { libc::mmap(ptr::null_mut(), pages * page, libc::PROT_READ, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+        let map = unsafe {
+            libc::mmap(ptr::null_mut(), pages * page, libc::PROT_READ, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0)
+        };
         assert_ne!(map, libc::MAP_FAILED);
         let bytes = unsafe { std::slice::from_raw_parts(map as *const u8, len) };
         let unaligned = unsafe { std::slice::from_raw_parts((map as *const u8).add(1), ADOPT_FROM) };
@@ -96,5 +98,4 @@ mod tests {
             assert!(budget.used() < page, "{}", budget.used());
         });
     }
-
 }

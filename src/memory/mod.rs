@@ -67,7 +67,11 @@ impl Budget {
 pub fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
     let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if size > 0 { size as usize } else { 4096 }
+    if size > 0 {
+        size as usize
+    } else {
+        4096
+    }
 }
 
 /// The thread counted on `SESSION` (`this_thread()`, 0 when none): the one whose small blocks come from
@@ -229,7 +233,13 @@ fn system_block(layout: Layout, zeroed: bool) -> *mut u8 {
         return ptr::null_mut();
     }
     // SAFETY: the caller's valid, non-zero-sized layout.
-    let block = checked(unsafe { if zeroed { System.alloc_zeroed(layout) } else { System.alloc(layout) } });
+    let block = checked(unsafe {
+        if zeroed {
+            System.alloc_zeroed(layout)
+        } else {
+            System.alloc(layout)
+        }
+    });
     if !block.is_null() {
         account(layout.size() as isize);
     }
@@ -415,11 +425,11 @@ pub fn keep_spare_for(memory_limit: Option<usize>) {
         unsafe { session_pages() }.keep_spare(allowance);
     }
     // The system allocator (blocks over `SMALL_MAX`): glibc gives the free top of its heap back past 128 KiB,
-    // so a cell that makes and drops a megabyte of 4 KB slices faulted every page in again each run (a 4,000
-    // character slice cost 1.6 us, five times CPython's). Keep the same allowance before trimming. Setting the
-    // trim threshold ends glibc's own rise of the mmap threshold (which served a freed 3 MB list buffer from the
-    // heap the next time), so that one is set too: blocks up to the allowance (at most glibc's 32 MiB) come from
-    // the heap and are reused; larger ones are mapped and unmapped as before.
+    // so a cell that makes and drops a megabyte of 4 KB slices would fault every page in again each run (a
+    // 4,000 character slice at several times CPython's cost). Keep the same allowance before trimming. Setting
+    // the trim threshold ends glibc's own rise of the mmap threshold (which would serve a freed 3 MB list buffer
+    // from the heap the next time), so that one is set too: blocks up to the allowance (at most glibc's 32 MiB)
+    // come from the heap and are reused; larger ones are mapped and unmapped, as glibc does by default.
     // SAFETY: plain settings of this process's allocator, made before the session's code runs.
     unsafe {
         libc::mallopt(libc::M_TRIM_THRESHOLD, allowance as libc::c_int);
@@ -465,13 +475,13 @@ impl Collapser {
 
 /// In the zygote, before it forks sessions: back its anonymous memory with huge pages where it is (nearly) all
 /// resident already (`MADV_COLLAPSE`, synchronous), so a fork copies one page-table entry per 2 MiB instead of
-/// 512 and a session's exit tears down as many fewer. With sympy imported (250 MB) a fork took 1.5 ms. Only
-/// spans with at most `HOLES_FILLED_BYTES` missing are collapsed: collapsing fills the holes with zeroed
-/// memory (collapsing everything grew the plain zygote from 62 MB to 250 MB). An eighth of a 2 MiB span may be filled
-/// (64 KiB at first: two spans of the plain zygote, 24 and 59 pages short, stayed in 4 KiB pages; collapsed, they
-/// cost it 0.6 MB and took the standby's fork from 0.69-0.89 to 0.54-0.56 ms, `perf trace` medians). Each range is advised
-/// `MADV_NOHUGEPAGE` afterwards, so nothing later is collapsed behind the page count's back (see `pages`); a
-/// session's first write to a shared huge page splits it and copies one page, as it did before.
+/// 512 and a session's exit tears down as many fewer (it matters most for a large zygote: sympy imported is
+/// 250 MB). Only spans with at most `HOLES_FILLED_BYTES` missing are collapsed: collapsing fills the holes with
+/// zeroed memory (collapsing everything would grow the plain zygote several times over). An eighth of a 2 MiB
+/// span may be filled: the plain zygote has spans a few dozen pages short, and collapsing them costs it well
+/// under a MiB for a quicker standby fork. Each range is advised `MADV_NOHUGEPAGE` afterwards, so nothing
+/// later is collapsed behind the page count's back (see `pages`); a session's first write to a shared huge
+/// page splits it and copies one page, as a write to a shared 4 KiB page does.
 /// The sizes are the kernel's: a huge page is 2 MiB over 4 KiB pages, but 32 MiB over 16 KiB and 512 MiB over
 /// 64 KiB (aarch64), where collapsing would fill far more than it saves: spans over 32 MiB are left alone.
 fn collapse_for_forks(maps: &str, huge: usize) {

@@ -1,7 +1,8 @@
 //! The session VM thread's small blocks (up to `SMALL_MAX` bytes), kept in 64 KiB pages of one size class
-//! each, carved from an address range reserved once. A burst of object creation and release (json.loads)
-//! spent up to ~45 % of its time in glibc's slow paths (`_int_malloc`, `malloc_consolidate`, `unlink_chunk`);
-//! here a block is a pop from its page's free list and a free is a push, with nothing to consolidate.
+//! each, carved from an address range reserved once. Under glibc's malloc, a burst of object creation and
+//! release (json.loads) spends a large share of its time in its slow paths (`_int_malloc`, `malloc_consolidate`,
+//! `unlink_chunk`); here a block is a pop from its page's free list and a free is a push, with nothing to
+//! consolidate.
 //!
 //! Memory is counted by the page, not the block: a page is counted from when a class takes it until its
 //! memory goes back to the kernel, so the budget sees what the session holds, fragmentation included (a
@@ -9,8 +10,8 @@
 //! blocks are all free waits for reuse, resident and still counted, up to the session's spare allowance
 //! (`keep_spare`; `memory::spare_allowance`: a sixteenth of its memory limit, 2 to 64 MiB); past that its memory is returned
 //! and it is no longer counted. A cell that splits a 1 MB context makes and frees ~20 MB of small objects: with
-//! only 2 MiB kept, every run gave ~300 pages back (a `madvise` and a TLB shootdown each) and faulted them in
-//! again (16 faults a page), a third of `split()`'s time per line (22.3 -> 15.0 ms).
+//! only 2 MiB kept, every run would give ~300 pages back (a `madvise` and a TLB shootdown each) and fault them
+//! in again (16 faults a page), a large share of `split()`'s time per line.
 //!
 //! Each page is described in a table of its own beside the range (`Page`, a cache line, 64 to an OS page),
 //! not in a header inside it: a session forked from the zygote copies a few descriptor pages on write instead
@@ -91,7 +92,11 @@ pub fn class_of(size: usize) -> usize {
 
 #[inline]
 fn class_size(class: usize) -> usize {
-    if class < 32 { (class + 1) * 16 } else { 512 + (class - 31) * 64 }
+    if class < 32 {
+        (class + 1) * 16
+    } else {
+        512 + (class - 31) * 64
+    }
 }
 
 /// One thread's page heap. Every method runs on the owning thread only; other threads know its range from
@@ -180,7 +185,9 @@ impl Heap {
             let block = if !p.free.is_null() {
                 let block = p.free;
                 let next = self.mask(block, (*block).next);
-                if !next.is_null() && (next as usize ^ block as usize >= PAGE || !(next as usize).is_multiple_of(SMALL_ALIGN)) {
+                if !next.is_null()
+                    && (next as usize ^ block as usize >= PAGE || !(next as usize).is_multiple_of(SMALL_ALIGN))
+                {
                     corrupted("a free list's link leaves its page");
                 }
                 p.free = next;
@@ -188,9 +195,8 @@ impl Heap {
                 // The next block of a free list is usually cold (freed long ago, often in a burst): start
                 // loading it now, so the next request of this class does not wait for it. Not the null at the
                 // end of a list: a prefetch of an unmapped address can walk the page tables every time (no TLB
-                // entry holds it); with a block made and freed per call (a `Match` per line), `perf` put two
-                // thirds of `small_block`'s samples on it (its share of a per-line `re.search` 13.7 -> 6.6 %,
-                // the cell's time within this VM's noise).
+                // entry holds it); with a block made and freed per call (a `Match` per line of a per-line
+                // `re.search`), that walk would be most of `small_block`'s time.
                 if !next.is_null() {
                     prefetch(next);
                 }
@@ -200,8 +206,8 @@ impl Heap {
                 p.bump += p.block_size;
                 // A page taken back from the spare list still holds the blocks freed in it before, each marked
                 // with the key: unmarked, a block whose object never writes that word would pass for free when
-                // it is freed, and the double-free check would walk its page's whole free list (a quarter of
-                // a split-and-count cell's time).
+                // it is freed, and the double-free check would walk its page's whole free list (much of a
+                // split-and-count cell's time).
                 (*block).key = 0;
                 block as *mut u8
             };
@@ -446,7 +452,8 @@ impl Heap {
         unsafe { libc::madvise(range, self.reserve + PAGE, libc::MADV_NOHUGEPAGE) };
         let mut key = 0usize;
         // SAFETY: writes at most size_of::<usize>() bytes into `key`.
-        let got = unsafe { libc::getrandom(&mut key as *mut usize as *mut libc::c_void, std::mem::size_of::<usize>(), 0) };
+        let got =
+            unsafe { libc::getrandom(&mut key as *mut usize as *mut libc::c_void, std::mem::size_of::<usize>(), 0) };
         self.key = if got == std::mem::size_of::<usize>() as isize && key != 0 { key } else { range as usize | 1 };
         self.base = (range as usize + PAGE - 1) & !(PAGE - 1);
         self.top = self.base;
@@ -619,7 +626,11 @@ mod tests {
         let mut status = 0;
         // SAFETY: waits for the child just forked.
         unsafe { libc::waitpid(pid, &mut status, 0) };
-        if libc::WIFSIGNALED(status) { Err(libc::WTERMSIG(status)) } else { Ok(libc::WEXITSTATUS(status)) }
+        if libc::WIFSIGNALED(status) {
+            Err(libc::WTERMSIG(status))
+        } else {
+            Ok(libc::WEXITSTATUS(status))
+        }
     }
 
     #[test]

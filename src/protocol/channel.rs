@@ -31,7 +31,10 @@ fn header(len: u64) -> [u8; 8] {
 
 fn checked_len(len: u64, max_frame: usize) -> io::Result<usize> {
     if len > max_frame as u64 {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("a frame of {len} bytes is over the limit of {max_frame}")));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a frame of {len} bytes is over the limit of {max_frame}"),
+        ));
     }
     Ok(len as usize)
 }
@@ -109,7 +112,8 @@ impl Channel {
     pub fn pair() -> io::Result<(Channel, Channel)> {
         let mut fds = [0; 2];
         // SAFETY: `fds` has room for the two descriptors socketpair writes.
-        if unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, fds.as_mut_ptr()) } != 0 {
+        if unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, fds.as_mut_ptr()) } != 0
+        {
             return Err(io::Error::last_os_error());
         }
         // SAFETY: both descriptors were just created and are owned by nobody else.
@@ -182,7 +186,9 @@ impl Channel {
             let rest = &buf[offset..];
             self.ready_by(libc::POLLOUT, deadline)?;
             // SAFETY: `rest` is a live slice.
-            match retry_interrupted(|| unsafe { libc::send(self.fd.as_raw_fd(), rest.as_ptr() as *const _, rest.len(), flags) }) {
+            match retry_interrupted(|| unsafe {
+                libc::send(self.fd.as_raw_fd(), rest.as_ptr() as *const _, rest.len(), flags)
+            }) {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
                 other => sent += other?,
             }
@@ -226,7 +232,11 @@ impl Channel {
         self.recv_from(max_frame, Some(deadline))
     }
 
-    fn recv_from(&self, max_frame: usize, deadline: Option<Instant>) -> io::Result<(Vec<u8>, Vec<OwnedFd>, Option<u32>)> {
+    fn recv_from(
+        &self,
+        max_frame: usize,
+        deadline: Option<Instant>,
+    ) -> io::Result<(Vec<u8>, Vec<OwnedFd>, Option<u32>)> {
         let (len, fds, sender) = self.read_header(deadline)?;
         // An out-of-line frame's flag makes its length far over any limit: refused here.
         let len = checked_len(len, max_frame)?;
@@ -266,7 +276,9 @@ impl Channel {
             return Ok((Frame::Inline(frame), fds));
         }
         let len = checked_len(len & !OUT_OF_LINE, max_frame)?;
-        let memfd = fds.pop().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "an out-of-line frame without its file"))?;
+        let memfd = fds
+            .pop()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "an out-of-line frame without its file"))?;
         if len == 0 {
             return Ok((Frame::Inline(Vec::new()), fds));
         }
@@ -303,7 +315,9 @@ impl Channel {
             while written < part.len() {
                 let rest = &part[written..];
                 // SAFETY: writes from a live slice.
-                written += retry_interrupted(|| unsafe { libc::write(memfd.as_raw_fd(), rest.as_ptr() as *const _, rest.len()) })?;
+                written += retry_interrupted(|| unsafe {
+                    libc::write(memfd.as_raw_fd(), rest.as_ptr() as *const _, rest.len())
+                })?;
             }
             len += part.len();
         }
@@ -329,7 +343,8 @@ impl Channel {
             msg.msg_controllen = control.bytes.len() as _;
             self.ready_by(libc::POLLIN, deadline)?;
             // SAFETY: msg is valid for the call; received descriptors are close-on-exec.
-            let n = retry_interrupted(|| unsafe { libc::recvmsg(self.fd.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) })?;
+            let n =
+                retry_interrupted(|| unsafe { libc::recvmsg(self.fd.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) })?;
             // SAFETY: the kernel filled the control buffer as msg describes.
             unsafe { take_control(&msg, &mut fds, &mut sender) };
             if msg.msg_flags & libc::MSG_CTRUNC != 0 {
@@ -373,9 +388,8 @@ impl Channel {
     ///
     /// Not while the peer last ran on this thread's core: the answer then needs this core, and yielding does
     /// not give it up (the kernel's EEVDF scheduler runs a yielding thread again at once when the other has
-    /// had more than its share, as a peer that just computed has), so each spin delayed the answer it waited
-    /// for by its whole length. Host and session on one core (2-core VM, measured): a 1 MB chunking cell took
-    /// ~250 µs an `execute()` with 80 µs of it in the cell; on two cores ~100.
+    /// had more than its share, as a peer that just computed has), so each spin would delay the answer it waits
+    /// for by its whole length: with host and session on one core, most of a short cell's `execute()`.
     pub fn readable_spinning(&self, spin: std::time::Duration) -> bool {
         if self.peer_shares_core() {
             return self.readable_within(std::time::Duration::ZERO).unwrap_or(true);

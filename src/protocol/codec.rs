@@ -204,13 +204,20 @@ impl ser::Serializer for &mut Encoder {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> WireResult<()> {
         if name == REFER {
-            let buffer = REFERRED.with(|slot| slot.borrow_mut().take()).ok_or_else(|| unsupported("referred buffer here"))?;
+            let buffer =
+                REFERRED.with(|slot| slot.borrow_mut().take()).ok_or_else(|| unsupported("referred buffer here"))?;
             self.w.refer(&buffer);
             return Ok(());
         }
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _: &'static str, index: u32, _: &'static str, value: &T) -> WireResult<()> {
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        value: &T,
+    ) -> WireResult<()> {
         self.w.u8(tag(index)?);
         value.serialize(self)
     }
@@ -377,17 +384,32 @@ impl<'de> de::Deserializer<'de> for &mut Decoder<'de> {
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> WireResult<V::Value> {
         visitor.visit_seq(Items { de: self, left: len })
     }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _: &'static str, len: usize, visitor: V) -> WireResult<V::Value> {
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> WireResult<V::Value> {
         visitor.visit_seq(Items { de: self, left: len })
     }
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> WireResult<V::Value> {
         let left = self.collection(2)?;
         visitor.visit_map(Items { de: self, left })
     }
-    fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], visitor: V) -> WireResult<V::Value> {
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> WireResult<V::Value> {
         visitor.visit_seq(Items { de: self, left: fields.len() })
     }
-    fn deserialize_enum<V: Visitor<'de>>(self, name: &'static str, _: &'static [&'static str], visitor: V) -> WireResult<V::Value> {
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> WireResult<V::Value> {
         if name != VALUE {
             return visitor.visit_enum(Variant { de: self });
         }

@@ -49,8 +49,8 @@ pub const DEFAULT_MAX_FILES: u64 = 10_000;
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct FilesOptions {
     pub mounts: Vec<MountDecl>,
-    pub max_bytes: u64,
-    pub max_files: u64,
+    pub files_max_bytes: u64,
+    pub files_max_count: u64,
 }
 
 /// Bytes of file data one message carries at most, either way (a `Write`, or the `Data` answering a `Read`): a
@@ -63,9 +63,20 @@ pub type RelPath = Vec<String>;
 /// What the session asks the host to do in mount `mount`'s host folder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FileOp {
-    Stat { mount: u32, path: RelPath },
-    List { mount: u32, path: RelPath },
-    Read { mount: u32, path: RelPath, offset: u64, size: u64 },
+    Stat {
+        mount: u32,
+        path: RelPath,
+    },
+    List {
+        mount: u32,
+        path: RelPath,
+    },
+    Read {
+        mount: u32,
+        path: RelPath,
+        offset: u64,
+        size: u64,
+    },
     /// Write `data` at `offset`; `create`: the file must not exist yet, and is made.
     Write {
         mount: u32,
@@ -75,12 +86,34 @@ pub enum FileOp {
         data: Vec<u8>,
         create: bool,
     },
-    Truncate { mount: u32, path: RelPath, size: u64 },
-    Mkdir { mount: u32, path: RelPath },
-    Rmdir { mount: u32, path: RelPath },
-    Unlink { mount: u32, path: RelPath },
-    Rename { mount: u32, from: RelPath, to: RelPath },
-    Utime { mount: u32, path: RelPath, atime_ns: u64, mtime_ns: u64 },
+    Truncate {
+        mount: u32,
+        path: RelPath,
+        size: u64,
+    },
+    Mkdir {
+        mount: u32,
+        path: RelPath,
+    },
+    Rmdir {
+        mount: u32,
+        path: RelPath,
+    },
+    Unlink {
+        mount: u32,
+        path: RelPath,
+    },
+    Rename {
+        mount: u32,
+        from: RelPath,
+        to: RelPath,
+    },
+    Utime {
+        mount: u32,
+        path: RelPath,
+        atime_ns: u64,
+        mtime_ns: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,7 +136,10 @@ pub enum FileAnswer {
     List(Vec<(String, FileStat)>),
     Data(#[serde(with = "codec::bytes")] Vec<u8>),
     /// The operation failed with this errno; `detail` says why when the errno alone would not.
-    Failed { errno: i32, detail: String },
+    Failed {
+        errno: i32,
+        detail: String,
+    },
 }
 
 impl FileOp {
@@ -142,8 +178,13 @@ impl FileOp {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FilesCommand {
     /// Write `data` (str or bytes) to the file at sandbox path `path`, making its directories.
-    Write { path: String, data: Value },
-    Read { path: String },
+    Write {
+        path: String,
+        data: Value,
+    },
+    Read {
+        path: String,
+    },
     /// Every file in the session's memory tree and overlays, with its size.
     List,
     /// The files the last run created or changed.

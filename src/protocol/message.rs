@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::channel::Frame;
 use super::codec;
 use super::files::{FileAnswer, FileOp, FilesCommand, FilesOptions};
+use super::options::SessionOptions;
 use super::value::{widened_str, Value, MAX_VALUES, MAX_WIDENED};
 use super::wire::{Encoded, Reader, WireError, WireResult};
 
@@ -60,42 +61,13 @@ pub fn spawn_stand_ins(decls: impl IntoIterator<Item = ToolDecl>) -> Vec<ToolDec
         .collect()
 }
 
-/// The session's limits, sent once when it starts (a fork or checkpoint keeps its parent's).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SessionOptions {
-    pub timeout_seconds: Option<f64>,
-    /// How long a run that ignores a stop request (a long native operation) gets before it is abandoned.
-    pub abandon_after_seconds: f64,
-    pub max_output_chars: u64,
-    pub memory_limit: Option<u64>,
-    pub preload: Vec<String>,
-    pub files: FilesOptions,
-}
-
-/// The longest wait any limit means (about 136 years): the host's `Options` reads a longer one, infinity
-/// included, as this, so every deadline made from it (twice the grace, a limit plus its backstop, now plus a
-/// wait) is one that both Rust's clocks and Python's waits can hold.
 /// Runs taking this long in all since the last checkpoint make one due even when the host did not ask: a
 /// rollback replays at most about this much past the last run (the host holds a replay to it: see
 /// `host::session::rollback`). A checkpoint is dear beside a run of some milliseconds: the fork copies page
 /// tables, and then every heap page a run writes is copied once, even pages it only reads from, as reading an
-/// object changes its reference count (a json round trip of a 1 MB document took 10,700 page faults a run
-/// with a checkpoint after each run of 10 ms or more, as before, and 600 with this).
+/// object changes its reference count: a checkpoint after every run of some milliseconds would copy the heap
+/// again and again.
 pub const REPLAY_BUDGET: Duration = Duration::from_secs(1);
-
-pub const LONGEST_WAIT: Duration = Duration::from_secs(u32::MAX as u64);
-
-impl SessionOptions {
-    /// The time limit of one run, None for none (the host's `Options` made it positive).
-    pub fn timeout(&self) -> Option<Duration> {
-        self.timeout_seconds.map(|seconds| Duration::try_from_secs_f64(seconds).unwrap_or(LONGEST_WAIT))
-    }
-
-    /// How long a run that ignores a stop request (a long native operation) gets before it is abandoned.
-    pub fn grace(&self) -> Duration {
-        Duration::try_from_secs_f64(self.abandon_after_seconds).unwrap_or(LONGEST_WAIT)
-    }
-}
 
 /// A host exception from a tool, as text: the session makes its own exception from it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -138,7 +110,11 @@ pub enum ToSession {
     /// those the session's first run will declare (`spawn_stand_ins` picks them): the zygote makes their
     /// stand-ins before it forks, once per zygote, so RLM's fresh interpreter per call, always with the same
     /// tools, compiles none of them (`sandbox::bridge::tools::prepare_stand_ins`).
-    Spawn(SessionOptions, Vec<ToolDecl>),
+    Spawn {
+        options: SessionOptions,
+        files: FilesOptions,
+        stand_ins: Vec<ToolDecl>,
+    },
     Execute(Box<Execute>),
     /// A tool call's answer, and how long (nanoseconds) the tool's own code ran on the host: the part of the
     /// session's wait that its time limit does not count. The host's work on the call (binding and converting
@@ -151,6 +127,7 @@ pub enum ToSession {
     /// End the session: the process exits.
     Shutdown,
     /// For tests: make the next run fail in this way (see `FaultPlace`), to prove that the session survives.
+    #[cfg(feature = "fault-injection")]
     InjectFault(FaultPlace),
     /// The answer to `ToHost::Wait`: the host calls (started with `ToHost::ToolStart`) that finished since the
     /// last answer, by call id; none when the wait timed out.
@@ -162,6 +139,7 @@ pub enum ToSession {
 }
 
 /// Where a test asks the session process to fail during its next run.
+#[cfg(feature = "fault-injection")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FaultPlace {
     /// A Rust panic while the VM runs.
@@ -176,7 +154,7 @@ pub enum FaultPlace {
 /// a limit or the host's interrupt, in the VM (the run ended with the limit's exception) or, when the run
 /// ignored the stop for the grace period (a long native operation), by ending the session process; or the
 /// session process's death, which only the host sees (a session never sends `Crash`).
-#[pyo3::pyclass(eq, eq_int, frozen, name = "StopReason", module = "dspy_rust_interpreter._native")]
+#[pyo3::pyclass(eq, eq_int, frozen, from_py_object, name = "StopReason", module = "dspy_rust_interpreter._native")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stop {
     Timeout = 0,
@@ -193,9 +171,21 @@ pub enum Outcome {
     Finish(FinishKind, Value),
     /// `kind`: the exception's class, `SyntaxError` or one of its own (`IndentationError`, `TabError`), which the
     /// host raises (and only those).
-    Syntax { kind: String, message: String, lineno: Option<u64>, offset: Option<u64>, text: Option<String> },
+    Syntax {
+        kind: String,
+        message: String,
+        lineno: Option<u64>,
+        offset: Option<u64>,
+        text: Option<String>,
+    },
     /// An exception ended the run; `stop` when it was a limit's.
-    Error { type_name: String, message: String, traceback: String, output: String, stop: Option<Stop> },
+    Error {
+        type_name: String,
+        message: String,
+        traceback: String,
+        output: String,
+        stop: Option<Stop>,
+    },
     /// The host's input could not be used (e.g. a variable of an unsupported type); nothing was changed.
     BadInput(String),
 }
@@ -249,30 +239,50 @@ pub fn cap_text(text: &mut String, max_chars: usize) -> usize {
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost {
     /// The process serving the session from now on (its pidfd travels with the message).
-    Ready { pid: u32 },
+    Ready {
+        pid: u32,
+    },
     /// The session could not be built (e.g. a preload module the sandbox does not offer).
     Failed(String),
-    ToolCall { name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
+    ToolCall {
+        name: String,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    },
     Done(Outcome),
     /// A frozen copy of the session as of the last completed run (its socket travels with the message).
     Checkpoint,
     /// The live copy asked for by `Fork` (its socket travels with the message).
     Forked,
     /// The process is dying of this signal; `out_of_memory` when an allocation failed first.
-    Fault { signal: i32, out_of_memory: bool },
+    Fault {
+        signal: i32,
+        out_of_memory: bool,
+    },
     /// The process is ending itself: the run was asked to stop and did not within the grace period.
     Abandoned(Stop),
     /// Start a host call that runs while the session goes on (a tool called in async code); its result comes
     /// in a `ToSession::Woken`.
-    ToolStart { call_id: u64, name: String, args: Vec<Value>, kwargs: Vec<(String, Value)> },
+    ToolStart {
+        call_id: u64,
+        name: String,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    },
     /// The session's event loop has nothing to run: answer with the host calls that finish within `timeout`
     /// seconds (at least one, when `None`).
-    Wait { timeout: Option<f64> },
+    Wait {
+        timeout: Option<f64>,
+    },
     /// An operation on a mount's host folder, which the host does and answers with `ToSession::FileAnswer`.
     FileOp(FileOp),
     /// The next item of a tool's stream (`ToolResult::Stream`), or (`close`) the end of it: answered with a
     /// `ToSession::ToolResult` (the item, `End`, or the tool's exception; `Return(None)` for a close).
-    StreamPull { tool: String, stream: u64, close: bool },
+    StreamPull {
+        tool: String,
+        stream: u64,
+        close: bool,
+    },
 }
 
 impl ToSession {
@@ -302,7 +312,9 @@ impl ToHost {
         let reply: Self = codec::decode(Reader::new(frame).with_value_budget(MAX_VALUES))?;
         let crash = Err(WireError::Malformed("a session process cannot report a crash".into()));
         match &reply {
-            ToHost::Abandoned(Stop::Crash) | ToHost::Done(Outcome::Error { stop: Some(Stop::Crash), .. }) => return crash,
+            ToHost::Abandoned(Stop::Crash) | ToHost::Done(Outcome::Error { stop: Some(Stop::Crash), .. }) => {
+                return crash
+            }
             ToHost::FileOp(op) => op.check().map_err(WireError::Malformed)?,
             ToHost::ToolCall { args, kwargs, .. } => check_widening(args, kwargs)?,
             _ => {}
@@ -329,6 +341,115 @@ fn check_widening(args: &[Value], kwargs: &[(String, Value)]) -> WireResult<()> 
     Ok(())
 }
 
+/// The name of the variant `message` is, as declared (for the words of a protocol error): read through serde,
+/// which every message derives, so no list of names repeats the enum. Nothing is serialized: the first call
+/// names the variant and stops.
+pub fn variant_name<T: Serialize>(message: &T) -> &'static str {
+    match message.serialize(VariantName) {
+        Err(Named(name)) => name,
+        Ok(never) => match never {},
+    }
+}
+
+struct VariantName;
+
+#[derive(Debug)]
+struct Named(&'static str);
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for Named {}
+
+impl serde::ser::Error for Named {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        Named("")
+    }
+}
+
+/// Every method ends at once: the variant methods with the variant's name, the rest with none.
+macro_rules! not_a_variant {
+    ($($method:ident($($arg:ty),*) -> $out:ty;)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<$out, Named> { Err(Named("")) })*
+    };
+}
+
+impl serde::Serializer for VariantName {
+    type Ok = std::convert::Infallible;
+    type Error = Named;
+    type SerializeSeq = serde::ser::Impossible<Self::Ok, Named>;
+    type SerializeTuple = serde::ser::Impossible<Self::Ok, Named>;
+    type SerializeTupleStruct = serde::ser::Impossible<Self::Ok, Named>;
+    type SerializeTupleVariant = serde::ser::Impossible<Self::Ok, Named>;
+    type SerializeMap = serde::ser::Impossible<Self::Ok, Named>;
+    type SerializeStruct = serde::ser::Impossible<Self::Ok, Named>;
+    type SerializeStructVariant = serde::ser::Impossible<Self::Ok, Named>;
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<Self::Ok, Named> {
+        Err(Named(variant))
+    }
+    fn serialize_newtype_variant<V: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: &V,
+    ) -> Result<Self::Ok, Named> {
+        Err(Named(variant))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Named> {
+        Err(Named(variant))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Named> {
+        Err(Named(variant))
+    }
+    fn serialize_newtype_struct<V: Serialize + ?Sized>(self, _: &'static str, _: &V) -> Result<Self::Ok, Named> {
+        Err(Named(""))
+    }
+    fn serialize_some<V: Serialize + ?Sized>(self, _: &V) -> Result<Self::Ok, Named> {
+        Err(Named(""))
+    }
+    not_a_variant! {
+        serialize_bool(bool) -> Self::Ok;
+        serialize_i8(i8) -> Self::Ok;
+        serialize_i16(i16) -> Self::Ok;
+        serialize_i32(i32) -> Self::Ok;
+        serialize_i64(i64) -> Self::Ok;
+        serialize_u8(u8) -> Self::Ok;
+        serialize_u16(u16) -> Self::Ok;
+        serialize_u32(u32) -> Self::Ok;
+        serialize_u64(u64) -> Self::Ok;
+        serialize_f32(f32) -> Self::Ok;
+        serialize_f64(f64) -> Self::Ok;
+        serialize_char(char) -> Self::Ok;
+        serialize_str(&str) -> Self::Ok;
+        serialize_bytes(&[u8]) -> Self::Ok;
+        serialize_none() -> Self::Ok;
+        serialize_unit() -> Self::Ok;
+        serialize_unit_struct(&'static str) -> Self::Ok;
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,13 +457,30 @@ mod tests {
     #[test]
     fn requests_round_trip() {
         let requests = vec![
-            ToSession::Spawn(SessionOptions { timeout_seconds: Some(1.5), abandon_after_seconds: 2.0, max_output_chars: 9, memory_limit: None, preload: vec!["json".into()], files: FilesOptions {
-                mounts: vec![crate::protocol::files::MountDecl { path: "/data".into(), mode: crate::protocol::files::MountMode::Overlay, is_file: false }],
-                max_bytes: 5,
-                max_files: 6,
-            } }, vec![ToolDecl { name: "t".into(), source: Some("def t(): pass".into()) }]),
+            ToSession::Spawn {
+                options: SessionOptions {
+                    timeout: Some(1.5),
+                    abandon_after: 2.0,
+                    max_output_chars: 9,
+                    memory_limit: None,
+                    preload: vec!["json".into()],
+                },
+                files: FilesOptions {
+                    mounts: vec![crate::protocol::files::MountDecl {
+                        path: "/data".into(),
+                        mode: crate::protocol::files::MountMode::Overlay,
+                        is_file: false,
+                    }],
+                    files_max_bytes: 5,
+                    files_max_count: 6,
+                },
+                stand_ins: vec![ToolDecl { name: "t".into(), source: Some("def t(): pass".into()) }],
+            },
             ToSession::Files(FilesCommand::Write { path: "/a".into(), data: Value::Bytes(b"x".to_vec()) }),
-            ToSession::FileAnswer(FileAnswer::List(vec![("n".into(), crate::protocol::files::FileStat { kind: crate::protocol::files::FileKind::Dir, size: 1, mtime_ns: 2 })])),
+            ToSession::FileAnswer(FileAnswer::List(vec![(
+                "n".into(),
+                crate::protocol::files::FileStat { kind: crate::protocol::files::FileKind::Dir, size: 1, mtime_ns: 2 },
+            )])),
             ToSession::Execute(Box::new(Execute {
                 code: "x = 1".into(),
                 variables: vec![("v".into(), Value::Int(3))],
@@ -353,43 +491,97 @@ mod tests {
                 fields: Some(vec![Field { name: "answer".into(), declared_type: Some("str".into()) }]),
                 checkpoint: true,
             })),
-            ToSession::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: Some(vec![]), fields: None, checkpoint: false })),
-            ToSession::Execute(Box::new(Execute { code: String::new(), variables: vec![], tools: None, fields: None, checkpoint: false })),
-            ToSession::ToolResult(ToolResult::Raise(HostError {
-                type_name: "ValueError".into(),
-                is_builtin: true,
-                message: "m".into(),
-                host_type: "ValueError".into(),
-                traceback: "tb".into(),
-            }), 0),
+            ToSession::Execute(Box::new(Execute {
+                code: String::new(),
+                variables: vec![],
+                tools: Some(vec![]),
+                fields: None,
+                checkpoint: false,
+            })),
+            ToSession::Execute(Box::new(Execute {
+                code: String::new(),
+                variables: vec![],
+                tools: None,
+                fields: None,
+                checkpoint: false,
+            })),
+            ToSession::ToolResult(
+                ToolResult::Raise(HostError {
+                    type_name: "ValueError".into(),
+                    is_builtin: true,
+                    message: "m".into(),
+                    host_type: "ValueError".into(),
+                    traceback: "tb".into(),
+                }),
+                0,
+            ),
             ToSession::ToolResult(ToolResult::Refused("no".into()), 7),
             ToSession::ToolResult(ToolResult::Stream(9), u64::MAX),
             ToSession::ToolResult(ToolResult::End, 1),
-            ToSession::Woken(vec![(3, ToolResult::Return(Value::Str("r".into()))), (1, ToolResult::Refused("no".into()))]),
+            ToSession::Woken(vec![
+                (3, ToolResult::Return(Value::Str("r".into()))),
+                (1, ToolResult::Refused("no".into())),
+            ]),
             ToSession::Woken(vec![]),
             ToSession::Fork,
             ToSession::Resume,
             ToSession::Shutdown,
-            ToSession::InjectFault(FaultPlace::StackOverflow),
         ];
+        #[cfg(feature = "fault-injection")]
+        let requests = requests.into_iter().chain([ToSession::InjectFault(FaultPlace::StackOverflow)]);
         for request in requests {
             assert_eq!(ToSession::decode(&request.encode().into_vec()).unwrap(), request);
         }
     }
 
     #[test]
+    fn a_message_is_named_by_its_variant() {
+        assert_eq!(variant_name(&ToHost::Checkpoint), "Checkpoint");
+        assert_eq!(variant_name(&ToHost::Failed("x".into())), "Failed");
+        assert_eq!(variant_name(&ToHost::Fault { signal: 9, out_of_memory: false }), "Fault");
+        assert_eq!(variant_name(&ToSession::Shutdown), "Shutdown");
+    }
+
+    #[test]
     fn replies_round_trip() {
         let replies = vec![
             ToHost::Ready { pid: 42 },
-            ToHost::ToolCall { name: "t".into(), args: vec![Value::None], kwargs: vec![("k".into(), Value::Bool(false))] },
-            ToHost::Done(Outcome::Syntax { kind: "IndentationError".into(), message: "bad".into(), lineno: Some(1), offset: None, text: Some("x(".into()) }),
+            ToHost::ToolCall {
+                name: "t".into(),
+                args: vec![Value::None],
+                kwargs: vec![("k".into(), Value::Bool(false))],
+            },
+            ToHost::Done(Outcome::Syntax {
+                kind: "IndentationError".into(),
+                message: "bad".into(),
+                lineno: Some(1),
+                offset: None,
+                text: Some("x(".into()),
+            }),
             ToHost::Done(Outcome::Finish(FinishKind::Submit, Value::Dict(vec![]))),
-            ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: None }),
-            ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: String::new(), output: String::new(), stop: Some(Stop::Timeout) }),
+            ToHost::Done(Outcome::Error {
+                type_name: "E".into(),
+                message: "m".into(),
+                traceback: "t".into(),
+                output: "o".into(),
+                stop: None,
+            }),
+            ToHost::Done(Outcome::Error {
+                type_name: "E".into(),
+                message: "m".into(),
+                traceback: String::new(),
+                output: String::new(),
+                stop: Some(Stop::Timeout),
+            }),
             ToHost::Checkpoint,
             ToHost::Fault { signal: 6, out_of_memory: true },
             ToHost::Abandoned(Stop::Memory),
-            ToHost::ToolStart { call_id: 7, name: "t".into(), args: vec![Value::Int(1)], kwargs: vec![("k".into(), Value::None)] },
+            ToHost::ToolStart {
+                call_id: 7,
+                name: "t".into(),
+                args: vec![Value::Int(1)],
+                kwargs: vec![("k".into(), Value::None)],
+            },
             ToHost::StreamPull { tool: "t".into(), stream: 3, close: true },
             ToHost::Wait { timeout: Some(0.25) },
             ToHost::Wait { timeout: None },
@@ -404,16 +596,36 @@ mod tests {
     fn a_session_cannot_say_it_crashed() {
         // `Crash` is the host's own finding: a reply claiming it is malformed.
         assert!(matches!(ToHost::decode(&ToHost::Abandoned(Stop::Crash).encode()), Err(WireError::Malformed(_))));
-        let crashed = Outcome::Error { type_name: "E".into(), message: String::new(), traceback: String::new(), output: String::new(), stop: Some(Stop::Crash) };
+        let crashed = Outcome::Error {
+            type_name: "E".into(),
+            message: String::new(),
+            traceback: String::new(),
+            output: String::new(),
+            stop: Some(Stop::Crash),
+        };
         assert!(matches!(ToHost::decode(&ToHost::Done(crashed).encode()), Err(WireError::Malformed(_))));
-        assert_eq!(ToHost::decode(&ToHost::Abandoned(Stop::Interrupt).encode()).unwrap(), ToHost::Abandoned(Stop::Interrupt));
+        assert_eq!(
+            ToHost::decode(&ToHost::Abandoned(Stop::Interrupt).encode()).unwrap(),
+            ToHost::Abandoned(Stop::Interrupt)
+        );
     }
 
     #[test]
     fn a_session_cannot_send_more_file_data_than_one_message_carries() {
-        let write = |n: usize| ToHost::FileOp(FileOp::Write { mount: 0, path: vec!["f".into()], offset: 0, data: vec![1; n], create: true });
+        let write = |n: usize| {
+            ToHost::FileOp(FileOp::Write {
+                mount: 0,
+                path: vec!["f".into()],
+                offset: 0,
+                data: vec![1; n],
+                create: true,
+            })
+        };
         assert!(ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER).encode()).is_ok());
-        assert!(matches!(ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER + 1).encode()), Err(WireError::Malformed(_))));
+        assert!(matches!(
+            ToHost::decode(&write(crate::protocol::files::MAX_TRANSFER + 1).encode()),
+            Err(WireError::Malformed(_))
+        ));
     }
 
     #[test]
@@ -424,11 +636,19 @@ mod tests {
         assert_eq!(picked.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["b"]);
         assert_eq!(spawn_stand_ins((0..100).map(|i| decl(i.to_string(), Some(100)))).len(), SPAWN_STAND_INS);
         // Sources within SPAWN_STAND_IN_BYTES together: the first that would pass it ends the list.
-        let picked = spawn_stand_ins(vec![decl("a".into(), Some(SPAWN_STAND_IN_BYTES / 2)), decl("b".into(), Some(SPAWN_STAND_IN_BYTES)), decl("c".into(), Some(1))]);
+        let picked = spawn_stand_ins(vec![
+            decl("a".into(), Some(SPAWN_STAND_IN_BYTES / 2)),
+            decl("b".into(), Some(SPAWN_STAND_IN_BYTES)),
+            decl("c".into(), Some(1)),
+        ]);
         assert_eq!(picked.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["a"]);
         // So a Spawn frame stays far below what the zygote reads (1 MiB).
-        let options = SessionOptions { timeout_seconds: None, abandon_after_seconds: 1.0, max_output_chars: 1, memory_limit: None, preload: vec![], files: FilesOptions { mounts: vec![], max_bytes: 1, max_files: 1 } };
-        let frame = ToSession::Spawn(options, spawn_stand_ins((0..100).map(|i| decl(i.to_string(), Some(1 << 20))))).encode();
+        let frame = ToSession::Spawn {
+            options: SessionOptions::default(),
+            files: FilesOptions { mounts: vec![], files_max_bytes: 1, files_max_count: 1 },
+            stand_ins: spawn_stand_ins((0..100).map(|i| decl(i.to_string(), Some(1 << 20)))),
+        }
+        .encode();
         assert!(frame.len() < 1 << 17, "{}", frame.len());
     }
 
@@ -436,7 +656,12 @@ mod tests {
     /// hand): a tag byte per variant, fields in order, `u64` lengths, an option as a `0`/`1` byte.
     #[test]
     fn the_derived_encoding_is_the_documented_layout() {
-        let call = ToHost::ToolStart { call_id: 1, name: "ab".into(), args: vec![Value::Int(-1)], kwargs: vec![("k".into(), Value::None)] };
+        let call = ToHost::ToolStart {
+            call_id: 1,
+            name: "ab".into(),
+            args: vec![Value::Int(-1)],
+            kwargs: vec![("k".into(), Value::None)],
+        };
         let mut expected = vec![8];
         expected.extend_from_slice(&1u64.to_le_bytes());
         expected.extend_from_slice(&2u64.to_le_bytes());
@@ -496,10 +721,20 @@ mod tests {
     #[test]
     fn every_text_of_an_outcome_is_capped() {
         let long = "é".repeat(100);
-        let capped = Outcome::Error { type_name: "E".repeat(10_000), message: long.clone(), traceback: long.clone(), output: long.clone(), stop: None }.capped(30);
+        let capped = Outcome::Error {
+            type_name: "E".repeat(10_000),
+            message: long.clone(),
+            traceback: long.clone(),
+            output: long.clone(),
+            stop: None,
+        }
+        .capped(30);
         let Outcome::Error { type_name, message, traceback, output, .. } = capped else { panic!() };
         assert!(type_name.chars().count() < MAX_TYPE_NAME_CHARS + 100, "{}", type_name.len());
-        assert!(message.starts_with(&"é".repeat(30)) && message.contains("70 more characters were dropped"), "{message}");
+        assert!(
+            message.starts_with(&"é".repeat(30)) && message.contains("70 more characters were dropped"),
+            "{message}"
+        );
         assert!(!traceback.contains('é'), "the message took the whole budget: {traceback}");
         assert!(output.ends_with(&long), "the room for the sandbox's own note keeps 100 characters over a cap of 30");
         let mut short = "abc".to_owned();
@@ -512,10 +747,28 @@ mod tests {
         // The host decodes whatever a session process sends: valid replies with bytes flipped, cut or
         // repeated, decoded many times over (a deterministic stream, so a failure replays).
         let seeds: Vec<Vec<u8>> = [
-            ToHost::ToolCall { name: "t".into(), args: vec![Value::List(vec![Value::Int(1), Value::Str("x".into())])], kwargs: vec![("k".into(), Value::Dict(vec![(Value::None, Value::Float(1.0))]))] },
-            ToHost::ToolStart { call_id: 3, name: "t".into(), args: vec![Value::Set(vec![Value::Bytes(vec![1])])], kwargs: vec![] },
-            ToHost::Done(Outcome::Error { type_name: "E".into(), message: "m".into(), traceback: "t".into(), output: "o".into(), stop: Some(Stop::Memory) }),
-            ToHost::Done(Outcome::Finish(FinishKind::Final, Value::Dict(vec![(Value::Str("a".into()), Value::BigInt(vec![1, 2, 3]))]))),
+            ToHost::ToolCall {
+                name: "t".into(),
+                args: vec![Value::List(vec![Value::Int(1), Value::Str("x".into())])],
+                kwargs: vec![("k".into(), Value::Dict(vec![(Value::None, Value::Float(1.0))]))],
+            },
+            ToHost::ToolStart {
+                call_id: 3,
+                name: "t".into(),
+                args: vec![Value::Set(vec![Value::Bytes(vec![1])])],
+                kwargs: vec![],
+            },
+            ToHost::Done(Outcome::Error {
+                type_name: "E".into(),
+                message: "m".into(),
+                traceback: "t".into(),
+                output: "o".into(),
+                stop: Some(Stop::Memory),
+            }),
+            ToHost::Done(Outcome::Finish(
+                FinishKind::Final,
+                Value::Dict(vec![(Value::Str("a".into()), Value::BigInt(vec![1, 2, 3]))]),
+            )),
             ToHost::Wait { timeout: Some(1e19) },
             ToHost::FileOp(FileOp::Read { mount: 1, path: vec!["x".into()], offset: 0, size: 10 }),
         ]

@@ -11,6 +11,7 @@ pub mod codec;
 pub mod conversion;
 pub mod files;
 pub mod message;
+pub mod options;
 pub mod process;
 pub mod value;
 pub mod when;

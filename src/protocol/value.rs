@@ -190,7 +190,9 @@ impl Serialize for Value {
             Value::Dict(pairs) => s.serialize_newtype_variant(VALUE, tagged(tag::DICT), "Dict", pairs),
             Value::When(when) => s.serialize_newtype_variant(VALUE, tagged(tag::WHEN), "When", when),
             Value::Decimal(text) => s.serialize_newtype_variant(VALUE, tagged(tag::DECIMAL), "Decimal", text.as_str()),
-            Value::Uuid(int) => s.serialize_newtype_variant(VALUE, tagged(tag::UUID), "Uuid", &Bytes(&int.to_le_bytes())),
+            Value::Uuid(int) => {
+                s.serialize_newtype_variant(VALUE, tagged(tag::UUID), "Uuid", &Bytes(&int.to_le_bytes()))
+            }
             Value::Keep(key, value) => {
                 let mut kept = s.serialize_tuple_variant(VALUE, tagged(tag::KEEP), "Keep", 2)?;
                 kept.serialize_field(key)?;
@@ -199,7 +201,8 @@ impl Serialize for Value {
             }
             Value::Kept(key) => s.serialize_newtype_variant(VALUE, tagged(tag::KEPT), "Kept", key),
             Value::Host(buffer) if buffer.bytes().len() >= REFER_FROM => {
-                let (tag, name) = if buffer.is_str { (tag::PADDED_STR, "PaddedStr") } else { (tag::PADDED_BYTES, "PaddedBytes") };
+                let (tag, name) =
+                    if buffer.is_str { (tag::PADDED_STR, "PaddedStr") } else { (tag::PADDED_BYTES, "PaddedBytes") };
                 s.serialize_newtype_variant(VALUE, tagged(tag), name, &Referred(buffer))
             }
             Value::Host(buffer) => {
@@ -212,8 +215,26 @@ impl Serialize for Value {
 
 /// The variant names, for serde's messages only (the wire has the tags).
 const VARIANTS: &[&str] = &[
-    "None", "False", "True", "Int", "BigInt", "Float", "Str", "Bytes", "List", "Tuple", "Dict", "Set", "FrozenSet",
-    "Keep", "Kept", "PaddedStr", "PaddedBytes", "When", "Decimal", "Uuid",
+    "None",
+    "False",
+    "True",
+    "Int",
+    "BigInt",
+    "Float",
+    "Str",
+    "Bytes",
+    "List",
+    "Tuple",
+    "Dict",
+    "Set",
+    "FrozenSet",
+    "Keep",
+    "Kept",
+    "PaddedStr",
+    "PaddedBytes",
+    "When",
+    "Decimal",
+    "Uuid",
 ];
 
 impl<'de> Deserialize<'de> for Value {
@@ -311,9 +332,9 @@ impl<'de> Visitor<'de> for KeepVisitor {
 mod tests {
     use super::*;
     use crate::protocol::codec;
+    use crate::protocol::when::Clock;
     use crate::protocol::wire::{Reader, WireResult, Writer};
     use std::sync::Arc;
-    use crate::protocol::when::Clock;
 
     fn round_trip(value: &Value) -> Value {
         let frame = codec::encode(value).into_vec();
@@ -326,7 +347,13 @@ mod tests {
 
     #[test]
     fn sizes_count_every_value_in_a_value() {
-        let value = Value::Keep(1, Box::new(Value::List(vec![Value::Str("abc".into()), Value::Dict(vec![(Value::Int(1), Value::Bytes(vec![0; 5]))])])));
+        let value = Value::Keep(
+            1,
+            Box::new(Value::List(vec![
+                Value::Str("abc".into()),
+                Value::Dict(vec![(Value::Int(1), Value::Bytes(vec![0; 5]))]),
+            ])),
+        );
         // list 2 + "abc" 3 + dict 2 + int 8 + bytes 5; the Keep itself holds no data.
         assert_eq!(value.data_size(), 2 + 3 + 2 + 8 + 5);
         // 64 a value, six of them (the Keep too), and the 8 bytes of text and binary data.
@@ -366,9 +393,23 @@ mod tests {
                 year: 1,
                 month: 12,
                 day: 31,
-                clock: Clock { hour: 23, minute: 59, second: 58, microsecond: 999_999, fold: true, utc_offset_micros: Some(-3_600_000_001) },
+                clock: Clock {
+                    hour: 23,
+                    minute: 59,
+                    second: 58,
+                    microsecond: 999_999,
+                    fold: true,
+                    utc_offset_micros: Some(-3_600_000_001),
+                },
             }),
-            Value::When(When::Time(Clock { hour: 0, minute: 0, second: 0, microsecond: 0, fold: false, utc_offset_micros: None })),
+            Value::When(When::Time(Clock {
+                hour: 0,
+                minute: 0,
+                second: 0,
+                microsecond: 0,
+                fold: false,
+                utc_offset_micros: None,
+            })),
             Value::When(When::TimeDelta { days: -999_999_999, seconds: 86_399, microseconds: 1 }),
             Value::Decimal("-1.10E+3".into()),
             Value::Uuid(u128::MAX - 5),

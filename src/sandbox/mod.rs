@@ -1,7 +1,7 @@
 //! The sandbox: a RustPython VM made to run model-written code as CPython would, inside a session process.
 //! By concept, each layer using only those above it in this list:
 //!
-//! - `vm`: the VM's own machinery and its hardening: the per-session state, the limits that stop runaway
+//! - `vm`: the VM's own machinery and its hardening: the namespace a session's code runs in, the limits that stop runaway
 //!   code, the module allow-list (`stdlib`), native modules handed to their stand-ins, code objects only
 //!   from the compiler, bounded native recursion, collections at safe points, error reports in CPython's words.
 //! - `library`: the Python surface, as users know it: builtins, `str` methods and formatting, `re`, `set`,

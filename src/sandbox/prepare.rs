@@ -13,15 +13,17 @@ use crate::sandbox::library;
 use crate::sandbox::rewrite::folded_constants;
 use crate::sandbox::vm::handed_over::{hand_over, hide_handed_over, HANDED_OVER, HANDED_OVER_NATIVES};
 use crate::sandbox::vm::namespace::{restore_import_state, sys_getattr_fallback, Namespace};
-use crate::sandbox::vm::state::with_state;
-use crate::sandbox::vm::{code_objects, errors, limits, native_recursion, stdlib};
+use crate::sandbox::vm::{code_objects, errors, limits, native_recursion, sleep, stdlib, sys_clamps};
 
-/// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote started cost
-/// it ~17 ms). `include_str!` makes cargo rebuild the crate when the file changes.
+/// One stand-in, compiled to bytecode when this crate is built (compiling them when each zygote starts would
+/// lengthen every cold start). `include_str!` makes cargo rebuild the crate when the file changes.
 macro_rules! stand_in {
     ($name:literal, $file:literal, $code_name:literal) => {{
         const _: &str = include_str!($file);
-        ($name, FrozenModule { code: rustpython_vm::py_compile!(file = $file, module_name = $code_name), package: false })
+        (
+            $name,
+            FrozenModule { code: rustpython_vm::py_compile!(file = $file, module_name = $code_name), package: false },
+        )
     }};
 }
 
@@ -103,8 +105,8 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     vm.import("_sitebuiltins", 0)?.get_attr("install", vm)?.call((vm.builtins.clone(),), vm)?;
     library::stdlib_fixes::install_after_files(vm)?;
     folded_constants::install(vm)?;
-    // `sys.exit()` raises `SystemExit()`, as CPython's does (RustPython's raised `SystemExit(None)`, which a cell
-    // reported as `SystemExit: None`); native, so no frame of its own shows in the traceback.
+    // `sys.exit()` raises `SystemExit()`, as CPython's does (RustPython's raises `SystemExit(None)`, which a cell
+    // would report as `SystemExit: None`); native, so no frame of its own shows in the traceback.
     let exit = vm.new_function("exit", |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         if !args.kwargs.is_empty() {
             return Err(vm.new_type_error("exit() takes no keyword arguments"));
@@ -117,7 +119,8 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         Err(vm.new_exception(vm.ctx.exceptions.system_exit.to_owned(), status))
     });
     vm.sys_module.set_attr("exit", exit, vm)?;
-    limits::install(vm)?;
+    sleep::install(vm)?;
+    sys_clamps::install(vm)?;
     let scope = vm.new_scope_with_builtins();
     let globals = scope.globals;
     globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
@@ -127,15 +130,13 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     let factory = tools::new_stand_in_factory(vm)?;
     limits::set_finish_exception_type(finish::new_stop_exception_type(vm));
     let tool_error_types = errors::tool_error_types(vm);
-    let modules = vm.sys_module.get_attr("modules", vm)?.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| {
-        vm.new_system_error("sys.modules is not a dict")
-    })?;
-    with_state(|s| {
-        s.globals = Some(globals.clone());
-        s.tool_error_types = tool_error_types;
-        s.modules = Some(modules.clone());
-        s.tool_factory = Some(factory);
-    });
+    let modules = vm
+        .sys_module
+        .get_attr("modules", vm)?
+        .downcast::<rustpython_vm::builtins::PyDict>()
+        .map_err(|_| vm.new_system_error("sys.modules is not a dict"))?;
+    tools::set_up(factory, tool_error_types);
+    crate::sandbox::vm::namespace::set_session(globals.clone(), modules.clone());
     let sys_getattr = sys_getattr_fallback(vm);
     let main = vm.new_module("__main__", globals.clone(), None);
     let namespace = Namespace { globals, streams, modules, sys_getattr, main };
@@ -171,12 +172,13 @@ fn scrub_sys(vm: &VirtualMachine) -> PyResult<()> {
     let path = vec![vm.ctx.new_str("").into(), vm.ctx.new_str("/packages").into()];
     sys.set_attr("path", vm.ctx.new_list(path), vm)?;
     sys.set_attr("orig_argv", vm.ctx.new_list(Vec::new()), vm)?;
-    let no_input = vm.new_function("input", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
-        Err(vm.new_runtime_error(
-            "input() is not available in the sandbox: nothing is attached to its standard input; the data you \
+    let no_input =
+        vm.new_function("input", |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+            Err(vm.new_runtime_error(
+                "input() is not available in the sandbox: nothing is attached to its standard input; the data you \
              need is in your variables, or reachable through the tools",
-        ))
-    });
+            ))
+        });
     vm.builtins.set_attr("input", no_input, vm)
 }
 
@@ -208,7 +210,8 @@ mod tests {
                 // What a program raises is not judged, only what it does to memory; the kinds are counted, so a
                 // run whose programs all stop at their first line shows it.
                 if let Ok(Err(exc)) = compiled.map(|code| vm.run_code_obj(code, scope)) {
-                    *raised.entry(rustpython_vm::AsObject::as_object(&exc).class().name().to_string()).or_default() += 1;
+                    *raised.entry(rustpython_vm::AsObject::as_object(&exc).class().name().to_string()).or_default() +=
+                        1;
                 }
                 ran += 1;
             }

@@ -78,12 +78,18 @@ macro_rules! system_calls {
     };
 }
 macro_rules! number {
-    (none) => { None };
-    ($number:literal) => { Some($number) };
+    (none) => {
+        None
+    };
+    ($number:literal) => {
+        Some($number)
+    };
 }
 macro_rules! same_number {
     ($call:ident, none) => {};
-    ($call:ident, $number:literal) => { assert!(libc::$call == $number, concat!(stringify!($call), "'s number")) };
+    ($call:ident, $number:literal) => {
+        assert!(libc::$call == $number, concat!(stringify!($call), "'s number"))
+    };
 }
 
 // The kernel's tables: arch/x86/entry/syscalls/syscall_64.tbl for x86_64; for aarch64, the generic table
@@ -299,14 +305,21 @@ fn filters_for(arch: Arch) -> io::Result<[BpfProgram; 2]> {
                 allowed.insert(number, Vec::new());
             }
             Rule::ThreadOrFork => {
-                let thread = condition(SeccompCmpOp::MaskedEq(libc::CLONE_THREAD as u64 | NAMESPACE_FLAGS), libc::CLONE_THREAD as u64)?;
+                let thread = condition(
+                    SeccompCmpOp::MaskedEq(libc::CLONE_THREAD as u64 | NAMESPACE_FLAGS),
+                    libc::CLONE_THREAD as u64,
+                )?;
                 let fork = condition(SeccompCmpOp::Eq, FORK_FLAGS)?;
                 allowed.insert(number, vec![rule(vec![thread])?, rule(vec![fork])?]);
             }
             Rule::PrivateMapping => {
-                let private =
-                    SeccompCondition::new(3, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(MAP_TYPE), libc::MAP_PRIVATE as u64)
-                        .map_err(filter_error)?;
+                let private = SeccompCondition::new(
+                    3,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::MaskedEq(MAP_TYPE),
+                    libc::MAP_PRIVATE as u64,
+                )
+                .map_err(filter_error)?;
                 allowed.insert(number, vec![rule(vec![private])?]);
             }
             Rule::FirstArgument(value) => {
@@ -318,10 +331,16 @@ fn filters_for(arch: Arch) -> io::Result<[BpfProgram; 2]> {
             Rule::Refused => {}
         }
     }
-    let allow_list = SeccompFilter::new(allowed, SeccompAction::Errno(libc::EPERM as u32), SeccompAction::Allow, arch.target())
-        .map_err(filter_error)?;
-    let no_such_call = SeccompFilter::new(not_implemented, SeccompAction::Allow, SeccompAction::Errno(libc::ENOSYS as u32), arch.target())
-        .map_err(filter_error)?;
+    let allow_list =
+        SeccompFilter::new(allowed, SeccompAction::Errno(libc::EPERM as u32), SeccompAction::Allow, arch.target())
+            .map_err(filter_error)?;
+    let no_such_call = SeccompFilter::new(
+        not_implemented,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch.target(),
+    )
+    .map_err(filter_error)?;
     Ok([allow_list.try_into().map_err(filter_error)?, no_such_call.try_into().map_err(filter_error)?])
 }
 
@@ -375,8 +394,8 @@ pub fn own_identity() -> io::Result<bool> {
 }
 
 /// Take the first of `ids` no other task has, in any process of any host or pid namespace: an id is never
-/// shared by two live lineages, whatever pid each had (an id derived from a pid was taken again by a new
-/// session while a checkpoint of an earlier one kept it). The kernel decides, atomically: a task counts toward
+/// shared by two live lineages, whatever pid each had (an id derived from a pid could be taken again by a new
+/// session while a checkpoint of an earlier one keeps it). The kernel decides, atomically: a task counts toward
 /// its real user's processes from the moment the id is taken, so of two processes taking one id at once, at
 /// least one sees the other.
 fn own_identity_from(ids: impl Iterator<Item = io::Result<u32>>) -> io::Result<()> {
@@ -535,7 +554,11 @@ mod tests {
                 4 => call.arch,
                 16..=63 if offset % 4 == 0 => {
                     let arg = call.args[(offset as usize - 16) / 8];
-                    if offset % 8 == 0 { arg as u32 } else { (arg >> 32) as u32 }
+                    if offset % 8 == 0 {
+                        arg as u32
+                    } else {
+                        (arg >> 32) as u32
+                    }
                 }
                 _ => panic!("the filter reads offset {offset} of seccomp_data"),
             }
@@ -546,10 +569,10 @@ mod tests {
             let (jt, jf, k) = (instruction.jt as usize, instruction.jf as usize, instruction.k);
             at += 1;
             match instruction.code {
-                0x20 => accumulator = word(k),     // ld [k]
-                0x54 => accumulator &= k,          // and #k
-                0x06 => return k,                  // ret #k
-                0x05 => at += k as usize,          // ja
+                0x20 => accumulator = word(k), // ld [k]
+                0x54 => accumulator &= k,      // and #k
+                0x06 => return k,              // ret #k
+                0x05 => at += k as usize,      // ja
                 0x15 | 0x25 | 0x35 | 0x45 => {
                     let taken = match instruction.code {
                         0x15 => accumulator == k,
@@ -613,17 +636,37 @@ mod tests {
                         assert_eq!(ask(number, [value | 1 << 32, 0, 0, 0, 0, 0]), eperm, "{arch:?}: {name}");
                     }
                     Rule::ThreadOrFork => {
-                        let thread = (libc::CLONE_VM | libc::CLONE_FS | libc::CLONE_FILES | libc::CLONE_SIGHAND
-                            | libc::CLONE_THREAD | libc::CLONE_SYSVSEM | libc::CLONE_SETTLS | libc::CLONE_PARENT_SETTID
+                        let thread = (libc::CLONE_VM
+                            | libc::CLONE_FS
+                            | libc::CLONE_FILES
+                            | libc::CLONE_SIGHAND
+                            | libc::CLONE_THREAD
+                            | libc::CLONE_SYSVSEM
+                            | libc::CLONE_SETTLS
+                            | libc::CLONE_PARENT_SETTID
                             | libc::CLONE_CHILD_CLEARTID) as u64;
                         assert_eq!(ask(number, [thread, 0, 0, 0, 0, 0]), RET_ALLOW, "{arch:?}: a thread");
                         assert_eq!(ask(number, [FORK_FLAGS, 0, 0, 0, 0, 0]), RET_ALLOW, "{arch:?}: fork");
-                        for namespace in [libc::CLONE_NEWUSER, libc::CLONE_NEWNET, libc::CLONE_NEWPID, libc::CLONE_NEWNS] {
+                        for namespace in
+                            [libc::CLONE_NEWUSER, libc::CLONE_NEWNET, libc::CLONE_NEWPID, libc::CLONE_NEWNS]
+                        {
                             let flags = namespace as u64;
-                            assert_eq!(ask(number, [thread | flags, 0, 0, 0, 0, 0]), eperm, "{arch:?}: a thread in {flags:#x}");
-                            assert_eq!(ask(number, [FORK_FLAGS | flags, 0, 0, 0, 0, 0]), eperm, "{arch:?}: a fork in {flags:#x}");
+                            assert_eq!(
+                                ask(number, [thread | flags, 0, 0, 0, 0, 0]),
+                                eperm,
+                                "{arch:?}: a thread in {flags:#x}"
+                            );
+                            assert_eq!(
+                                ask(number, [FORK_FLAGS | flags, 0, 0, 0, 0, 0]),
+                                eperm,
+                                "{arch:?}: a fork in {flags:#x}"
+                            );
                         }
-                        assert_eq!(ask(number, [libc::SIGCHLD as u64, 0, 0, 0, 0, 0]), eperm, "{arch:?}: another process");
+                        assert_eq!(
+                            ask(number, [libc::SIGCHLD as u64, 0, 0, 0, 0, 0]),
+                            eperm,
+                            "{arch:?}: another process"
+                        );
                     }
                     Rule::PrivateMapping => {
                         let with = |flags: i32| [0, 1 << 20, 3, flags as u64, u64::MAX, 0];
@@ -664,8 +707,14 @@ mod tests {
         }
         // The rest of a session's set-up, and the zygote's own calls, on this architecture.
         let filter = [zygote_filter().unwrap()];
-        for number in [libc::SYS_setresuid, libc::SYS_setresgid, libc::SYS_setgroups, libc::SYS_close_range, libc::SYS_setpgid] {
-            assert_eq!(verdict(&filter, &Call { number, arch: audit_arch(Arch::NATIVE), args: [0; 6] }), RET_ALLOW, "{number}");
+        for number in
+            [libc::SYS_setresuid, libc::SYS_setresgid, libc::SYS_setgroups, libc::SYS_close_range, libc::SYS_setpgid]
+        {
+            assert_eq!(
+                verdict(&filter, &Call { number, arch: audit_arch(Arch::NATIVE), args: [0; 6] }),
+                RET_ALLOW,
+                "{number}"
+            );
         }
     }
 
@@ -728,7 +777,8 @@ mod tests {
                     return 2;
                 }
                 let argv = [c"/bin/true".as_ptr(), std::ptr::null()];
-                if libc::execve(c"/bin/true".as_ptr(), argv.as_ptr(), std::ptr::null()) != -1 || errno() != libc::EPERM {
+                if libc::execve(c"/bin/true".as_ptr(), argv.as_ptr(), std::ptr::null()) != -1 || errno() != libc::EPERM
+                {
                     return 3;
                 }
                 if libc::kill(1, 0) != -1 || errno() != libc::EPERM {
@@ -749,7 +799,8 @@ mod tests {
             let map = |flags| {
                 // SAFETY: a fresh anonymous mapping, unmapped at once when made.
                 unsafe {
-                    let ptr = libc::mmap(std::ptr::null_mut(), 1 << 20, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0);
+                    let ptr =
+                        libc::mmap(std::ptr::null_mut(), 1 << 20, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0);
                     if ptr != libc::MAP_FAILED {
                         libc::munmap(ptr, 1 << 20);
                     }

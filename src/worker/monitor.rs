@@ -10,9 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sandbox::vm::limits::{Shared, Stopping};
 use crate::protocol::message::Stop;
-
+use crate::sandbox::vm::limits::{Shared, Stopping};
 
 /// How often the limits are checked while code runs.
 const TICK: Duration = Duration::from_millis(2);
@@ -123,9 +122,11 @@ fn check(run: &mut Run) {
         Some((reason, _)) => Some(reason),
         None if INTERRUPTED.swap(false, Ordering::SeqCst) => Some(Stop::Interrupt),
         None if run.shared.over_memory_limit() => Some(Stop::Memory),
-        None if run.shared.limits.timeout.is_some_and(|limit| {
-            run.started.elapsed().saturating_sub(run.shared.tool_time()) > limit
-        }) =>
+        None if run
+            .shared
+            .options
+            .timeout()
+            .is_some_and(|limit| run.started.elapsed().saturating_sub(run.shared.tool_time()) > limit) =>
         {
             Some(Stop::Timeout)
         }
@@ -137,7 +138,7 @@ fn check(run: &mut Run) {
     if let Some(reason) = wanted {
         let since = run.stopping.get_or_insert((reason, Instant::now())).1;
         // A tool call is the host's time: the code is not ignoring the stop while one runs.
-        if since.elapsed() > run.shared.limits.grace && run.shared.tool_time_running().is_none() {
+        if since.elapsed() > run.shared.options.abandon_after() && run.shared.tool_time_running().is_none() {
             crate::worker::fault::abandon(reason);
         }
         run.shared.request_stop(Stopping::Limit(reason));

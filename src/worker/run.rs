@@ -10,16 +10,15 @@ use rustpython_vm::compiler::{CompileOpts, Mode};
 use rustpython_vm::scope::Scope;
 use rustpython_vm::{AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
-use crate::sandbox::vm::errors::{self, ExceptionReport};
-use crate::sandbox::vm::limits::{self, Shared};
 use crate::protocol::message::{Execute, Outcome, Stop};
 use crate::protocol::value::Value;
-use crate::sandbox::vm::namespace::{self, Namespace};
-use crate::sandbox::vm::state::with_state;
 use crate::sandbox::bridge::values::{self, KeptValues};
-use crate::worker::monitor;
 use crate::sandbox::bridge::{output, tools};
 use crate::sandbox::rewrite::{cell_code, folded_constants, respecialise};
+use crate::sandbox::vm::errors::{self, ExceptionReport};
+use crate::sandbox::vm::limits::{self, Shared};
+use crate::sandbox::vm::namespace::{self, Namespace};
+use crate::worker::monitor;
 
 /// The source of every code cell run in this session, for traceback lines, and the code compiled from it.
 /// A source run again (a loop of `execute()` calls) is the same cell: its code object is reused, which skips
@@ -110,7 +109,11 @@ impl Drop for RunGuard<'_> {
 
 /// One of the host API's commands on the session's files (`interp.files`), under the limits of a run: the
 /// filesystem's Python code is the session's to change.
-pub fn files_command(vm: &VirtualMachine, session: &mut Session, command: crate::protocol::files::FilesCommand) -> Outcome {
+pub fn files_command(
+    vm: &VirtualMachine,
+    session: &mut Session,
+    command: crate::protocol::files::FilesCommand,
+) -> Outcome {
     let shared = session.shared.clone();
     shared.reset_for_job();
     monitor::begin_run(shared.clone());
@@ -124,9 +127,9 @@ const REHEARSAL: &str = "_rehearsed = [str(n) for n in range(3)]\nprint(f'{len(_
 
 /// A standby's rehearsal, before its session is asked for: one run of `REHEARSAL` in a copy of the globals,
 /// with cells of its own, leaving the session as it was (its run count put back). A session process starts
-/// sharing every page with the zygote, and a first run wrote to ~200 of them (reference counts, free lists,
-/// allocator headers, the compiler's and the streams' state), each a copy-on-write fault: ~0.3 ms of a new
-/// session's first `print(1)`, now paid while the standby waits.
+/// sharing every page with the zygote, and a first run writes to ~200 of them (reference counts, free lists,
+/// allocator headers, the compiler's and the streams' state), each a copy-on-write fault that a new session's
+/// first `print(1)` would otherwise pay: here they are paid while the standby waits.
 pub fn rehearse(vm: &VirtualMachine, session: &Session) {
     let mut scratch = Session {
         namespace: session.namespace.scratch(vm),
@@ -136,12 +139,13 @@ pub fn rehearse(vm: &VirtualMachine, session: &Session) {
         stopped: false,
         names_seen: 0,
     };
-    let runs = with_state(|s| s.runs);
-    let request = Execute { code: REHEARSAL.into(), variables: Vec::new(), tools: None, fields: None, checkpoint: false };
+    let runs = crate::sandbox::bridge::files::runs();
+    let request =
+        Execute { code: REHEARSAL.into(), variables: Vec::new(), tools: None, fields: None, checkpoint: false };
     drop(execute(vm, &mut scratch, request));
     drop(scratch);
     // What it printed is cleared when the session's first run starts, as every run's is.
-    with_state(|s| s.runs = runs);
+    crate::sandbox::bridge::files::set_runs(runs);
 }
 
 pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
@@ -176,13 +180,10 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     }
     // The memory limit, once the host's values are in (a run may start above it, see `begin_memory_budget`).
     shared.begin_memory_budget();
-    limits::enforce_clamps(vm);
+    crate::sandbox::vm::sys_clamps::enforce(vm);
     limits::begin_job();
-    with_state(|s| {
-        s.fields = fields;
-        s.finish = None;
-        s.runs += 1;
-    });
+    crate::sandbox::bridge::finish::begin_run(fields);
+    crate::sandbox::bridge::files::set_runs(crate::sandbox::bridge::files::runs() + 1);
     output::begin_run();
     if let Err(exc) = output::install_streams(vm, &session.namespace.streams) {
         return error_outcome(vm, &exc, &session.cells, String::new());
@@ -218,7 +219,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
     // After an accepted finish call, let go of the unwound run (its frames, their locals, suspended
     // generators) while the stop still stands: whatever finalizer that runs is stopped at its first
     // instruction and gets no tool.
-    let finish = with_state(|s| s.finish.take());
+    let finish = crate::sandbox::bridge::finish::take_finish();
     let result = if finish.is_some() {
         drop(result);
         None
@@ -253,7 +254,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> 
             let exc = vm.new_memory_error(limits::memory_limit_message(&shared));
             stopped(error_outcome(vm, &exc, &session.cells, printed.into_text()), Some(Stop::Memory))
         }
-        Some(Ok(value)) => value_outcome(vm, mode, value, printed, shared.limits.max_output_chars)
+        Some(Ok(value)) => value_outcome(vm, mode, value, printed, shared.options.max_output_chars())
             .unwrap_or_else(|(exc, printed)| error_outcome(vm, &exc, &session.cells, printed)),
         Some(Err(exc)) => stopped(error_outcome(vm, &exc, &session.cells, printed.into_text()), stop),
         None => unreachable!("a finish call returned above"),
@@ -265,7 +266,7 @@ const ANNOTATION_SET: &str = "__conditional_annotations__";
 
 /// Whether the cell's code names the annotation set as a global. RustPython's block-expression mode (a cell
 /// with a trailing expression) compiles annotated assignments to add to that set but leaves out the module
-/// prologue that makes it: `x: int = 5` followed by `print(x)` failed with `NameError:
+/// prologue that makes it: `x: int = 5` followed by `print(x)` would fail with `NameError:
 /// __conditional_annotations__`. The run is lent one (and it is taken back after), as the prologue would
 /// have made it.
 fn lacks_annotation_set(compiled: &PyCode) -> bool {
@@ -309,7 +310,7 @@ fn settle_event_loops(vm: &VirtualMachine) {
 /// Host calls an earlier run started and left running: the host dropped their results when that run ended,
 /// so their awaitables fail now instead of waiting for ever (and the event loop no longer waits for them).
 fn forget_host_calls(vm: &VirtualMachine) {
-    if with_state(|s| std::mem::take(&mut s.host_calls)).is_empty() {
+    if !tools::forget_host_calls() {
         return;
     }
     let _ = namespace::sandbox_async(vm, "forget", ());
@@ -356,7 +357,9 @@ fn limit_error(vm: &VirtualMachine, shared: &limits::Shared, exc: PyBaseExceptio
 /// An error outcome marked as the work of a limit.
 fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
     match outcome {
-        Outcome::Error { type_name, message, traceback, output, .. } => Outcome::Error { type_name, message, traceback, output, stop: by },
+        Outcome::Error { type_name, message, traceback, output, .. } => {
+            Outcome::Error { type_name, message, traceback, output, stop: by }
+        }
         other => other,
     }
 }
@@ -366,8 +369,8 @@ fn stopped(outcome: Outcome, by: Option<Stop>) -> Outcome {
 /// repr), else None. The text is capped at `max_chars` as printed output is, the repr included.
 ///
 /// As in CPython's REPL, a value whose repr raises is the cell's error, with what was printed (`Err`): an int
-/// past `sys.get_int_max_str_digits()`, alone or inside data. Handed over as data, such an int was a host
-/// `int` that `str()` refuses, and RLM's `str(result)` ended the whole call.
+/// past `sys.get_int_max_str_digits()`, alone or inside data. Handed over as data, such an int would be a host
+/// `int` that `str()` refuses, and RLM's `str(result)` would end the whole call.
 fn value_outcome(
     vm: &VirtualMachine,
     mode: Mode,
@@ -413,7 +416,9 @@ fn holds_int_of_bits(value: &Value, bits: usize) -> bool {
         Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FrozenSet(items) => {
             items.iter().any(|item| holds_int_of_bits(item, bits))
         }
-        Value::Dict(pairs) => pairs.iter().any(|(key, item)| holds_int_of_bits(key, bits) || holds_int_of_bits(item, bits)),
+        Value::Dict(pairs) => {
+            pairs.iter().any(|(key, item)| holds_int_of_bits(key, bits) || holds_int_of_bits(item, bits))
+        }
         Value::Keep(_, inner) => holds_int_of_bits(inner, bits),
         _ => false,
     }

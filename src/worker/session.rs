@@ -13,16 +13,20 @@ use rustpython_vm::signal::UserSignalSender;
 use rustpython_vm::VirtualMachine;
 use seccompiler::BpfProgram;
 
-use crate::sandbox::vm::limits::{Limits, Shared};
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{FaultPlace, Outcome, ToHost, ToSession, SessionOptions, ToolResult};
-use crate::protocol::value::Value;
+use crate::protocol::files::FilesOptions;
 use crate::protocol::files::{FileAnswer, FileOp};
-use crate::sandbox::bridge::host::{self, Host};
-use crate::sandbox::vm::namespace::Namespace;
-use crate::sandbox::bridge::values::KeptValues;
-use crate::worker::run::{self, Cells};
+#[cfg(feature = "fault-injection")]
+use crate::protocol::message::FaultPlace;
 use crate::protocol::message::REPLAY_BUDGET;
+use crate::protocol::message::{Outcome, ToHost, ToSession, ToolResult};
+use crate::protocol::options::SessionOptions;
+use crate::protocol::value::Value;
+use crate::sandbox::bridge::host::{self, Host};
+use crate::sandbox::bridge::values::KeptValues;
+use crate::sandbox::vm::limits::Shared;
+use crate::sandbox::vm::namespace::Namespace;
+use crate::worker::run::{self, Cells};
 use crate::worker::{confine, fault, monitor};
 
 /// A due checkpoint waits for a quiet moment at most this many runs.
@@ -144,6 +148,7 @@ impl Host for SocketHost {
 pub struct Start<'a> {
     pub namespace: &'a Namespace,
     pub options: SessionOptions,
+    pub files: FilesOptions,
     pub filters: &'a [BpfProgram],
     /// The data size of the zygote once its VM was prepared (the base of the session's data ceiling; what the
     /// zygote adds later, its idle preload, comes out of the ceiling's headroom).
@@ -216,16 +221,10 @@ fn socket_from_zygote(zygote: Channel) -> OwnedFd {
 
 /// Confine the process and make its session; the reason to tell the host when that cannot be done.
 fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String> {
-    let Start { namespace, options, filters, data_bytes, signals, zygote } = start;
-    let limits = Limits {
-        timeout: options.timeout(),
-        grace: options.grace(),
-        max_output_chars: options.max_output_chars.min(usize::MAX as u64) as usize,
-        memory_limit: options.memory_limit.map(|m| m.min(usize::MAX as u64 / 4) as usize),
-    };
+    let Start { namespace, options, files, filters, data_bytes, signals, zygote } = start;
     // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
     // monitor thread and the allocator's own structures.
-    let ceiling = limits.memory_limit.map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
+    let ceiling = options.memory_limit().map(|limit| data_bytes + 2 * limit as u64 + (256 << 20));
     let confined = |error| format!("the session process could not be confined: {error}");
     let own = confine::own_identity().map_err(confined)?;
     if confine::tie_to_parent(zygote).is_err() {
@@ -234,11 +233,11 @@ fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String>
         exit(EXIT_DONE)
     }
     confine::set_limits(ceiling, own).and_then(|()| confine::apply(filters)).map_err(confined)?;
-    crate::memory::keep_spare_for(limits.memory_limit);
-    let shared = Shared::new(limits, signals, &crate::memory::SESSION);
-    crate::sandbox::vm::limits::begin_session(shared.clone());
+    crate::memory::keep_spare_for(options.memory_limit());
     crate::sandbox::prepare::preload(vm, &options.preload)?;
-    crate::sandbox::bridge::files::configure(vm, &options.files).map_err(|exc| {
+    let shared = Shared::new(options, signals, &crate::memory::SESSION);
+    crate::sandbox::vm::limits::begin_session(shared.clone());
+    crate::sandbox::bridge::files::configure(vm, &files).map_err(|exc| {
         let report = crate::sandbox::vm::errors::exception_report(vm, &exc, |_, _| None);
         format!("the session's files could not be set up ({}: {})", report.type_name, report.message)
     })?;
@@ -289,6 +288,7 @@ fn announce() {
 }
 
 fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
+    #[cfg(feature = "fault-injection")]
     let mut fault: Option<FaultPlace> = None;
     // A checkpoint is due (the host asked, or a run was long), and how many runs it has waited for a quiet
     // moment: it is forked when no request follows a run at once, off the caller's path (an agent waiting
@@ -304,8 +304,10 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
             ToSession::Execute(request) => {
                 let started = Instant::now();
                 let asked = request.checkpoint;
+                #[cfg(feature = "fault-injection")]
                 let place = fault.take();
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    #[cfg(feature = "fault-injection")]
                     if let Some(place) = place {
                         inject(place);
                     }
@@ -335,9 +337,14 @@ fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
                 send(&ToHost::Done(outcome.unwrap_or_else(|_| std::process::abort())), &[]);
             }
             ToSession::Fork => fork_live(&mut session),
+            #[cfg(feature = "fault-injection")]
             ToSession::InjectFault(place) => fault = Some(place),
             ToSession::Shutdown => exit(EXIT_DONE),
-            ToSession::Spawn(..) | ToSession::Resume | ToSession::ToolResult(..) | ToSession::Woken(_) | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
+            ToSession::Spawn { .. }
+            | ToSession::Resume
+            | ToSession::ToolResult(..)
+            | ToSession::Woken(_)
+            | ToSession::FileAnswer(_) => exit(EXIT_PROTOCOL),
         }
     }
 }
@@ -347,6 +354,7 @@ fn host_is_waiting() -> bool {
     LINK.with(|link| link.borrow().as_ref().is_some_and(|c| c.readable_spinning(SPIN)))
 }
 
+#[cfg(feature = "fault-injection")]
 fn inject(place: FaultPlace) {
     match place {
         FaultPlace::Panic => panic!("fault injected in the session process"),
@@ -358,6 +366,7 @@ fn inject(place: FaultPlace) {
 }
 
 /// Recurse until the stack runs out (an injected fault).
+#[cfg(feature = "fault-injection")]
 #[allow(unconditional_recursion)]
 #[inline(never)]
 fn overflow_the_stack(depth: u64) -> u64 {

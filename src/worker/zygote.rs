@@ -13,9 +13,11 @@ use pyo3::prelude::*;
 use rustpython_vm::VirtualMachine;
 
 use crate::protocol::channel::Channel;
-use crate::protocol::message::{SessionOptions, ToHost, ToSession};
-use crate::sandbox::{self, prepare};
+use crate::protocol::files::FilesOptions;
+use crate::protocol::message::{ToHost, ToSession};
+use crate::protocol::options::SessionOptions;
 use crate::sandbox::vm::namespace::Namespace;
+use crate::sandbox::{self, prepare};
 use crate::worker::{confine, monitor, session};
 
 /// Deep recursion in RustPython uses native stack; the VM thread reserves plenty (reserved, not used).
@@ -26,17 +28,16 @@ const PRELOADED: &[&str] = &["json", "re", "math", "collections"];
 /// Imported once the zygote has forked a session and then had nothing to do for `IDLE_BEFORE_PRELOAD`: too
 /// slow for every cold start (asyncio: ~0.16 s), but every later session then finds it imported.
 /// `_sandbox_traceback` writes each error report's frames (it imports `traceback`, ~45-70 ms): without it
-/// here every session paid that on its first error.
+/// here every session would pay that on its first error.
 const PRELOADED_WHEN_IDLE: &[&str] = &["asyncio", "_sandbox_traceback"];
 const IDLE_BEFORE_PRELOAD: std::time::Duration = std::time::Duration::from_secs(1);
 /// How long the zygote waits, after serving a `Spawn` that came alone, for no other request before it forks
-/// the next standby. Forked at once, its fork (~0.8 ms of copying page tables) and set-up ran beside the session
-/// just handed over on two cores, with the host waiting for that session: a new session with tools took 1.9 ms
-/// at RLM's pace (one every 50 ms), 1.2 ms with this wait.
+/// the next standby. Forked at once, its fork (~0.8 ms of copying page tables) and set-up would run beside the
+/// session just handed over, on two cores, while the host waits for that session: at RLM's pace (a session
+/// every 50 ms) the wait makes a new session with tools markedly quicker.
 const QUIET_BEFORE_STANDBY: std::time::Duration = std::time::Duration::from_millis(10);
 /// A `Spawn` this soon after the last one is part of a burst (sessions made back to back, a pool filling): the
-/// next standby is forked at once, as it then is ready sooner than any wait would let it be (1.8 ms a session
-/// made back to back with the wait, 0.7-1.2 without).
+/// next standby is forked at once, as it then is ready sooner than any wait would let it be.
 const BURST_GAP: std::time::Duration = std::time::Duration::from_millis(20);
 /// A control frame is a `Spawn` with its options.
 const MAX_CONTROL_FRAME: usize = 1 << 20;
@@ -56,8 +57,13 @@ pub fn serve_zygote(
     // SAFETY: the loader hands over this descriptor, which nothing else in the process uses.
     let control = unsafe { Channel::from_raw(control_fd) };
     // Read before the zygote is confined (and before its VM exists, so a failure costs nothing but the data).
-    let tzdata = tzdata_dir.as_deref().filter(|dir| !dir.as_os_str().is_empty()).and_then(sandbox::zygote_data::tzdata::read);
-    let bundle = packages.as_deref().map(sandbox::zygote_data::bundle::read).transpose().map_err(pyo3::exceptions::PyOSError::new_err)?;
+    let tzdata =
+        tzdata_dir.as_deref().filter(|dir| !dir.as_os_str().is_empty()).and_then(sandbox::zygote_data::tzdata::read);
+    let bundle = packages
+        .as_deref()
+        .map(sandbox::zygote_data::bundle::read)
+        .transpose()
+        .map_err(pyo3::exceptions::PyOSError::new_err)?;
     let served = py.detach(move || {
         std::thread::Builder::new()
             .name("zygote".into())
@@ -70,7 +76,11 @@ pub fn serve_zygote(
     served.map(drop).map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }
 
-fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, bundle: Option<sandbox::zygote_data::bundle::Bundle>) {
+fn serve(
+    control: Channel,
+    tzdata: Option<sandbox::zygote_data::tzdata::Data>,
+    bundle: Option<sandbox::zygote_data::bundle::Bundle>,
+) {
     // SAFETY: process-wide settings of the zygote, inherited by every session: children are reaped by the
     // kernel (no zombies), and checkpoints orphaned by a killed session are adopted here, not by init.
     unsafe {
@@ -84,8 +94,8 @@ fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, b
     let (signals, receiver) = rustpython_vm::signal::user_signal_channel();
     let interpreter = prepare::new_interpreter(receiver);
     interpreter.enter(|vm| {
-        // Huge pages before forking (`memory::Collapser`) cost the plain zygote ~7 ms, its first
-        // session's latency: it waits for the first idle second, as the idle preload does. A package set's
+        // Huge pages before forking (`memory::Collapser`) cost the plain zygote milliseconds that would be its
+        // first session's latency: it waits for the first idle second, as the idle preload does. A package set's
         // zygote has just spent seconds importing, and its sessions fork a far larger heap: it collapses now.
         let collapse_now = bundle.is_some();
         let prepared = prepare(vm, tzdata, bundle);
@@ -113,7 +123,10 @@ fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, b
         let mut last_spawn: Option<std::time::Instant> = None;
         let mut standby: Option<Standby> = None;
         loop {
-            if last_spawn.is_some() && !idle_preload_done && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true) {
+            if last_spawn.is_some()
+                && !idle_preload_done
+                && !control.readable_within(IDLE_BEFORE_PRELOAD).unwrap_or(true)
+            {
                 idle_preload_done = true;
                 let _ = prepare::preload(vm, PRELOADED_WHEN_IDLE);
                 if let Some(collapser) = &collapser {
@@ -122,13 +135,17 @@ fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, b
                 // The standby was forked before all that: its sessions would not find it.
                 standby = standby.take().and_then(|old| {
                     let frame = old.discard();
-                    let Ok(ToSession::Spawn(options, _)) = ToSession::decode(&frame) else { return None };
+                    let Ok(ToSession::Spawn { options, files, .. }) = ToSession::decode(&frame) else { return None };
                     let (Ok(namespace), Ok(filters)) = (&prepared, &filters) else { return None };
-                    Standby::fork(vm, frame, session_start(namespace, options, filters, data_bytes, &signals))
+                    Standby::fork(vm, frame, session_start(namespace, options, files, filters, data_bytes, &signals))
                 });
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
-            let (Ok(ToSession::Spawn(options, stand_ins)), Some(socket)) = (ToSession::decode(&frame), fds.pop()) else { continue };
+            let (Ok(ToSession::Spawn { options, files, stand_ins }), Some(socket)) =
+                (ToSession::decode(&frame), fds.pop())
+            else {
+                continue;
+            };
             let ready = match (&prepared, &filters, &interrupts) {
                 (Ok(namespace), Ok(filters), Ok(())) => Ok((namespace, filters)),
                 (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e.clone()),
@@ -152,7 +169,7 @@ fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, b
             };
             sandbox::bridge::tools::prepare_stand_ins(vm, stand_ins);
             if let Some(socket) = socket {
-                let start = session_start(namespace, options.clone(), filters, data_bytes, &signals);
+                let start = session_start(namespace, options.clone(), files.clone(), filters, data_bytes, &signals);
                 if fork_session(vm, start, session::Link::Socket(socket)).is_none() {
                     continue; // the socket went with the refusal
                 }
@@ -162,7 +179,8 @@ fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, b
             // no other request came for a moment (one that comes is served first).
             let quiet = if burst { std::time::Duration::ZERO } else { QUIET_BEFORE_STANDBY };
             if !control.readable_within(quiet).unwrap_or(true) {
-                standby = Standby::fork(vm, frame, session_start(namespace, options, filters, data_bytes, &signals));
+                standby =
+                    Standby::fork(vm, frame, session_start(namespace, options, files, filters, data_bytes, &signals));
             }
         }
     });
@@ -171,13 +189,14 @@ fn serve(control: Channel, tzdata: Option<sandbox::zygote_data::tzdata::Data>, b
 fn session_start<'a>(
     namespace: &'a Namespace,
     options: SessionOptions,
+    files: FilesOptions,
     filters: &'a [seccompiler::BpfProgram],
     data_bytes: u64,
     signals: &rustpython_vm::signal::UserSignalSender,
 ) -> session::Start<'a> {
     // SAFETY: a plain system call: the zygote's own pid, which its forks inherit as their parent's.
     let zygote = unsafe { libc::getpid() };
-    session::Start { namespace, options, filters, data_bytes, signals: signals.clone(), zygote }
+    session::Start { namespace, options, files, filters, data_bytes, signals: signals.clone(), zygote }
 }
 
 /// Fork a session process that starts with `start` and finds its socket by `link`; its pid, or None when the

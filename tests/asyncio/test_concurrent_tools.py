@@ -69,7 +69,9 @@ def test_sync_code_still_gets_the_value_and_async_code_an_awaitable(make_interp)
     interp = make_interp(tools={"work": lambda x: x + 1})
     assert interp.execute("work(1)") == 2
     assert interp.execute("import asyncio\nasync def f():\n    return await work(2)\nasyncio.run(f())") == 3
-    with pytest.raises(CodeExecutionError, match=r"AttributeError: work\(\.\.\.\) was called from async code, so it returns an awaitable"):
+    with pytest.raises(
+        CodeExecutionError, match=r"AttributeError: work\(\.\.\.\) was called from async code, so it returns an awaitable"
+    ):
         interp.execute("async def g():\n    return work(3).bit_length()\nawait g()")
 
 
@@ -161,7 +163,9 @@ def test_async_calls_still_running_when_their_cell_ends_are_cancelled(make_inter
         events.append("finished")
 
     interp = make_interp(tools={"lingering": lingering})
-    interp.execute("import asyncio\nasync def start():\n    global left\n    left = lingering()\n    await asyncio.sleep(0.2)\nawait start()")
+    interp.execute(
+        "import asyncio\nasync def start():\n    global left\n    left = lingering()\n    await asyncio.sleep(0.2)\nawait start()"
+    )
     deadline = time.monotonic() + 3
     while "cancelled" not in events and time.monotonic() < deadline:
         time.sleep(0.02)

@@ -54,13 +54,20 @@ def test_a_group_is_summed_up_as_the_geometric_mean_of_peer_over_ours():
             {"key": "other_ms", "group": "main", "label": "other", "unit": "ms"},
         ],
         "implementations": {
-            "rust": {"label": "Rust", "skipped": None, "workloads": {"a_ms": {"value": 1.0}, "b_ms": {"value": 4.0},
-                                                                     "c_ms": {"error": "x"}, "other_ms": {"value": 9.0}}},
-            "exec": {"label": "CPython", "skipped": None, "workloads": {"a_ms": {"value": 2.0}, "b_ms": {"value": 2.0},
-                                                                        "c_ms": {"value": 1.0}, "other_ms": {"value": 1.0}}},
+            "rust": {
+                "label": "Rust",
+                "skipped": None,
+                "workloads": {"a_ms": {"value": 1.0}, "b_ms": {"value": 4.0}, "c_ms": {"error": "x"}, "other_ms": {"value": 9.0}},
+            },
+            "exec": {
+                "label": "CPython",
+                "skipped": None,
+                "workloads": {"a_ms": {"value": 2.0}, "b_ms": {"value": 2.0}, "c_ms": {"value": 1.0}, "other_ms": {"value": 1.0}},
+            },
         },
     }
     # 2/1 and 2/4: geometric mean 1; c has no figure of ours, `other` is not in a summed group.
     assert report.geometric_means(results) == [
-        "", "text group, CPython / Rust: geometric mean 1.00× over 2 workloads (lowest 0.50×, b_ms)"
+        "",
+        "text group, CPython / Rust: geometric mean 1.00× over 2 workloads (lowest 0.50×, b_ms)",
     ]

@@ -91,7 +91,7 @@ def fenced_blocks(path: Path) -> list[tuple[int, str, str]]:
         body = []
         index += 1
         while index < len(lines) and lines[index].strip() != "```":
-            body.append(lines[index][len(indent):] if lines[index].startswith(indent) else lines[index])
+            body.append(lines[index][len(indent) :] if lines[index].startswith(indent) else lines[index])
             index += 1
         if index == len(lines):
             raise AssertionError(f"{path.name}: the block opened at line {opened} is never closed")
@@ -152,9 +152,10 @@ def test_a_block_that_goes_on_from_another_says_so(tmp_path):
     # `python continued`. The runner shows both: a fresh block does not see the last one's names.
     document = tmp_path / "doc.md"
     document.write_text("```python\nx = 1\n```\n\n```python continued\nassert x == 1\n```\n\n```python\nx\n```\n")
-    blocks = [{**block, "path": str(document)} for block in [
-        {"line": line, "code": code, "language": language} for line, language, code in fenced_blocks(document)
-    ]]
+    blocks = [
+        {**block, "path": str(document)}
+        for block in [{"line": line, "code": code, "language": language} for line, language, code in fenced_blocks(document)]
+    ]
     process = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps(blocks), capture_output=True, text=True, timeout=60)
     assert process.returncode == 1, process.stdout + process.stderr
     assert f"FAILED: the block at {document}:9" in process.stderr and "NameError" in process.stderr, process.stderr

@@ -13,7 +13,7 @@ from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
 
-SWAPPED_TESTS = '''
+SWAPPED_TESTS = """
 import dspy
 import dspy.primitives.python_interpreter as python_interpreter
 from dspy.primitives.python_interpreter import PythonInterpreter
@@ -43,16 +43,23 @@ def test_it_runs_code():
 def test_a_failure_is_recorded_with_its_message():
     with PythonInterpreter() as interp:
         assert interp.execute("1 + 1") == 3
-'''
+"""
 
 
 def test_the_plugin_swaps_the_class_and_records_each_outcome(tmp_path):
     (tmp_path / "test_swapped.py").write_text(SWAPPED_TESTS)
     results = tmp_path / "results.json"
-    env = {**os.environ, "DSPY_TESTS_RESULTS": str(results), "PYTHONPATH": os.pathsep.join([str(TOOLS), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "DSPY_TESTS_RESULTS": str(results),
+        "PYTHONPATH": os.pathsep.join([str(TOOLS), os.environ.get("PYTHONPATH", "")]),
+    }
     subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "dspy_tests_swap", "-p", "no:cacheprovider", "-q", "test_swapped.py"],
-        cwd=tmp_path, env=env, capture_output=True, timeout=300,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=300,
     )
     outcomes = json.loads(results.read_text())
     assert outcomes["test_swapped.py::test_every_name_for_the_class_is_ours"]["outcome"] == "passed"

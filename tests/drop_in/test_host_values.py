@@ -59,20 +59,39 @@ CASES = [
     (pathlib.PurePosixPath("/data/a.txt"), "v", "/data/a.txt"),
     (math.nan, "(type(v).__name__, v != v)", ("float", True)),
     (-math.inf, "v", -math.inf),
-    (datetime.date(2024, 2, 29), "(type(v).__name__, v.isoformat(), (v + datetime.timedelta(days=1)).month)", ("date", "2024-02-29", 3)),
+    (
+        datetime.date(2024, 2, 29),
+        "(type(v).__name__, v.isoformat(), (v + datetime.timedelta(days=1)).month)",
+        ("date", "2024-02-29", 3),
+    ),
     (datetime.time(1, 2, 3, 4), "(type(v).__name__, v.isoformat())", ("time", "01:02:03.000004")),
-    (datetime.datetime(2020, 1, 2, 3, 4, 5, 6), "(type(v).__name__, v.isoformat(), v.tzinfo)", ("datetime", "2020-01-02T03:04:05.000006", None)),
+    (
+        datetime.datetime(2020, 1, 2, 3, 4, 5, 6),
+        "(type(v).__name__, v.isoformat(), v.tzinfo)",
+        ("datetime", "2020-01-02T03:04:05.000006", None),
+    ),
     (datetime.datetime(2020, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc), "v.isoformat()", "2020-01-02T03:04:05+00:00"),
-    (datetime.datetime(2021, 6, 1, 12, tzinfo=UTC_MINUS_5), "(v.utcoffset().total_seconds(), v.timestamp())",
-     (UTC_MINUS_5.utcoffset(None).total_seconds(), datetime.datetime(2021, 6, 1, 12, tzinfo=UTC_MINUS_5).timestamp())),
+    (
+        datetime.datetime(2021, 6, 1, 12, tzinfo=UTC_MINUS_5),
+        "(v.utcoffset().total_seconds(), v.timestamp())",
+        (UTC_MINUS_5.utcoffset(None).total_seconds(), datetime.datetime(2021, 6, 1, 12, tzinfo=UTC_MINUS_5).timestamp()),
+    ),
     (datetime.datetime(2021, 11, 7, 1, 30, fold=1), "v.fold", 1),
-    (datetime.timedelta(days=-1, seconds=5, microseconds=6), "(type(v).__name__, v.total_seconds())", ("timedelta", -86394.999994)),
+    (
+        datetime.timedelta(days=-1, seconds=5, microseconds=6),
+        "(type(v).__name__, v.total_seconds())",
+        ("timedelta", -86394.999994),
+    ),
     (decimal.Decimal("-1.10"), "(type(v).__name__, str(v), v * 2)", ("Decimal", "-1.10", None)),
     (decimal.Decimal("NaN"), "v.is_nan()", True),
     (uuid.UUID(int=12345), "(type(v).__name__, v.int, str(v))", ("UUID", 12345, str(uuid.UUID(int=12345)))),
     (Hit(id=1, at=datetime.datetime(2024, 5, 6, 7, 8)), "(v['id'], type(v['at']).__name__, v['at'].year)", (1, "datetime", 2024)),
     (Box(decimal.Decimal("2.5"), ("a",)), "(str(v['size']), v['tags'])", ("2.5", ("a",))),
-    ({"when": [datetime.date(2000, 1, 1)], "ids": {uuid.UUID(int=1)}}, "(v['when'][0].year, next(iter(v['ids'])).int)", (2000, 1)),
+    (
+        {"when": [datetime.date(2000, 1, 1)], "ids": {uuid.UUID(int=1)}},
+        "(v['when'][0].year, next(iter(v['ids'])).int)",
+        (2000, 1),
+    ),
 ]
 IDS = [type(case[0]).__name__ + f"-{i}" for i, case in enumerate(CASES)]
 
@@ -109,7 +128,12 @@ def test_a_streamed_item_enters_as_its_sandbox_equivalent(make_interp):
 
 def test_extreme_dates_and_durations_arrive_intact(make_interp):
     interp = make_interp()
-    extremes = {"lo": datetime.datetime.min, "hi": datetime.datetime.max, "dlo": datetime.timedelta.min, "dhi": datetime.timedelta.max}
+    extremes = {
+        "lo": datetime.datetime.min,
+        "hi": datetime.datetime.max,
+        "dlo": datetime.timedelta.min,
+        "dhi": datetime.timedelta.max,
+    }
     code = "import datetime\n(lo == datetime.datetime.min, hi == datetime.datetime.max, dlo == datetime.timedelta.min, dhi == datetime.timedelta.max)"
     assert interp.execute(code, variables=extremes) == (True, True, True, True)
 
@@ -144,7 +168,9 @@ class WithLock:
     ],
     ids=["object", "in-a-list", "in-a-dict", "str-fails", "no-address", "dataclass-that-cannot-copy"],
 )
-def test_a_tool_result_of_no_known_kind_crosses_as_its_str_with_a_warning(make_interp, caplog, result, expression, expected, type_name):
+def test_a_tool_result_of_no_known_kind_crosses_as_its_str_with_a_warning(
+    make_interp, caplog, result, expression, expected, type_name
+):
     interp = make_interp(tools={"get": lambda: result})
     with caplog.at_level("WARNING", logger="dspy_rust_interpreter"):
         assert interp.execute(f"v = get()\n{expression}") == expected
@@ -182,7 +208,9 @@ def test_a_sandbox_that_patches_datetime_gets_its_code_run_under_its_limits(make
     # The session builds a host date with its own datetime module, which its code may have replaced: that code
     # then runs while the variables are bound, and must be held to the run's memory limit as the cell would be.
     interp = make_interp(timeout=20, memory_limit=200 << 20)
-    interp.execute("import datetime\nhog = []\ndef grow(*a):\n    while True:\n        hog.append(bytearray(50 << 20))\ndatetime.date = grow")
+    interp.execute(
+        "import datetime\nhog = []\ndef grow(*a):\n    while True:\n        hog.append(bytearray(50 << 20))\ndatetime.date = grow"
+    )
     with pytest.raises(TypeError, match="MemoryError"):
         interp.execute("1", variables={"d": datetime.date(2024, 1, 1)})
     assert interp.execute("len(hog) * 50") <= 300

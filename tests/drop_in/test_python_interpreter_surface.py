@@ -29,7 +29,11 @@ def test_empty_environment_and_network_options_are_accepted(make_interp, option,
 @pytest.mark.parametrize(
     ("option", "value", "offered"),
     [
-        ("enable_env_vars", ["HOME"], r"sees none of the host's environment variables; pass the values the code needs as variables"),
+        (
+            "enable_env_vars",
+            ["HOME"],
+            r"sees none of the host's environment variables; pass the values the code needs as variables",
+        ),
         ("enable_network_access", ["example.com"], r"has no network; give the code a tool that fetches"),
     ],
 )

@@ -19,9 +19,8 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import pytest
-
 import dspy
+import pytest
 from dspy.primitives.code_interpreter import CodeInterpreter, CodeInterpreterError
 from dspy.utils.dummies import DummyLM
 

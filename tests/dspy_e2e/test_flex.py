@@ -8,9 +8,8 @@ of the returned prediction's fields. The interpreter must therefore return the v
 
 from __future__ import annotations
 
-import pytest
-
 import dspy
+import pytest
 from dspy.primitives.code_interpreter import CodeExecutionError, CodeInterpreterError
 
 PASSAGES = {
@@ -37,7 +36,7 @@ def _reset_tool_calls():
 
 
 # A user-authored module: two predictors bound as attributes, a helper method, a host tool, plain Python.
-PIPELINE_SRC = '''
+PIPELINE_SRC = """
 class RetrieveThenAnswer(dspy.Module):
     def __init__(self):
         super().__init__()
@@ -56,7 +55,7 @@ class RetrieveThenAnswer(dspy.Module):
         answer = self._normalise(result.answer)
         # word_count is returned as a string on purpose: Flex parses outputs against the signature on the host.
         return dspy.Prediction(answer=answer, word_count=str(len(answer.split())), sources=passages)
-'''
+"""
 
 
 def test_flex_runs_user_module_subclass(tracking_factory, make_lm, chat_adapter):
@@ -92,13 +91,13 @@ def test_flex_runs_user_module_subclass(tracking_factory, make_lm, chat_adapter)
 
 
 def test_flex_fresh_interpreter_per_forward(tracking_factory, make_lm, chat_adapter):
-    src = '''
+    src = """
 class Counter(dspy.Module):
     def forward(self, question):
         global calls
         calls = globals().get("calls", 0) + 1
         return dspy.Prediction(answer=question.upper() + "#" + str(calls))
-'''
+"""
     flex = dspy.Flex("question -> answer", interpreter_factory=tracking_factory)
     flex.load_state({"module_src": src})
     with dspy.context(lm=make_lm([]), adapter=chat_adapter):
@@ -142,11 +141,11 @@ def test_flex_baseline_with_tools_runs_nested_rlm_on_same_backend(tracking_facto
 
 
 def test_flex_sandbox_error_surfaces_as_code_execution_error(tracking_factory, make_lm, chat_adapter):
-    src = '''
+    src = """
 class Broken(dspy.Module):
     def forward(self, question):
         return dspy.Prediction(answer=str(len(question) / 0))
-'''
+"""
     flex = dspy.Flex("question -> answer", interpreter_factory=tracking_factory)
     flex.load_state({"module_src": src})
     with dspy.context(lm=make_lm([]), adapter=chat_adapter):
@@ -156,11 +155,11 @@ class Broken(dspy.Module):
 
 
 def test_flex_missing_output_field_is_reported(interpreter_factory, make_lm, chat_adapter):
-    src = '''
+    src = """
 class Incomplete(dspy.Module):
     def forward(self, question):
         return dspy.Prediction(answer="only this")
-'''
+"""
     flex = dspy.Flex("question -> answer, score: int", interpreter_factory=interpreter_factory)
     flex.load_state({"module_src": src})
     with dspy.context(lm=make_lm([]), adapter=chat_adapter):

@@ -21,7 +21,7 @@ def test_configured_is_a_picklable_factory_of_fresh_interpreters_carrying_both_i
     assert again.flex_execution_instructions == RustInterpreter.flex_execution_instructions
     first, second = again(), again()
     try:
-        assert first is not second and first._configuration.options.timeout == 7.0
+        assert first is not second and first._configuration.options.session.timeout == 7.0
         first.execute("x = 1")
         with pytest.raises(Exception, match="NameError"):
             second.execute("x")

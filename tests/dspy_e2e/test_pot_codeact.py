@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import dspy
+import pytest
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated and will be removed in 3.5:DeprecationWarning")
 
@@ -45,10 +44,7 @@ def test_program_of_thought_trailing_assignment_value(tracking_factory, make_lm,
             {
                 "reasoning": "Sum the primes below 30.",
                 "generated_code": (
-                    "```python\n"
-                    "primes = [n for n in range(2, 30) if all(n % d for d in range(2, n))]\n"
-                    "total = sum(primes)\n"
-                    "```"
+                    "```python\nprimes = [n for n in range(2, 30) if all(n % d for d in range(2, n))]\ntotal = sum(primes)\n```"
                 ),
             },
             {"reasoning": "The code printed 129.", "answer": "129"},

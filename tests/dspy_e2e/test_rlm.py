@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
 import dspy
+import pytest
 from dspy.primitives.code_interpreter import CodeInterpreter
 
 SIGNATURE = "context, query -> answer: str, count: int"
@@ -50,9 +49,7 @@ def _outputs(prediction) -> list[str]:
     return [entry["output"] for entry in prediction.trajectory]
 
 
-def test_rlm_tool_llm_query_error_recovery_and_typed_submit(
-    tracking_factory, make_lm, make_sub_lm, step, chat_adapter
-):
+def test_rlm_tool_llm_query_error_recovery_and_typed_submit(tracking_factory, make_lm, make_sub_lm, step, chat_adapter):
     lm = make_lm(
         [
             # (a) explore + call the user tool (keyword arguments) and print
@@ -156,9 +153,7 @@ def test_rlm_prompt_carries_execution_instructions_and_sub_agent_rules(interpret
     assert "Sub-agents (dspy):" in system_prompt
 
 
-def test_rlm_syntax_error_silent_step_and_bad_submit_are_recoverable(
-    tracking_factory, make_lm, step, chat_adapter
-):
+def test_rlm_syntax_error_silent_step_and_bad_submit_are_recoverable(tracking_factory, make_lm, step, chat_adapter):
     lm = make_lm(
         [
             step("total = len(context)"),  # no print: RLM shows a placeholder
@@ -342,9 +337,7 @@ SUBMIT(answer=f"{query}:{seen}", count=len(context))
     with dspy.context(lm=lm, adapter=chat_adapter):
         predictions = rlm.batch(examples, num_threads=4, max_errors=0)
 
-    assert [(p.answer, p.count) for p in predictions] == [
-        (f"tag-{tag}:None", (i + 1) * 1000) for i, tag in enumerate(tags)
-    ]
+    assert [(p.answer, p.count) for p in predictions] == [(f"tag-{tag}:None", (i + 1) * 1000) for i, tag in enumerate(tags)]
     assert len(tracking_factory.created) == len(tags)
     assert len({id(interp) for interp in tracking_factory.created}) == len(tags)
     tracking_factory.assert_all_shut_down()

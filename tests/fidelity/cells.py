@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from cpython import reference_python
+
 from dspy_rust_interpreter import CodeExecutionError
 
 RUNNER = Path(__file__).parent / "cpython_cells.py"
@@ -18,7 +19,7 @@ STDERR = "[stderr]\n"
 def apart(text: str) -> tuple[str, str]:
     """A sandbox output's stdout and stderr."""
     if text.startswith(STDERR):
-        return "", text[len(STDERR):]
+        return "", text[len(STDERR) :]
     stdout, found, stderr = text.partition("\n" + STDERR)
     return (stdout + "\n" if found else stdout), stderr
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from cells import comparable, cpython_cells, in_sandbox
 from cpython import readable_diff
 

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from cells import comparable, cpython_cells, in_sandbox
 from cpython import readable_diff
 
@@ -85,9 +84,7 @@ def load(path: Path) -> Session:
 
 
 def in_cpython(session: Session) -> list[list[str]]:
-    return cpython_cells(
-        [cell.source for cell in session.cells], tools=TOOL_MODULES, variables=session.variables
-    )
+    return cpython_cells([cell.source for cell in session.cells], tools=TOOL_MODULES, variables=session.variables)
 
 
 @pytest.mark.parametrize("path", SESSIONS, ids=[path.stem for path in SESSIONS])

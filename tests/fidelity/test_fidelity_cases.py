@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cpython import cpython_output, readable_diff, reference_python
+
 from dspy_rust_interpreter import CodeExecutionError
 
 CASES = Path(__file__).parent / "cases"

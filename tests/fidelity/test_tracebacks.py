@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cpython import readable_diff, reference_python
+
 from dspy_rust_interpreter import CodeExecutionError
 
 # name -> cells; the last one fails.
@@ -61,6 +61,6 @@ def test_traceback_frames_are_cpythons(make_interp, reference, name):
         interp.execute(cells[-1])
     header = "Traceback (most recent call last):\n"
     assert info.value.traceback.startswith(header)
-    actual = info.value.traceback[len(header):]
+    actual = info.value.traceback[len(header) :]
     expected = cpython_frames(cells, reference)
     assert actual == expected, readable_diff(expected, actual)

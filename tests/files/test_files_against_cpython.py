@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from cpython import cpython_output, readable_diff
+
 from dspy_rust_interpreter import CodeExecutionError
 
 CASES = Path(__file__).parent / "cases"

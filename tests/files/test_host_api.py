@@ -14,8 +14,9 @@ def test_the_host_puts_files_in_and_takes_them_out(make_interp):
     interp = make_interp()
     interp.files.write("/inbox/data.csv", "a,b\n1,2\n")
     interp.files.write("/inbox/raw.bin", b"\x00\xff")
-    out = interp.execute("import csv\nrows = list(csv.reader(open('/inbox/data.csv')))\nprint(rows)\n"
-                         "open('/inbox/raw.bin', 'rb').read()")
+    out = interp.execute(
+        "import csv\nrows = list(csv.reader(open('/inbox/data.csv')))\nprint(rows)\nopen('/inbox/raw.bin', 'rb').read()"
+    )
     assert "[['a', 'b'], ['1', '2']]" in out and "b'\\x00\\xff'" in out
     interp.execute("import os\nos.makedirs('/outbox')\nwith open('/outbox/answer.txt', 'w') as f:\n    f.write('forty-two')")
     assert interp.files.read("/outbox/answer.txt") == b"forty-two"
@@ -45,8 +46,10 @@ def test_files_written_lists_what_the_last_execute_created_or_changed(make_inter
     interp = make_interp(mounts=[Mount("/out", tmp_path, "rw")])
     interp.execute("open('/a.txt', 'w').write('1')\nopen('/b.txt', 'w').write('2')")
     assert interp.files_written() == ["/a.txt", "/b.txt"]
-    interp.execute("open('/b.txt', 'a').write('3')\nimport os\nos.remove('/a.txt')\n"
-                   "open('/out/result.txt', 'w').write('r')\nopen('/out/kept.txt').read()")
+    interp.execute(
+        "open('/b.txt', 'a').write('3')\nimport os\nos.remove('/a.txt')\n"
+        "open('/out/result.txt', 'w').write('r')\nopen('/out/kept.txt').read()"
+    )
     assert interp.files_written() == ["/b.txt", "/out/result.txt"]
     interp.execute("x = 1")
     assert interp.files_written() == []
@@ -94,7 +97,9 @@ def test_dspy_file_options_map_to_mounts_under_sandbox(make_interp, tmp_path):
     kept.mkdir()
     interp = make_interp(enable_read_paths=[source], enable_write_paths=[synced])
     assert synced.exists()  # made when missing, as dspy does
-    out = interp.execute("print(open('/sandbox/input.txt').read())\nwith open('/sandbox/synced.txt', 'w') as f:\n    f.write('back')")
+    out = interp.execute(
+        "print(open('/sandbox/input.txt').read())\nwith open('/sandbox/synced.txt', 'w') as f:\n    f.write('back')"
+    )
     assert out == "read me\n"
     assert synced.read_text() == "back"
     with pytest.raises(CodeExecutionError, match="Read-only file system"):

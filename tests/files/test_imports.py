@@ -70,9 +70,12 @@ def test_code_that_drives_importlib_finds_what_cpython_would(interp):
         "import importlib.machinery\nspec = importlib.machinery.PathFinder.find_spec('mod')\nspec.name, spec.origin"
     ) == ("mod", "/proj/mod.py")
     assert interp.execute("import pkgutil\nsorted(m.name for m in pkgutil.iter_modules(['/proj']))") == ["mod", "pkg"]
-    assert interp.execute(
-        "import importlib.util\nspec = importlib.util.spec_from_file_location('loose', '/proj/mod.py')\n"
-        "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\nm.B"
-    ) == 2
+    assert (
+        interp.execute(
+            "import importlib.util\nspec = importlib.util.spec_from_file_location('loose', '/proj/mod.py')\n"
+            "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\nm.B"
+        )
+        == 2
+    )
     assert interp.execute("import io\nio.open_code('/proj/mod.py').read()") == b"B = 2\n"
     assert interp.execute("import ns.leaf\nns.leaf.C, list(ns.__path__)") == (3, ["/proj/ns"])

@@ -25,14 +25,15 @@ import stat
 import textwrap
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
+from isolated import run_child
 
 from dspy_rust_interpreter import Mount, RustInterpreter
-from isolated import run_child
 
 # Seconds each interpreter may run code; a refusal must come long before.
 TIME_LIMIT = 10
@@ -69,9 +70,7 @@ def probe_code(body: str, **variables: Any) -> str:
     return (
         "import os\n"
         "result = None\n"
-        "try:\n"
-        + textwrap.indent("\n".join(lines), "    ")
-        + "\n    _outcome = ('ok', None, False, result)\n"
+        "try:\n" + textwrap.indent("\n".join(lines), "    ") + "\n    _outcome = ('ok', None, False, result)\n"
         "except Exception as _error:\n"
         "    _outcome = (type(_error).__name__, getattr(_error, 'errno', None), isinstance(_error, OSError),"
         " str(_error)[:300])\n"
@@ -1214,8 +1213,7 @@ def test_overlay_writes_stay_in_their_session(mounted, tree):
         "os.mkdir('/data/made')"
     )
     view = (
-        "import os\n(open('/data/a.txt').read(),"
-        " [os.path.exists(p) for p in ('/data/new.txt', '/data/sub/b.txt', '/data/made')])"
+        "import os\n(open('/data/a.txt').read(), [os.path.exists(p) for p in ('/data/new.txt', '/data/sub/b.txt', '/data/made')])"
     )
     assert first.execute(view) == ("changed by first", [True, False, True])
     assert second.execute(view) == ("public-a", [False, True, False])

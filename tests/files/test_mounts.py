@@ -293,9 +293,7 @@ def test_state_persists_across_execute_calls(make_interp, tmp_path):
     for folder in (ro_dir, rw_dir, ov_dir):
         folder.mkdir()
     (ov_dir / "host.txt").write_text("host")
-    interp = make_interp(
-        mounts=[Mount("/ro", ro_dir, "ro"), Mount("/rw", rw_dir, "rw"), Mount("/ov", ov_dir, "overlay")]
-    )
+    interp = make_interp(mounts=[Mount("/ro", ro_dir, "ro"), Mount("/rw", rw_dir, "rw"), Mount("/ov", ov_dir, "overlay")])
     interp.execute(
         "import os\n"
         "os.makedirs('/scratch/deep')\n"
@@ -548,11 +546,7 @@ def test_overlay_changes_stay_in_the_session_and_the_host_is_unchanged(make_inte
 def test_overlay_listing_merges_host_entries_and_session_entries(make_interp, tmp_path):
     mnt = build_overlay_folder(tmp_path)
     interp = make_interp(mounts=[Mount("/data", mnt, "overlay")])
-    interp.execute(
-        "import os\n"
-        "with open('/data/sub/c.txt', 'w') as f:\n    f.write('c')\n"
-        "os.remove('/data/delete.txt')"
-    )
+    interp.execute("import os\nwith open('/data/sub/c.txt', 'w') as f:\n    f.write('c')\nos.remove('/data/delete.txt')")
     code = (
         "import os, glob\n"
         "(sorted(os.listdir('/data')), sorted(os.listdir('/data/sub')),"
@@ -631,4 +625,3 @@ def test_an_interpreter_without_mounts_has_no_data_folder(make_interp, corpus):
     plain = make_interp()
     code = "import os\ntry:\n    os.listdir('/data')\nexcept OSError as e:\n    found = type(e).__name__\nfound"
     assert plain.execute(code) == "FileNotFoundError"
-

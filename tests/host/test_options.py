@@ -27,8 +27,12 @@ def test_the_defaults_are_the_ones_the_readme_lists():
 
 def test_options_read_back_as_given_and_make_the_same_options_again():
     options = _native.Options(timeout=None, memory_limit=1 << 28, preload=["json", "xml.etree"], max_tool_calls=3)
-    assert (options.timeout, options.memory_limit, options.preload, options.max_tool_calls) == (
-        None, 1 << 28, ["json", "xml.etree"], 3
+    session, host = options.session, options.host
+    assert (session.timeout, session.memory_limit, session.preload, host.max_tool_calls) == (
+        None,
+        1 << 28,
+        ["json", "xml.etree"],
+        3,
     )
     again = _native.Options(**options.as_dict())
     assert again.as_dict() == options.as_dict()
@@ -88,7 +92,7 @@ def test_a_fork_and_a_pools_interpreters_keep_the_configuration_they_were_made_w
     finally:
         interp.shutdown()
     with InterpreterPool(size=1, timeout=7.5) as pool, pool.interpreter() as pooled:
-        assert pooled._configuration.options.timeout == 7.5
+        assert pooled._configuration.options.session.timeout == 7.5
 
 
 def test_waits_too_long_for_any_clock_are_the_longest_one_and_still_run():
@@ -96,7 +100,7 @@ def test_waits_too_long_for_any_clock_are_the_longest_one_and_still_run():
     # was a wait Python could not hold (OverflowError on every sync tool call).
     longest = float(2**32 - 1)
     options = _native.Options(timeout=float("inf"), abandon_after=1e19, tool_timeout=float("inf"))
-    assert (options.timeout, options.abandon_after, options.tool_timeout) == (longest, longest, longest)
+    assert (options.session.timeout, options.session.abandon_after, options.host.tool_timeout) == (longest, longest, longest)
     interp = RustInterpreter(timeout=1.8e19, abandon_after=1e19, tool_timeout=float("inf"), tools={"twice": lambda x: 2 * x})
     try:
         assert interp.execute("twice(21)") == 42
@@ -133,7 +137,9 @@ def test_nothing_is_made_on_the_host_when_a_later_mount_would_overlap(tmp_path):
     (tmp_path / "other").mkdir()
     new_file = tmp_path / "new.txt"
     with pytest.raises(ValueError, match="overlap"):
-        RustInterpreter(enable_write_paths=[str(new_file)], mounts=[Mount("/packages", tmp_path / "other")], packages=[str(package)])
+        RustInterpreter(
+            enable_write_paths=[str(new_file)], mounts=[Mount("/packages", tmp_path / "other")], packages=[str(package)]
+        )
     assert not new_file.exists()
 
 

@@ -54,7 +54,9 @@ def _run(script: str, env: dict[str, str] | None = None) -> list[str]:
 
 
 def test_the_import_starts_the_zygote_and_the_first_session_is_forked_from_it():
-    results = run_child(PROCESS_FACTS + """
+    results = run_child(
+        PROCESS_FACTS
+        + """
 zygote = _zygote._zygotes.get(None)
 results["started_at_import"] = zygote is not None and zygote.process.poll() is None
 results["runs_zygote"] = zygote is not None and runs_zygote(zygote.process.pid)
@@ -62,7 +64,8 @@ interp = RustInterpreter()
 results["value"] = interp.execute("print(6 * 7)")
 results["forked_from_it"] = zygote is not None and parent_of(interp._session.pid) == zygote.process.pid
 interp.shutdown()
-""")
+"""
+    )
     assert results["started_at_import"], "importing the package starts the plain zygote"
     assert results["runs_zygote"]
     assert results["value"] == "42\n"
@@ -98,7 +101,9 @@ def test_a_process_that_only_imports_leaves_no_zygote_behind():
 
 
 def test_a_host_forked_after_the_import_gets_a_zygote_of_its_own():
-    results = run_child(PROCESS_FACTS + """
+    results = run_child(
+        PROCESS_FACTS
+        + """
 zygote = _zygote._zygotes[None].process.pid
 reader, writer = os.pipe()
 child = os.fork()
@@ -121,7 +126,8 @@ interp = RustInterpreter()
 results["parent_value"] = interp.execute("print(2 + 2)")
 results["parent_from_its_zygote"] = parent_of(interp._session.pid) == zygote
 interp.shutdown()
-""")
+"""
+    )
     assert results["child_value"] == "2", results
     assert not results["child_zygote_is_parents"], "a forked host does not share its parent's zygote"
     assert results["parent_value"] == "4\n"

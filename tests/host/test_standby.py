@@ -41,7 +41,9 @@ def alive(pid):
 
 
 def test_the_next_session_with_the_same_options_is_the_standby_and_another_kind_discards_it():
-    results = run_child(ZYGOTE_PROCESSES + """
+    results = run_child(
+        ZYGOTE_PROCESSES
+        + """
 first = RustInterpreter(timeout=30)
 first.execute("x = 1")
 zygote = zygote_pid()
@@ -76,7 +78,8 @@ results["other_not_standby"] = other._session.pid != standby
 results["old_standby_ended"] = wait_for(lambda: not alive(standby))
 for interp in (first, second, other):
     interp.shutdown()
-""")
+"""
+    )
     assert results["standby_made"], "the zygote forks a standby after a Spawn"
     assert results["standby_group_own"], "a standby is in a process group of its own until it serves"
     assert results["second_is_standby"], "the next session with the same options is the standby"
@@ -91,7 +94,9 @@ for interp in (first, second, other):
 
 
 def test_a_session_with_other_tools_is_not_served_by_the_standby_of_another_tool_set():
-    results = run_child(ZYGOTE_PROCESSES + """
+    results = run_child(
+        ZYGOTE_PROCESSES
+        + """
 def search(query: str) -> str:
     return "found " + query
 
@@ -110,7 +115,8 @@ third = RustInterpreter(tools={"fetch": fetch})
 results["third"] = outcome(third, "print(fetch('u'))")
 for interp in (first, second, third):
     interp.shutdown()
-""")
+"""
+    )
     assert results["made"]
     assert not results["second_is_standby"], "other tools: another Spawn, so not the standby"
     assert results["second"]["kind"] == "value", results["second"]
@@ -118,7 +124,9 @@ for interp in (first, second, third):
 
 
 def test_a_standby_ends_with_its_host_process():
-    results = run_child(ZYGOTE_PROCESSES + """
+    results = run_child(
+        ZYGOTE_PROCESSES
+        + """
 import os, subprocess, sys, textwrap
 host = textwrap.dedent('''
     import os, sys, time
@@ -145,13 +153,16 @@ deadline = time.monotonic() + 10
 while time.monotonic() < deadline and any(alive(pid) for pid in pids):
     time.sleep(0.02)
 results["left"] = [pid for pid in pids if alive(pid)]
-""")
+"""
+    )
     assert results["pids"] == 3, "the zygote, the session and the standby"
     assert results["left"] == [], "nothing of a host process outlives it, its standby included"
 
 
 def test_an_idle_package_set_with_only_a_standby_can_be_retired():
-    results = run_child(ZYGOTE_PROCESSES + """
+    results = run_child(
+        ZYGOTE_PROCESSES
+        + """
 from dspy_rust_interpreter import _zygote
 interp = RustInterpreter()
 interp.execute("x = 1")
@@ -161,7 +172,8 @@ results["busy_with_session"] = _zygote._group_has_others(zygote)
 interp.shutdown()
 results["idle_after"] = wait_for(lambda: not _zygote._group_has_others(zygote))
 results["standby_still_there"] = len(children(zygote)) >= 1
-""")
+"""
+    )
     assert results["busy_with_session"]
     assert results["idle_after"], "the standby alone does not make the zygote look busy"
     assert results["standby_still_there"]

@@ -11,7 +11,6 @@ import sys
 import textwrap
 
 import pytest
-
 from isolated import PRELUDE, run_isolated
 
 # --- Host data ---------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError, RustInterpreter
+from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError
 
 
 def test_a_fork_has_every_kind_of_state_and_then_its_own(make_interp):
@@ -17,7 +17,11 @@ def test_a_fork_has_every_kind_of_state_and_then_its_own(make_interp):
     copy = interp.fork()
     try:
         assert copy.execute("(counter['a'], area(), items, json.dumps({'k': 1}), double(21))") == (
-            2, 9, [1, 2], '{"k": 1}', 42,
+            2,
+            9,
+            [1, 2],
+            '{"k": 1}',
+            42,
         )
         copy.execute("items.append(3)\np.x = 10")
         interp.execute("items.append('original')")

@@ -18,7 +18,9 @@ HERE = Path(__file__).resolve().parent
 
 # Defined in every child after isolated.PRELUDE (which gives outcome(), results, json, sys, time): attempt() and
 # Ticker from test_host_costs, and what these attacks measure.
-HELPERS = COST_HELPERS + """
+HELPERS = (
+    COST_HELPERS
+    + """
 import resource
 
 def peak_mib():
@@ -48,6 +50,7 @@ def colliding_pairs(B, n):
     assert len({hash((B, a, b)) for a, b in pairs}) == 1, "the tuples' hashes must collide on this host"
     return pairs
 """
+)
 
 
 def run_scenario(script: str, timeout: float = 120.0) -> dict:
@@ -55,7 +58,7 @@ def run_scenario(script: str, timeout: float = 120.0) -> dict:
     return run_child(HELPERS + textwrap.dedent(script), timeout=timeout)
 
 
-# -- Finding 4: colliding hashes with costly equality ---------------------------------------------------------
+# -- Colliding hashes with costly equality --------------------------------------------------------------------
 
 # 2,000 keys (B, a, b): B one 60 KB int, a and b chosen so that CPython's tuple hashes collide. In the sandbox
 # the keys hold one B, compared by identity; on the host each holds its own copy, so each of the 1,999,000 pairs
@@ -75,7 +78,7 @@ COSTLY_ROUTES = {
 
 @pytest.mark.parametrize("route", list(COSTLY_ROUTES), ids=list(COSTLY_ROUTES))
 def test_colliding_keys_that_are_costly_to_compare_are_refused_quickly(route):
-    """Finding 4: the collision budget counts the bytes a comparison reads, not pairs: the value is refused
+    """The collision budget counts the bytes a comparison reads, not pairs: the value is refused
     before CPython inserts it, as the cell's TypeError saying why, quickly, without starving other host threads
     and without a rollback; the session goes on."""
     make_b, use = COSTLY_ROUTES[route]
@@ -105,7 +108,7 @@ def test_colliding_keys_that_are_costly_to_compare_are_refused_quickly(route):
 
 
 def test_large_keys_of_distinct_hashes_are_not_held_to_the_collision_budget():
-    """Finding 4: charging comparisons by their bytes leaves keys that do not share a hash alone, however large
+    """Charging comparisons by their bytes leaves keys that do not share a hash alone, however large
     (2,000 keys, each holding its own copy of one 60 KB int on the host)."""
     code = "bits = 480000\nB = (1 << bits) - 1\necho({(B, i): i for i in range(2000)})"
     results = run_scenario(
@@ -118,7 +121,7 @@ def test_large_keys_of_distinct_hashes_are_not_held_to_the_collision_budget():
     assert results["run"].get("value") == "2000", results["run"]
 
 
-# -- Finding 6: text costs the host up to 4 bytes a character --------------------------------------------------
+# -- Text costs the host up to 4 bytes a character -------------------------------------------------------------
 
 # One 1 MiB str with one astral character: 1 MiB on the wire, 4 MiB as CPython holds it (a str takes 1, 2 or 4
 # bytes a character by its widest). Sent 200 times it grew the host by 750-1,001 MiB in a 256 MiB session, where
@@ -142,7 +145,7 @@ WIDE_GROWTH_MIB = 640
 
 @pytest.mark.parametrize("route", list(WIDE_ROUTES), ids=list(WIDE_ROUTES))
 def test_text_is_bounded_by_what_it_takes_the_host_not_by_its_utf8(route):
-    """Finding 6: what the host builds is counted at CPython's width. A value whose strs would take the host more
+    """What the host builds is counted at CPython's width. A value whose strs would take the host more
     than 64 MiB beyond their UTF-8 is refused before they are built (the cell's TypeError), the running calls'
     arguments are counted at their width against the session's memory limit (later starts refused), a sync
     call's arguments past the bound together end the run (a malformed message, rolled back), and the host grows
@@ -182,7 +185,7 @@ def test_text_is_bounded_by_what_it_takes_the_host_not_by_its_utf8(route):
 
 
 def test_a_forged_done_frame_of_wide_text_is_bounded_by_what_it_takes_the_host():
-    """Finding 6, from a session process taken over: Done(Value([s] * 200)) written by hand, s 1 MiB of ASCII and
+    """From a session process taken over: Done(Value([s] * 200)) written by hand, s 1 MiB of ASCII and
     one astral character. The host refuses the value before building its strs past the bound, and grows by about
     twice the frame."""
     results = run_scenario(
@@ -206,11 +209,11 @@ def test_a_forged_done_frame_of_wide_text_is_bounded_by_what_it_takes_the_host()
         before = peak_mib()
         done = session.execute("x = 1")
         results["growth_mib"] = peak_mib() - before
-        results["kind"] = str(done.kind)
+        results["kind"] = type(done).__qualname__
         results["message"] = done.message[:2000]
         session.shutdown()
         """
     )
-    assert results["kind"] == "OutcomeKind.Error", results
+    assert results["kind"] == "RunOutcome.Error", results
     assert "1, 2 or 4 bytes a character" in results["message"], results["message"]
     assert results["growth_mib"] < WIDE_GROWTH_MIB, f"the host grew {results['growth_mib']:.0f} MiB"

@@ -10,7 +10,6 @@ import ast
 import textwrap
 
 import pytest
-
 from isolated import run_child
 
 # Defined in every child after isolated.PRELUDE (which gives outcome(), results, json, sys, time).
@@ -68,7 +67,7 @@ def run_scenario(script: str, setup: str = "", timeout: float = 120.0) -> dict:
     return run_child(HELPERS + setup + textwrap.dedent(script), timeout=timeout)
 
 
-# -- Finding 1: keys that hash apart in the sandbox but alike on the host ------------------------------------
+# -- Keys that hash apart in the sandbox but alike on the host -----------------------------------------------
 
 # Int subclasses, each its own hash in the sandbox; as plain ints on the host all hash to 0 (CPython hashes
 # ints modulo 2**61 - 1), so building the set there is quadratic, holding the GIL: 32,000 keys took 13-15 s
@@ -86,7 +85,7 @@ COLLIDING_ROUTES = {
 
 @pytest.mark.parametrize("route", list(COLLIDING_ROUTES), ids=list(COLLIDING_ROUTES))
 def test_keys_colliding_on_the_host_neither_stall_it_nor_starve_its_threads(route):
-    """Finding 1: a value whose keys share one hash on the host is answered quickly, other host threads
+    """A value whose keys share one hash on the host is answered quickly, other host threads
     keep running meanwhile, and the session goes on."""
     code = COLLIDING + COLLIDING_ROUTES[route]
     results = run_scenario(
@@ -109,7 +108,7 @@ def test_keys_colliding_on_the_host_neither_stall_it_nor_starve_its_threads(rout
 
 
 def test_the_hosts_work_on_a_tools_arguments_counts_against_the_time_limit():
-    """Audit of stop 50: only a tool's own code is exempt from the run's time limit. Arguments the host is slow to
+    """Only a tool's own code is exempt from the run's time limit. Arguments the host is slow to
     build (keys that collide on the host only, under the host's collision budget), passed to a tool that returns
     at once in an endless loop, made a run with timeout=1 take 48 s (10,924 calls): the session's clock stood
     still while the host converted each call's arguments, and the host did not count that time either."""
@@ -131,7 +130,7 @@ def test_the_hosts_work_on_a_tools_arguments_counts_against_the_time_limit():
 
 
 def test_arguments_of_calls_a_run_started_are_bounded_and_let_go_when_it_ends():
-    """Audit of stop 50: the host copies each started call's arguments, and calls a finished run left queued
+    """The host copies each started call's arguments, and calls a finished run left queued
     kept theirs until a worker came by. One 40 MB str passed to 25 calls of a tool that waits (as a model
     does) grew the host by 1 GB a cell, 4 GB after four, with a 256 MiB session. Now the running calls' arguments
     may hold the session's memory limit (a start past it is refused), and a run's queued calls let go of theirs
@@ -178,7 +177,7 @@ def test_arguments_of_calls_a_run_started_are_bounded_and_let_go_when_it_ends():
 
 
 def test_a_rollbacks_replay_is_bounded_as_a_whole_not_cell_by_cell():
-    """Audit of stop 50: cells that were quick but spin when run again (they read the clock) made the replay
+    """Cells that were quick but spin when run again (they read the clock) made the replay
     after a rollback take a full run's limits each: 60 of them, 61.7 s at timeout=1. The replay as a whole now
     has one run's limits and twice the replay budget; past that the session is its checkpoint, the cells after
     it reported lost."""
@@ -202,7 +201,7 @@ def test_a_rollbacks_replay_is_bounded_as_a_whole_not_cell_by_cell():
 
 
 def test_checking_a_tools_arguments_against_its_annotations_counts_against_the_time_limit():
-    """Second audit of stop 50: the checks made from a tool's annotations run inside the call, and were exempt
+    """The checks made from a tool's annotations run inside the call, and were exempt
     with it. A list of ints colliding on the host, checked against `set[int]`, took the host ~7 s a call, and a
     loop of such calls ran until killed at 120 s with timeout=1."""
     code = "M = (1 << 61) - 1\nids = [i * M for i in range(1, 20000)]\nwhile True:\n    lookup(ids)"
@@ -227,7 +226,7 @@ def test_checking_a_tools_arguments_against_its_annotations_counts_against_the_t
 
 @pytest.mark.parametrize("shape", ["results-not-awaited", "keyword-names"])
 def test_what_async_calls_hold_on_the_host_is_bounded_however_it_is_held(shape):
-    """Second audit of stop 50: results of finished calls the session had not yet taken were not counted (60
+    """Results of finished calls the session had not yet taken were not counted (60
     echoes of a 20 MB str: the host peaked at 1.3 GB with a 128 MiB session), nor were keyword names (30 calls
     with a 10 MB keyword all started)."""
     code = {
@@ -271,7 +270,7 @@ def test_what_async_calls_hold_on_the_host_is_bounded_however_it_is_held(shape):
 
 
 def test_refolding_a_cells_constants_stays_linear():
-    """Second audit of stop 50: every load of a shared constant asked every other load whether it wanted the same
+    """Every load of a shared constant asked every other load whether it wanted the same
     value: a list of 80,000 folded items took 12.8 s to compile (CPython: 0.18 s), in native code the time limit
     cannot stop."""
     code = "src = 'x = [' + '6.0//1.5, ' * 80000 + ']'\nexec(src)\n(len(x), x[0], x[-1])"
@@ -287,7 +286,7 @@ def test_refolding_a_cells_constants_stays_linear():
     assert run["seconds"] < 6.0, f"compiling took {run['seconds']:.1f} s"
 
 
-# -- Finding 2: values the host cannot build, and variables that cannot cross --------------------------------
+# -- Values the host cannot build, and variables that cannot cross -------------------------------------------
 
 UNHASHABLE = "class T(tuple):\n    def __hash__(self):\n        return 1\nkey = T(([1], 2))\n"
 UNHASHABLE_ROUTES = {
@@ -301,7 +300,7 @@ UNHASHABLE_ROUTES = {
 
 @pytest.mark.parametrize("route", list(UNHASHABLE_ROUTES), ids=list(UNHASHABLE_ROUTES))
 def test_a_value_the_host_cannot_build_is_the_cells_error(route):
-    """Finding 2: a key hashable in the sandbox but not on the host (a tuple holding a list) makes
+    """A key hashable in the sandbox but not on the host (a tuple holding a list) makes
     execute() raise CodeExecutionError, not a bare TypeError, and the session goes on."""
     code = UNHASHABLE + UNHASHABLE_ROUTES[route]
     results = run_scenario(
@@ -317,7 +316,7 @@ def test_a_value_the_host_cannot_build_is_the_cells_error(route):
 
 
 def test_a_variable_that_cannot_cross_is_a_code_interpreter_error_and_a_type_error():
-    """Finding 2: a variable of no known kind is refused with an error both dspy's and the stdlib's
+    """A variable of no known kind is refused with an error both dspy's and the stdlib's
     ``except`` clauses catch, and the session is unchanged."""
     results = run_scenario(
         """
@@ -339,14 +338,14 @@ def test_a_variable_that_cannot_cross_is_a_code_interpreter_error_and_a_type_err
     assert results["after"].get("value") == "('yes', False)", results["after"]
 
 
-# -- Finding 3: the rollback journal and a cell's tool results ------------------------------------------------
+# -- The rollback journal and a cell's tool results -----------------------------------------------------------
 
 # A cell whose tool results add up to 1,200 MB, one fresh 1 MB string at a time.
 HEAVY = "total = 0\nfor _ in range(1200):\n    total += len(blob())\nheavy = total\nheavy"
 
 
 def test_a_cells_tool_results_do_not_pile_up_on_the_host():
-    """Finding 3: a cell that calls a tool 1,200 times for a fresh 1 MB string each does not grow the host
+    """A cell that calls a tool 1,200 times for a fresh 1 MB string each does not grow the host
     by the sum of the results, and a later rollback restores that cell's variables or says they were lost."""
     results = run_scenario(
         f"""
@@ -385,7 +384,7 @@ def test_a_cells_tool_results_do_not_pile_up_on_the_host():
         assert "lost" in abandoned["message"], abandoned["message"]
 
 
-# -- Finding 4: host calls that cells started and never awaited ----------------------------------------------
+# -- Host calls that cells started and never awaited ---------------------------------------------------------
 
 TOOLS_20MS = """
 import asyncio
@@ -416,8 +415,7 @@ def quick():
 
 # A cell that starts 1,000 calls and ends without awaiting them.
 START_1000 = (
-    "import asyncio\nasync def start():\n    return [slow(i) for i in range(1000)]\nstarted = await start()\n"
-    "len(started)"
+    "import asyncio\nasync def start():\n    return [slow(i) for i in range(1000)]\nstarted = await start()\nlen(started)"
 )
 
 
@@ -425,7 +423,7 @@ START_1000 = (
 @pytest.mark.native_process
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_calls_a_cell_left_running_stop_when_it_ends(kind):
-    """Finding 4: calls three cells started and never awaited stop being invoked soon after the cells
+    """Calls three cells started and never awaited stop being invoked soon after the cells
     end, and a later cell's call is not queued behind them."""
     results = run_scenario(
         f"""
@@ -468,7 +466,7 @@ COLLECTED = "import asyncio, gc\ngc.collect()\nawait asyncio.sleep(0.05)\nanswer
 @pytest.mark.native_process
 @pytest.mark.parametrize("shape", list(LEFT_BEHIND), ids=list(LEFT_BEHIND))
 def test_calls_an_earlier_cell_left_behind_print_nothing_into_a_later_cell(shape):
-    """Finding 4: what happens to the calls earlier cells left behind shows up in no later cell's output: a
+    """What happens to the calls earlier cells left behind shows up in no later cell's output: a
     later cell returns exactly what it printed and computed (but for a failure of the earlier code's own that
     it never retrieved, which CPython reports too)."""
     results = run_scenario(
@@ -495,12 +493,12 @@ def test_calls_an_earlier_cell_left_behind_print_nothing_into_a_later_cell(shape
     assert collected == repr("quick"), results["collected"]
 
 
-# -- Finding 5: a number the session sends that the host cannot add to its clock -----------------------------
+# -- A number the session sends that the host cannot add to its clock ----------------------------------------
 
 
 @pytest.mark.parametrize("wait", ["1e19", "1e308", "float('inf')", "float('nan')", "-1.0"])
 def test_no_wait_the_sandbox_asks_for_panics_the_host(wait):
-    """Finding 5: ``_sandbox_async._wait`` with a huge, infinite, NaN or negative time leaves no panic on
+    """``_sandbox_async._wait`` with a huge, infinite, NaN or negative time leaves no panic on
     the host's stderr, and the session goes on."""
     code = (
         "import asyncio, _sandbox_async\n"
@@ -540,7 +538,7 @@ def test_no_wait_the_sandbox_asks_for_panics_the_host(wait):
     assert results["after"].get("value") == "2", results["after"]
 
 
-# -- Finding 8: parts of a result that max_output_chars did not cap -------------------------------------------
+# -- Parts of a result that max_output_chars did not cap ------------------------------------------------------
 
 LIMIT = 1000
 HUGE_PARTS = {
@@ -555,7 +553,7 @@ HUGE_PARTS = {
 
 @pytest.mark.parametrize("case", list(HUGE_PARTS), ids=list(HUGE_PARTS))
 def test_every_part_of_a_result_is_capped_by_max_output_chars(case):
-    """Finding 8: with max_output_chars=1000, no part of what execute() returns or raises (the value, the
+    """With max_output_chars=1000, no part of what execute() returns or raises (the value, the
     error's text, type name, traceback, output or any other attribute) is much longer than the cap."""
     results = run_scenario(
         f"""

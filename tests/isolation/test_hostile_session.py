@@ -18,6 +18,7 @@ import pytest
 
 from dspy_rust_interpreter import _native
 
+
 def frame(body: bytes) -> bytes:
     return struct.pack("<Q", len(body)) + body
 
@@ -101,13 +102,27 @@ def test_garbage_instead_of_ready_fails_the_start_only(answer):
         (frame(bytes([3, 0]) + bytes([8]) + struct.pack("<Q", 1 << 40)), 0.5),  # a list claiming 2**40 items
         (frame(bytes([2]) + struct.pack("<Q", 5) + b"ghost" + struct.pack("<Q", 0) * 2), 0.5),  # no such tool
         # a concurrent call of a tool never registered, then a wait whose timeout is NaN
-        (frame(bytes([8]) + struct.pack("<QQ", 1, 5) + b"ghost" + struct.pack("<QQ", 0, 0))
-         + frame(bytes([9, 1]) + struct.pack("<d", float("nan"))), 0.5),
+        (
+            frame(bytes([8]) + struct.pack("<QQ", 1, 5) + b"ghost" + struct.pack("<QQ", 0, 0))
+            + frame(bytes([9, 1]) + struct.pack("<d", float("nan"))),
+            0.5,
+        ),
         # two thousand concurrent calls started at once, then a wait for ever
-        (b"".join(frame(bytes([8]) + struct.pack("<QQ", i, 5) + b"ghost" + struct.pack("<QQ", 0, 0)) for i in range(2000))
-         + frame(bytes([9, 0])), 0.5),
+        (
+            b"".join(frame(bytes([8]) + struct.pack("<QQ", i, 5) + b"ghost" + struct.pack("<QQ", 0, 0)) for i in range(2000))
+            + frame(bytes([9, 0])),
+            0.5,
+        ),
     ],
-    ids=["bad value", "huge frame", "stalls mid-frame", "lying count", "unregistered tool", "started call and NaN wait", "flood of started calls"],
+    ids=[
+        "bad value",
+        "huge frame",
+        "stalls mid-frame",
+        "lying count",
+        "unregistered tool",
+        "started call and NaN wait",
+        "flood of started calls",
+    ],
 )
 def test_a_misbehaving_session_process_costs_only_its_session(answer, hold):
     session, error, _ = session_with(ready_then(answer, hold))
@@ -117,7 +132,7 @@ def test_a_misbehaving_session_process_costs_only_its_session(answer, hold):
     seconds = time.perf_counter() - started
     # No checkpoint was ever sent: the session cannot be rolled back, so it is lost, with a reason. (A tool
     # the host never registered is refused to the session, which here then goes silent.)
-    assert outcome.kind in (_native.OutcomeKind.Dead, _native.OutcomeKind.Error), outcome
+    assert isinstance(outcome, (_native.RunOutcome.Dead, _native.RunOutcome.Error)), outcome
     assert seconds < 12, seconds
     session.shutdown()
 

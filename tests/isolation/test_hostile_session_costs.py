@@ -74,7 +74,7 @@ def peak_mib():
 def run(session, *args, **kwargs):
     started = time.perf_counter()
     outcome = session.execute(*args, **kwargs)
-    return {{"kind": str(outcome.kind), "seconds": time.perf_counter() - started}}
+    return {{"kind": type(outcome).__qualname__, "seconds": time.perf_counter() - started}}
 
 results = {{}}
 """
@@ -93,13 +93,13 @@ def run_scenario(script: str, timeout: float = 90.0, address_space: int | None =
         pytest.fail(f"the host process was still running after {timeout} s: it hung", pytrace=False)
     assert process.returncode == 0, f"the host process exited with {process.returncode}:\n{process.stderr[-3000:]}"
     line = next(line for line in process.stdout.splitlines() if line.startswith("RESULTS:"))
-    return json.loads(line[len("RESULTS:"):])
+    return json.loads(line[len("RESULTS:") :])
 
 
-ENDED = ("OutcomeKind.Dead", "OutcomeKind.Error")
+ENDED = ("RunOutcome.Dead", "RunOutcome.Error")
 
 
-# --- Finding 11: decoding a session's frame amplifies it -------------------------------------------------------
+# --- Decoding a session's frame amplifies it -------------------------------------------------------------------
 
 # Replies of SIZE bytes whose values cost the host most to build, by name: (SIZE, the reply's body). The body
 # is made in the fake session process, not in the host.
@@ -121,7 +121,7 @@ HUGE_FRAMES = {
 
 @pytest.mark.parametrize("name", list(HUGE_FRAMES))
 def test_decoding_a_frame_costs_the_host_little_memory(name):
-    """Finding 11: a frame whose values are one byte each (or whose dict claims size/2 pairs) is refused
+    """A frame whose values are one byte each (or whose dict claims size/2 pairs) is refused
     before the host builds them: a host held to 2 GiB of address space does not abort, the run ends with an
     error outcome, and the host's peak memory grows by less than 200 MB."""
     results = run_scenario(
@@ -147,7 +147,7 @@ def test_decoding_a_frame_costs_the_host_little_memory(name):
     assert results["grown_mib"] < 200, results
 
 
-# --- Finding 12: the host held by a session that trickles or does not read ------------------------------------
+# --- The host held by a session that trickles or does not read ------------------------------------------------
 
 TIME_BOUND = 20  # seconds: timeout (2) + 2 * abandon_after (0.5) + the 5 s a frame may take, and slack
 # A session played by `behave` (defined before it), given one run.
@@ -161,7 +161,7 @@ ONE_RUN = """
 
 @pytest.mark.parametrize("trickle", ["a byte every 2 s", "frames trickled over 4 s each"])
 def test_a_trickling_session_process_cannot_hold_execute(trickle):
-    """Finding 12: a session process that sends its reply a byte at a time (within one frame, or frame after
+    """A session process that sends its reply a byte at a time (within one frame, or frame after
     frame) cannot keep execute() past its timeout and the grace periods: with timeout=2, abandon_after=0.5,
     execute() returns an error outcome within 20 s."""
     results = run_scenario(
@@ -194,7 +194,7 @@ def test_a_trickling_session_process_cannot_hold_execute(trickle):
 
 
 def test_a_session_process_that_calls_tools_and_never_reads_cannot_hold_execute():
-    """Finding 12: a session process that sends tool call after tool call and never reads their results
+    """A session process that sends tool call after tool call and never reads their results
     fills its socket: the host's send of a result gives up by a deadline, and execute() (timeout=2,
     abandon_after=0.5) returns an error outcome within 20 s."""
     results = run_scenario(
@@ -222,7 +222,7 @@ def test_a_session_process_that_calls_tools_and_never_reads_cannot_hold_execute(
 
 @pytest.mark.parametrize("size", [900 << 10, 50 << 20], ids=["900 KiB", "50 MiB"])
 def test_a_session_process_that_does_not_read_its_request_cannot_hold_execute(size):
-    """Finding 12: a session process that never reads the Execute request (large, for its variable) cannot
+    """A session process that never reads the Execute request (large, for its variable) cannot
     block the host's send: execute() (timeout=2, abandon_after=0.5) returns an error outcome within 20 s."""
     results = run_scenario(
         f"""
@@ -241,7 +241,7 @@ def test_a_session_process_that_does_not_read_its_request_cannot_hold_execute(si
 
 
 def test_a_checkpoint_that_never_answers_cannot_hold_execute():
-    """Finding 12: the rollback is part of execute() too. A session process that hands the host a checkpoint
+    """The rollback is part of execute() too. A session process that hands the host a checkpoint
     socket whose holder (a child it forked) never answers, then goes silent, cannot make the rollback wait on
     that checkpoint much past the run's own limits: execute() (timeout=2, abandon_after=0.5) returns an error
     outcome within 20 s."""
@@ -261,7 +261,7 @@ def test_a_checkpoint_that_never_answers_cannot_hold_execute():
 
 
 def test_a_forked_copy_that_never_answers_cannot_hold_fork():
-    """Finding 12, for fork(): a session process that answers Fork with the socket of a copy (a child it
+    """For fork(): a session process that answers Fork with the socket of a copy (a child it
     forked) that never says Ready cannot hold the host's fork() call much longer than a frame may take: it
     fails within 20 s."""
     results = run_scenario(
@@ -288,12 +288,12 @@ def test_a_forked_copy_that_never_answers_cannot_hold_fork():
     assert results["seconds"] < TIME_BOUND, results
 
 
-# --- Finding 13: one call id, many calls ----------------------------------------------------------------------
+# --- One call id, many calls ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("pool", [True, False], ids=["concurrent calls", "no pool"])
 def test_a_duplicated_call_id_runs_the_tool_at_most_once(pool):
-    """Finding 13: 3,000 ToolStart frames with the same call id (then a wait) run the host tool at most
+    """3,000 ToolStart frames with the same call id (then a wait) run the host tool at most
     once: a duplicate start is refused or ends the run, whether calls run on the interpreter's pool or
     one at a time."""
     results = run_scenario(
@@ -333,7 +333,7 @@ def test_a_duplicated_call_id_runs_the_tool_at_most_once(pool):
     assert results["kind"] in ENDED, results
 
 
-# --- Findings 9 and 10: system calls of the attacker's choice in a real session process -----------------------
+# --- System calls of the attacker's choice in a real session process ------------------------------------------
 
 
 class Regs(ctypes.Structure):
@@ -471,7 +471,7 @@ def running(pid: int) -> bool:
 
 
 def test_a_session_process_holds_no_capabilities():
-    """Finding 9: a session process keeps none of the host's capabilities (a root host holds them all):
+    """A session process keeps none of the host's capabilities (a root host holds them all):
     CapEff, CapPrm, CapInh and CapAmb of /proc/PID/status are 0."""
     from dspy_rust_interpreter import RustInterpreter
 
@@ -493,7 +493,7 @@ MAX_SESSION_PROCESSES = 272
 
 @pytest.mark.skipif(not can_trace(), reason="needs x86-64 and root (ptrace of a session process)")
 def test_a_session_process_cannot_fork_without_bound_nor_outlive_shutdown():
-    """Finding 9: a session process made to fork 300 times (with the clone flags its checkpoints use; each
+    """A session process made to fork 300 times (with the clone flags its checkpoints use; each
     child sleeps) gets at most its lineage's tasks, and none of them is still running 2 s after shutdown()."""
     results = run_child(
         f"""
@@ -525,7 +525,7 @@ def test_a_session_process_cannot_fork_without_bound_nor_outlive_shutdown():
 
 @pytest.mark.skipif(not can_trace(), reason="needs x86-64 and root (ptrace of a session process)")
 def test_shared_memory_is_refused_to_a_session_process():
-    """Finding 10: shared memory is not counted by the session's data ceiling, so a session process made to
+    """Shared memory is not counted by the session's data ceiling, so a session process made to
     map 1.5 GiB of shared anonymous memory (MAP_SHARED, or MAP_SHARED_VALIDATE) under memory_limit=64 MiB is
     refused, while a small private mapping (which the ceiling counts) is made."""
     results = run_child(

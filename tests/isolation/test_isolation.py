@@ -84,12 +84,23 @@ def test_host_reaching_module_is_not_importable(interp, module):
 
 
 # Standard-library modules that reach the host are refused with the reason (their table: src/sandbox/vm/stdlib.rs;
-# tests/sandbox/test_stdlib_table.py checks every row).
+# tests/sandbox/vm/test_stdlib_table.py checks every row).
 @pytest.mark.parametrize(
     "module",
     [
-        "_ctypes", "multiprocessing", "mmap", "ssl", "smtplib", "socketserver", "_posixsubprocess", "_socket",
-        "_signal", "select", "_interpreters", "selectors", "_asyncio",
+        "_ctypes",
+        "multiprocessing",
+        "mmap",
+        "ssl",
+        "smtplib",
+        "socketserver",
+        "_posixsubprocess",
+        "_socket",
+        "_signal",
+        "select",
+        "_interpreters",
+        "selectors",
+        "_asyncio",
     ],
 )
 def test_host_reaching_standard_module_is_refused_with_its_reason(interp, module):
@@ -125,7 +136,10 @@ def test_marshal_round_trips_data_and_loads_what_cpython_wrote(interp):
     )
     assert interp.execute(f"import marshal\nmarshal.loads(marshal.dumps({value!r})) == {value!r}") is True
     assert interp.execute(f"marshal.loads(bytes.fromhex({written!r})) == {value!r}") is True
-    assert interp.execute("import io\nf = io.BytesIO(marshal.dumps([1, 'a']) + b'rest')\n(marshal.load(f), f.read())") == ([1, "a"], b"rest")
+    assert interp.execute("import io\nf = io.BytesIO(marshal.dumps([1, 'a']) + b'rest')\n(marshal.load(f), f.read())") == (
+        [1, "a"],
+        b"rest",
+    )
 
 
 def test_deleting_os_from_sys_modules_reimports_the_stand_in(interp):
@@ -180,7 +194,6 @@ def test_sandbox_os_stand_in_changes_do_not_reach_another_interpreter(interp):
         other.shutdown()
 
 
-
 # ---------------------------------------------------------------------------------------------------------
 # what the sandbox says about the host
 # ---------------------------------------------------------------------------------------------------------
@@ -194,7 +207,12 @@ def test_open_finds_the_sessions_own_files_not_the_hosts(interp):
 
 
 def test_sys_does_not_describe_the_host_installation(interp):
-    assert interp.execute("import sys\n[sys.executable, sys.prefix, sys.exec_prefix, sys.path]") == ["", "", "", ["", "/packages"]]
+    assert interp.execute("import sys\n[sys.executable, sys.prefix, sys.exec_prefix, sys.path]") == [
+        "",
+        "",
+        "",
+        ["", "/packages"],
+    ]
 
 
 def test_input_explains_there_is_no_standard_input(interp):

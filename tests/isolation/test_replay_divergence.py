@@ -1,8 +1,8 @@
-"""Finding 9 (issue 52): a session was still lost when the first cells replayed differently. Before its first
-checkpoint a rollback replays every cell into a new process from the zygote; a cell that took a quick path the
-first time and a slow native one when replayed (it reads the clock) was abandoned again, and with no checkpoint
-to fall back to the session was gone ("the session is lost: replaying them failed (it sent Abandoned)"). Now
-the session keeps what the cells before it replayed, says which cells were lost, and goes on.
+"""A session whose first cells replay differently is not lost. Before its first checkpoint a rollback replays
+every cell into a new process from the zygote; a cell that took a quick path the first time and a slow native
+one when replayed (it reads the clock) was abandoned again, and with no checkpoint to fall back to the session
+was gone ("the session is lost: replaying them failed (it sent Abandoned)"). Now the session keeps what the
+cells before it replayed, says which cells were lost, and goes on.
 
 Every scenario runs in a child process (``run_child``), so a crash or hang is a failure of its own.
 """

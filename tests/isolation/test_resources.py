@@ -6,7 +6,6 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from isolated import run_isolated
 
 # Reads the processes of the zygote's group: the zygote and every session process or checkpoint.

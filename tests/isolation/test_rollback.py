@@ -10,7 +10,6 @@ Every scenario runs in a child process (``run_isolated``), so a crash or hang is
 from __future__ import annotations
 
 import pytest
-
 from isolated import run_isolated
 
 # What the session process dies of, and the error type the caller sees.

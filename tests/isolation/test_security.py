@@ -239,12 +239,16 @@ GROUPS["files"] = {
 NO_NETWORK = "the sandbox has no network: sockets are not available"
 GROUPS["network"] = {
     "socket": ("import socket\nsocket.socket()", error("PermissionError", NO_NETWORK)),
-    "socket_create_connection": ("import socket\nsocket.create_connection(('example.com', 80))", error("PermissionError", NO_NETWORK)),
+    "socket_create_connection": (
+        "import socket\nsocket.create_connection(('example.com', 80))",
+        error("PermissionError", NO_NETWORK),
+    ),
     "socket_getaddrinfo": ("import socket\nsocket.getaddrinfo('example.com', 80)", error("PermissionError", NO_NETWORK)),
     "socket_socketpair": ("import socket\nsocket.socketpair()", error("PermissionError", NO_NETWORK)),
     "_socket": ("import _socket", refused("_socket", "reaches the network")),
     "urllib_request": (
-        "import urllib.request\nurllib.request.urlopen('http://example.com')", error("URLError", "the sandbox has no network")
+        "import urllib.request\nurllib.request.urlopen('http://example.com')",
+        error("URLError", "the sandbox has no network"),
     ),
     "http_client": (
         "import http.client\nhttp.client.HTTPConnection('example.com').request('GET', '/')",
@@ -261,7 +265,10 @@ NO_PROGRAMS = "the sandbox cannot start programs"
 GROUPS["processes"] = {
     "subprocess_run": ("import subprocess\nsubprocess.run(['id'])", error("PermissionError", NO_PROGRAMS)),
     "subprocess_popen": ("import subprocess\nsubprocess.Popen(['id'])", error("PermissionError", NO_PROGRAMS)),
-    "subprocess_check_output": ("import subprocess\nsubprocess.check_output('id', shell=True)", error("PermissionError", NO_PROGRAMS)),
+    "subprocess_check_output": (
+        "import subprocess\nsubprocess.check_output('id', shell=True)",
+        error("PermissionError", NO_PROGRAMS),
+    ),
     "os_system": ("import os\nos.system('id')", error("PermissionError", "os.system() is not available in the sandbox")),
     "os_popen": ("import os\nos.popen('id')", error("PermissionError", "os.popen() is not available in the sandbox")),
     "os_execv": ("import os\nos.execv('/bin/sh', ['sh'])", error("PermissionError", "os.execv() is not available")),
@@ -276,13 +283,19 @@ GROUPS["processes"] = {
 
 # Import tricks: every door of the import system leads to the same allow-list.
 GROUPS["imports"] = {
-    "dunder_import_fromlist": ("__import__('_posixsubprocess', fromlist=['fork_exec'])", refused("_posixsubprocess", "starts processes")),
+    "dunder_import_fromlist": (
+        "__import__('_posixsubprocess', fromlist=['fork_exec'])",
+        refused("_posixsubprocess", "starts processes"),
+    ),
     "dunder_import_stand_in": ("__import__('subprocess', fromlist=['run']).run(['id'])", error("PermissionError", NO_PROGRAMS)),
     "dunder_import_os_fromlist": (
         "__import__('os', fromlist=['system']).system('id')",
         error("PermissionError", "os.system() is not available in the sandbox"),
     ),
-    "import_module": ("import importlib\nimportlib.import_module('_posixsubprocess')", refused("_posixsubprocess", "starts processes")),
+    "import_module": (
+        "import importlib\nimportlib.import_module('_posixsubprocess')",
+        refused("_posixsubprocess", "starts processes"),
+    ),
     "spec_from_file_location": (
         "import _frozen_importlib_external as ext, _frozen_importlib as boot\next._set_bootstrap_module(boot)\nimport importlib.util\nspec = importlib.util.spec_from_file_location('subprocess', '/usr/local/lib/python3.11/subprocess.py')\nspec.loader.exec_module(type(importlib)('subprocess'))",
         error("FileNotFoundError", "No such file or directory: '/usr/local/lib/python3.11/subprocess.py'"),
@@ -292,7 +305,8 @@ GROUPS["imports"] = {
         refused("pty", "drives a terminal"),
     ),
     "sys_path_insertion": (
-        "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty", refused("pty", "drives a terminal")
+        "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport pty",
+        refused("pty", "drives a terminal"),
     ),
     "sys_path_insertion_gets_the_stand_in": (
         "import sys\nsys.path.insert(0, '/usr/local/lib/python3.11')\nimport subprocess\nsubprocess.run(['id'])",
@@ -302,7 +316,10 @@ GROUPS["imports"] = {
     "imp_init_frozen": ("import _imp\n_imp.init_frozen('pty')", error("ImportError", "No such frozen object named pty")),
     # gc is there without the functions that hand out every object the VM holds, however it is imported.
     "gc_get_objects": ("import gc\ngc.get_objects()", error("AttributeError", "module 'gc' has no attribute 'get_objects'")),
-    "gc_get_referrers": ("import gc\ngc.get_referrers(sys)", error("AttributeError", "module 'gc' has no attribute 'get_referrers'")),
+    "gc_get_referrers": (
+        "import gc\ngc.get_referrers(sys)",
+        error("AttributeError", "module 'gc' has no attribute 'get_referrers'"),
+    ),
     "gc_get_referents": (
         "import importlib\nimportlib.import_module('gc').get_referents(1)",
         error("AttributeError", "module 'gc' has no attribute 'get_referents'"),
@@ -311,7 +328,10 @@ GROUPS["imports"] = {
         "import sys, gc\ndel sys.modules['gc']\nimport gc\ngc.get_objects()",
         error("ImportError", "gc can be imported once per session"),
     ),
-    "gc_reloaded": ("import importlib, gc\nimportlib.reload(gc)\ngc.get_objects()", error("ImportError", "gc can be imported once per session")),
+    "gc_reloaded": (
+        "import importlib, gc\nimportlib.reload(gc)\ngc.get_objects()",
+        error("ImportError", "gc can be imported once per session"),
+    ),
     "gc_native_by_name": ("import gc_native", no_module("gc_native")),
     # A builtin function's __self__ is the module it was made in: for those a stand-in keeps of its native module,
     # the stand-in (as CPython's gc.collect.__self__ is gc), never the native module it hides.
@@ -327,18 +347,36 @@ GROUPS["imports"] = {
         "import _sqlite3\n{f.__self__.__name__ for f in vars(_sqlite3).values() if type(f) is type(len)}",
         value("{'_sqlite3'}"),
     ),
-    "self_of_other_builtins": ("import math\n(len.__self__.__name__, math.sqrt.__self__ is math, [].append.__self__)", value("('builtins', True, [])")),
+    "self_of_other_builtins": (
+        "import math\n(len.__self__.__name__, math.sqrt.__self__ is math, [].append.__self__)",
+        value("('builtins', True, [])"),
+    ),
     "gc_create_builtin": (
         "import _imp, importlib.machinery as m\ngetattr(_imp.create_builtin(m.ModuleSpec('gc', None)), 'get_objects', None)",
         value("None"),
     ),
-    "threading": ("import threading\nthreading.Thread(target=print).start()", error("RuntimeError", "the sandbox has no threads")),
-    "threading_timer": ("import threading\nthreading.Timer(0, print).start()", error("RuntimeError", "the sandbox has no threads")),
-    "signal": ("import signal\nsignal.signal(signal.SIGINT, print)", error("NotImplementedError", "the sandbox does not deliver signals")),
-    "signal_kill": ("import signal\nsignal.pthread_kill(1, signal.SIGKILL)", error("NotImplementedError", "the sandbox does not deliver signals")),
+    "threading": (
+        "import threading\nthreading.Thread(target=print).start()",
+        error("RuntimeError", "the sandbox has no threads"),
+    ),
+    "threading_timer": (
+        "import threading\nthreading.Timer(0, print).start()",
+        error("RuntimeError", "the sandbox has no threads"),
+    ),
+    "signal": (
+        "import signal\nsignal.signal(signal.SIGINT, print)",
+        error("NotImplementedError", "the sandbox does not deliver signals"),
+    ),
+    "signal_kill": (
+        "import signal\nsignal.pthread_kill(1, signal.SIGKILL)",
+        error("NotImplementedError", "the sandbox does not deliver signals"),
+    ),
     "signal_alarm": ("import signal\nsignal.alarm(1)", error("NotImplementedError", "the sandbox does not deliver signals")),
     "_signal": ("import _signal", refused("_signal", "is CPython's C accelerator")),
-    "ctypes": ("import ctypes\nctypes.CDLL('libc.so.6')", error("OSError", "loading native code is not available in the sandbox")),
+    "ctypes": (
+        "import ctypes\nctypes.CDLL('libc.so.6')",
+        error("OSError", "loading native code is not available in the sandbox"),
+    ),
     "_ctypes": ("import _ctypes", refused("_ctypes", "loads native code")),
     "cffi": ("import cffi", no_module("cffi")),
     "mmap": ("import mmap", refused("mmap", "loads native code")),
@@ -370,7 +408,9 @@ SANDBOX_TOP_MODULES = (
 GROUPS["class_walks"] = {
     "subclasses_modules_are_all_sandbox_stdlib": (
         "import asyncio, json, re, math, cmath, collections, itertools, functools, operator, datetime, time, string, textwrap, heapq, bisect, statistics, random, dataclasses, typing, enum, decimal, fractions, copy, difflib, unicodedata, base64, hashlib, hmac, csv, io, pprint, contextlib, abc, types, sys, struct, zlib, binascii, array, uuid, secrets, graphlib, numbers, inspect, traceback, ast, tokenize, keyword, warnings, weakref, calendar, html, ipaddress, shlex, fnmatch, contextvars\n"
-        "allowed = set(" + SANDBOX_TOP_MODULES + ")\nseen, todo, modules = set(), [object], set()\nwhile todo:\n    c = todo.pop()\n    if id(c) in seen:\n        continue\n    seen.add(id(c))\n    try:\n        todo.extend(type.__subclasses__(c))\n    except TypeError:\n        pass\n    m = getattr(c, '__module__', None)\n    modules.add(m if isinstance(m, str) else 'builtins')\nsorted(m for m in modules if m.split('.')[0] not in allowed)",
+        "allowed = set("
+        + SANDBOX_TOP_MODULES
+        + ")\nseen, todo, modules = set(), [object], set()\nwhile todo:\n    c = todo.pop()\n    if id(c) in seen:\n        continue\n    seen.add(id(c))\n    try:\n        todo.extend(type.__subclasses__(c))\n    except TypeError:\n        pass\n    m = getattr(c, '__module__', None)\n    modules.add(m if isinstance(m, str) else 'builtins')\nsorted(m for m in modules if m.split('.')[0] not in allowed)",
         value("[]"),
     ),
     # With asyncio imported, the only classes bearing a gadget's name are the sandbox's stand-ins (whose every
@@ -404,10 +444,15 @@ GROUPS["frames"] = {
         "def g():\n    yield 1\nit = g()\nnext(it)\nit.gi_frame.f_back, it.gi_frame.f_code.co_filename",
         value("(None, '<cell 1>')"),
     ),
-    "f_builtins_open": ("import sys\nsys._getframe().f_builtins['open']('/etc/passwd')", error("FileNotFoundError", HOST_FILE_NOT_FOUND)),
+    "f_builtins_open": (
+        "import sys\nsys._getframe().f_builtins['open']('/etc/passwd')",
+        error("FileNotFoundError", HOST_FILE_NOT_FOUND),
+    ),
     "tool_error_traceback_frames": (
         "try:\n    fail()\nexcept KeyError as e:\n    tb = e.__traceback__\nframes = []\nwhile tb:\n    f = tb.tb_frame\n    tool = f.f_code.co_filename == '<tools>'\n    frames.append((f.f_code.co_filename, sorted(f.f_globals) if tool else None, sorted(type(v).__name__ for v in f.f_locals.values()) if tool else None))\n    tb = tb.tb_next\nframes",
-        value("[('<cell 1>', None, None), ('<tools>', ['__Default', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_call', 'fail'], [])]"),
+        value(
+            "[('<cell 1>', None, None), ('<tools>', ['__Default', '__builtins__', '__invoke', '__name__', '_tool_Default', '_tool_call', 'fail'], [])]"
+        ),
         {"tools": True},
     ),
     "tool_closure_contents": (
@@ -447,7 +492,10 @@ GROUPS["code_objects"] = {
     ),
     "replace_co_names": ("eval(compile('x', 'x', 'eval').replace(co_names=()))", error("PermissionError", NO_CODE_CRAFTING)),
     # The one change allowed is what types.coroutine makes: CO_ITERABLE_COROUTINE (0x100) on a generator's code.
-    "replace_flags_of_a_plain_function": ("(lambda: 1).__code__.replace(co_flags=0x100)", error("PermissionError", NO_CODE_CRAFTING)),
+    "replace_flags_of_a_plain_function": (
+        "(lambda: 1).__code__.replace(co_flags=0x100)",
+        error("PermissionError", NO_CODE_CRAFTING),
+    ),
     "replace_flags_beyond_iterable_coroutine": (
         "def g():\n    yield\nc = g.__code__\nc.replace(co_flags=c.co_flags | 0x100 | 0x80)",
         error("PermissionError", NO_CODE_CRAFTING),
@@ -468,13 +516,22 @@ GROUPS["code_objects"] = {
         "import types\nc = compile('1', 'x', 'eval')\ntypes.CodeType(0, 0, 0, 0, 1, 0, c.co_code, (), (), (), 'x', 'x', 'x', 1, b'', b'', (), ())",
         error("PermissionError", NO_CODE_CRAFTING),
     ),
-    "code_class_call": ("c = compile('1', 'x', 'eval')\ntype(c)(0, 0, 0, 0, 1, 0, b'', (), (), (), 'x', 'x', 'x', 1, b'', b'', (), ())", error("PermissionError", NO_CODE_CRAFTING)),
-    "copy_replace_code": ("import copy\ncopy.replace(compile('x', 'x', 'eval'), co_names=())", error("TypeError", "replace() does not support code objects")),
+    "code_class_call": (
+        "c = compile('1', 'x', 'eval')\ntype(c)(0, 0, 0, 0, 1, 0, b'', (), (), (), 'x', 'x', 'x', 1, b'', b'', (), ())",
+        error("PermissionError", NO_CODE_CRAFTING),
+    ),
+    "copy_replace_code": (
+        "import copy\ncopy.replace(compile('x', 'x', 'eval'), co_names=())",
+        error("TypeError", "replace() does not support code objects"),
+    ),
     "function_type_with_crafted_code": (
         "import types\ntypes.FunctionType((lambda: 1).__code__.replace(co_code=b'\\x00\\x00'), {})()",
         error("PermissionError", NO_CODE_CRAFTING),
     ),
-    "marshal_loads": ("import marshal\nmarshal.loads(b'\\xe3' + bytes(40))", error("ValueError", "marshal does not load or dump code objects")),
+    "marshal_loads": (
+        "import marshal\nmarshal.loads(b'\\xe3' + bytes(40))",
+        error("ValueError", "marshal does not load or dump code objects"),
+    ),
     "dunder_code_swap_is_harmless": ("def f():\n    return 1\nf.__code__ = (lambda: 2).__code__\nf()", value("2")),
     "dunder_code_free_var_mismatch": (
         "def outer():\n    x = 1\n    def inner():\n        return x\n    return inner\ndef f():\n    return 1\nf.__code__ = outer().__code__\nf()",
@@ -490,7 +547,10 @@ PREAMBLES = {"code_objects": "RustInterpreter().execute('1')"}
 
 # Format-string attribute walks reach only sandbox objects.
 GROUPS["format_strings"] = {
-    "init_globals": ("'{0.__class__.__init__.__globals__}'.format(1)", error("AttributeError", "'wrapper_descriptor' object has no attribute '__globals__'")),
+    "init_globals": (
+        "'{0.__class__.__init__.__globals__}'.format(1)",
+        error("AttributeError", "'wrapper_descriptor' object has no attribute '__globals__'"),
+    ),
     "tool_closure_walk": ("'{0.__globals__[__invoke]}'.format(echo)", value("'<built-in function invoke>'"), {"tools": True}),
     "format_map_missing": (
         "class M(dict):\n    def __missing__(self, key):\n        return key\n'{a.__class__.__mro__}'.format_map(M())",
@@ -533,13 +593,28 @@ GROUPS["deep_nesting"] = {
     "binop_chain_in_source": ("EVAL:'1' + '+1' * 100000", syntax()),
     "not_chain_in_source": ("EVAL:'not ' * 100000 + '1'", syntax()),
     "eval_nested_list": ("eval('[' * 100000 + ']' * 100000)", error("SyntaxError", "too many nested parentheses")),
-    "exec_nested_lambda": ("exec('lambda: ' * 100000 + '1')", error("RecursionError", "maximum recursion depth exceeded during compilation")),
-    "compare_deep_lists": (DEEP_LIST + "y = []\nfor _ in range(10**6):\n    y = [y]\nx == y", error("RecursionError", "maximum recursion depth exceeded")),
-    "json_dumps_deep": (DEEP_LIST.replace("10**6", str(STACK_DEEP)) + "import json\njson.dumps(x)", error("RecursionError", "maximum recursion depth exceeded")),
-    "json_loads_deep": ("import json\njson.loads('[' * 10**6 + ']' * 10**6)", error("RecursionError", "maximum recursion depth exceeded")),
+    "exec_nested_lambda": (
+        "exec('lambda: ' * 100000 + '1')",
+        error("RecursionError", "maximum recursion depth exceeded during compilation"),
+    ),
+    "compare_deep_lists": (
+        DEEP_LIST + "y = []\nfor _ in range(10**6):\n    y = [y]\nx == y",
+        error("RecursionError", "maximum recursion depth exceeded"),
+    ),
+    "json_dumps_deep": (
+        DEEP_LIST.replace("10**6", str(STACK_DEEP)) + "import json\njson.dumps(x)",
+        error("RecursionError", "maximum recursion depth exceeded"),
+    ),
+    "json_loads_deep": (
+        "import json\njson.loads('[' * 10**6 + ']' * 10**6)",
+        error("RecursionError", "maximum recursion depth exceeded"),
+    ),
     "deepcopy_deep": (DEEP_LIST + "import copy\ncopy.deepcopy(x)", error("RecursionError", "maximum recursion depth exceeded")),
     "pickle_deep": (DEEP_LIST + "import _pickle\n_pickle.dumps(x)", error("RecursionError", "maximum recursion depth exceeded")),
-    "regex_deep": ("import re\nre.compile('(' * 100000 + ')' * 100000)", error("RecursionError", "maximum recursion depth exceeded")),
+    "regex_deep": (
+        "import re\nre.compile('(' * 100000 + ')' * 100000)",
+        error("RecursionError", "maximum recursion depth exceeded"),
+    ),
     "recursion_via_repr_at_max_limit": (
         "import sys\nsys.setrecursionlimit(10**9)\nclass A:\n    def __repr__(self):\n        return repr(self)\nrepr(A())",
         error("RecursionError", "maximum recursion depth exceeded"),
@@ -571,11 +646,23 @@ def shorter_than(text: str, limit: int) -> None:
 GROUPS["huge_output"] = {
     "one_huge_print": ("print('x' * 10**7)", Expect("value", extra=truncated(10**7 + 1 - 1000)), CAP),
     "many_prints": ("for _ in range(10**5):\n    print('abcdefghi')", Expect("value", extra=truncated(10**6 - 1000)), CAP),
-    "stderr_writelines": ("import sys\nsys.stderr.writelines('y' * 100 for _ in range(10**5))", Expect("value", extra=truncated(10**7 - 1000)), CAP),
-    "stdout_write_loop": ("import sys\nfor _ in range(10**5):\n    sys.stdout.write('z' * 10)", Expect("value", extra=truncated(10**6 - 1000)), CAP),
+    "stderr_writelines": (
+        "import sys\nsys.stderr.writelines('y' * 100 for _ in range(10**5))",
+        Expect("value", extra=truncated(10**7 - 1000)),
+        CAP,
+    ),
+    "stdout_write_loop": (
+        "import sys\nfor _ in range(10**5):\n    sys.stdout.write('z' * 10)",
+        Expect("value", extra=truncated(10**6 - 1000)),
+        CAP,
+    ),
     "print_after_error_is_capped_too": (
         "print('e' * 10**6)\n1 / 0",
-        error("ZeroDivisionError", "[output truncated: 999001 of 1000001 characters were dropped here", extra=lambda r: shorter_than(r["message"], 3000)),
+        error(
+            "ZeroDivisionError",
+            "[output truncated: 999001 of 1000001 characters were dropped here",
+            extra=lambda r: shorter_than(r["message"], 3000),
+        ),
         CAP,
     ),
 }
@@ -623,7 +710,11 @@ GROUPS["tools"] = {
     ),
     "self_referencing_result": ("selfref()", error("TypeError", "is nested more than 256 levels deep, or contains itself"), T),
     # A host generator never enters the sandbox: it streams plain items through a sandbox-side iterator.
-    "generator_result": ("g = gen()\n(type(g).__name__, g.__slots__, list(g))", value("('Stream', ('_tool', '_id', '_done'), [1])"), T),
+    "generator_result": (
+        "g = gen()\n(type(g).__name__, g.__slots__, list(g))",
+        value("('Stream', ('_tool', '_id', '_done'), [1])"),
+        T,
+    ),
     # A host object of no known kind crosses as its str() (as in dspy's interpreter): text, never the object.
     "host_module_result": ("m = leak_module()\n(type(m).__name__, m.startswith('<module'))", value("('str', True)"), T),
     "reentrant_execute": ("reenter()", error("RuntimeError", "cannot re-enter the sandbox that is calling it"), T),
@@ -720,7 +811,10 @@ GROUPS["hostile_dunders"] = {
         error("E", within=1.0),
         {"timeout": 1.0},
     ),
-    "exception_str_raises": ("class E(Exception):\n    def __str__(self):\n        raise RuntimeError('bad')\nraise E('x')", error("E")),
+    "exception_str_raises": (
+        "class E(Exception):\n    def __str__(self):\n        raise RuntimeError('bad')\nraise E('x')",
+        error("E"),
+    ),
     "exception_str_returns_non_str": ("class E(Exception):\n    def __str__(self):\n        return 42\nraise E('x')", error("E")),
     "exception_str_calls_submit": (
         "class E(Exception):\n    def __str__(self):\n        SUBMIT('from __str__')\n        return 'msg'\nraise E()",
@@ -732,7 +826,15 @@ GROUPS["hostile_dunders"] = {
         {"timeout": 1.0},
     ),
     "looping_len_iter_hash_index_in_result": (
-        "class L(list):\n    def __len__(self):\n" + LOOP + "    def __iter__(self):\n" + LOOP + "class I(int):\n    def __index__(self):\n" + LOOP + "    def __hash__(self):\n" + LOOP + "[L([1]), I(7)]",
+        "class L(list):\n    def __len__(self):\n"
+        + LOOP
+        + "    def __iter__(self):\n"
+        + LOOP
+        + "class I(int):\n    def __index__(self):\n"
+        + LOOP
+        + "    def __hash__(self):\n"
+        + LOOP
+        + "[L([1]), I(7)]",
         value("[[1], 7]"),
     ),
     "looping_dunders_in_submit": (
@@ -750,7 +852,7 @@ CUSTOM_SCRIPTS: dict[str, str] = {}
 CUSTOM: dict[str, dict[str, Expect]] = {}
 
 # Environment: nothing of the host's environment, paths or identity is visible, and writes stay inside.
-CUSTOM_SCRIPTS["environment"] = r'''
+CUSTOM_SCRIPTS["environment"] = r"""
 os.environ["DSPY_RI_CANARY"] = "canary-4f1d9"
 def one(name, code, **kw):
     interp = RustInterpreter(timeout=5.0)
@@ -764,7 +866,7 @@ one("no_host_secret_or_path_anywhere", "import sys, os, time\ndump = repr({k: ge
     variables={"host_cwd": os.getcwd(), "host_home": os.path.expanduser("~"), "host_exe": sys.executable})
 one("environ_write_stays_inside", "import os\nos.environ['DSPY_RI_PROBE'] = 'set'\nos.environ['PATH'] = '/evil'\n'written'")
 results["environ_write_stays_inside"]["host"] = [os.environ.get("DSPY_RI_PROBE"), os.environ.get("PATH") == "/evil"]
-'''
+"""
 
 
 def host_environment_unchanged(host: list[Any]) -> None:
@@ -781,7 +883,7 @@ CUSTOM["environment"] = {
 
 # Builtins and module tampering stay in their session, and the host's own reading of that session (values,
 # errors, SUBMIT) is not fooled by it.
-CUSTOM_SCRIPTS["tampering"] = r'''
+CUSTOM_SCRIPTS["tampering"] = r"""
 def both(name, interp, code):
     results[name] = run(interp, code)
     results[name]["after"] = run(interp, "6 * 7").get("value")
@@ -800,7 +902,7 @@ run(b, "import sys\nsys.modules['json'] = 'hacked'")
 both("sys_modules_stays_in_session", RustInterpreter(), "import json\ntype(json).__name__")
 run(b, "import math\nmath.pi = 3")
 both("module_attribute_stays_in_session", RustInterpreter(), "import math\nmath.pi > 3.14")
-'''
+"""
 CUSTOM["tampering"] = {
     "len_same_session": value("99"),
     "len_new_interpreter": value("1"),
@@ -816,7 +918,7 @@ CUSTOM["tampering"] = {
 
 # Tools that change on the host between runs: a removed tool stays revoked, even through kept references and
 # a tampered stand-in factory; host values with evil dunders cross as plain data.
-CUSTOM_SCRIPTS["tool_lifecycle"] = r'''
+CUSTOM_SCRIPTS["tool_lifecycle"] = r"""
 interp = RustInterpreter(tools=dict(TOOLS), timeout=5.0)
 def step(name, code, **kw):
     results[name] = run(interp, code, **kw)
@@ -845,7 +947,7 @@ class EvilStr(str):
     def __eq__(self, other): raise RuntimeError("host __eq__ ran")
 step("host_variables_with_evil_dunders", "(v, type(v[0]).__name__, type(v[1]).__name__, type(v[2]).__name__, type(v[3]).__name__)",
      variables={"v": (EvilInt(5), EvilList([1, 2]), EvilDict({"k": EvilStr("s")}), EvilStr("t"))})
-'''
+"""
 CUSTOM["tool_lifecycle"] = {
     "removed_tool_through_kept_reference": error("RuntimeError", "tool 'echo' is not available"),
     "removed_tool_through_call_tool": error("RuntimeError", "tool 'echo' is not available"),
@@ -873,7 +975,9 @@ ATTEMPTS = [(g, n) for g in GROUPS for n in GROUPS[g]] + [(g, n) for g in CUSTOM
 # Attempts whose outcome needs native speed: under qemu-user, filling 128 MiB a megabyte at a time, nesting lists
 # four million deep, or a list and a dict a million deep each, outlasts the 5 s time limit, which stops it first.
 AT_NATIVE_SPEED = {
-    ("giant_allocations", "growth_loop"), ("deep_nesting", "json_dumps_deep"), ("deep_nesting", "free_deep_structures"),
+    ("giant_allocations", "growth_loop"),
+    ("deep_nesting", "json_dumps_deep"),
+    ("deep_nesting", "free_deep_structures"),
 }
 
 
@@ -919,11 +1023,14 @@ CRAFTED_BYTECODE = "def f(a):\n    return a\nf.__code__ = f.__code__.replace(co_
 
 @pytest.mark.parametrize("earlier_interpreters", [0, 2], ids=["first_interpreter", "later_interpreter"])
 def test_crafted_bytecode_is_refused_and_never_runs(earlier_interpreters):
-    script = HELPERS + f"""
+    script = (
+        HELPERS
+        + f"""
 for _ in range({earlier_interpreters}):
     RustInterpreter().execute("compile('1', 'x', 'eval').co_name")
 results['run'] = attempt({CRAFTED_BYTECODE!r})
 """
+    )
     results = run_child(script, timeout=HANG)
     error("PermissionError", NO_CODE_CRAFTING).check("crafted_bytecode", results["run"])
 
@@ -955,19 +1062,31 @@ def test_repr_of_a_million_deep_list_is_recursion_error():
 # data. None of that may block the host: the run ends within timeout + abandon_after, and no other host thread
 # is stalled for longer than the time limit (the GIL is not held across sandbox code or unbounded conversions).
 # A repr that never returns is stopped by the time limit, and as in CPython's REPL a repr that fails is the
-# cell's error (it showed '<A object>' until stop 50).
+# cell's error (not a '<A object>' stand-in).
 KEY_LOOPS = "class K:\n    def __repr__(self):\n        while True:\n            pass\n"
 FAST = {"timeout": 1.0, "abandon_after": 1.0, "memory_limit": 64 << 20}
 HOST_SIDE = {
-    "trailing_repr_loops": ("class A:\n    def __repr__(self):\n        while True:\n            pass\nA()", error("TimeoutError", "time limit"), FAST),
+    "trailing_repr_loops": (
+        "class A:\n    def __repr__(self):\n        while True:\n            pass\nA()",
+        error("TimeoutError", "time limit"),
+        FAST,
+    ),
     "trailing_repr_loops_after_print": (
         "class A:\n    def __repr__(self):\n        while True:\n            pass\nprint('hi')\nA()",
         error("TimeoutError", "time limit", "Output printed before the error:\nhi"),
         FAST,
     ),
     "trailing_dict_with_looping_key_repr": (KEY_LOOPS + "{K(): 1}", error("TimeoutError", "time limit"), FAST),
-    "submit_with_looping_key_repr": (KEY_LOOPS + "SUBMIT({K(): 1})", error("TypeError", "has type 'K', which cannot leave the sandbox"), FAST),
-    "tool_argument_with_looping_key_repr": (KEY_LOOPS + "echo({K(): 1})", error("TypeError", "has type 'K', which cannot leave the sandbox"), FAST),
+    "submit_with_looping_key_repr": (
+        KEY_LOOPS + "SUBMIT({K(): 1})",
+        error("TypeError", "has type 'K', which cannot leave the sandbox"),
+        FAST,
+    ),
+    "tool_argument_with_looping_key_repr": (
+        KEY_LOOPS + "echo({K(): 1})",
+        error("TypeError", "has type 'K', which cannot leave the sandbox"),
+        FAST,
+    ),
     "trailing_exponential_dag": ("x = []\nfor _ in range(40):\n    x = [x, x]\nx", value("'<list object>'"), FAST),
     "trailing_million_deep_list": (DEEP_LIST + "x", value("'<list object>'"), {"timeout": 3.0, "abandon_after": 1.0}),
     "trailing_huge_int_over_the_memory_limit": ("n = 1 << 31\n1 << n", error("MemoryError"), FAST),
@@ -976,12 +1095,15 @@ HOST_SIDE = {
 
 @pytest.mark.parametrize(("code", "expected", "options"), HOST_SIDE.values(), ids=HOST_SIDE.keys())
 def test_host_side_conversion_and_repr_never_block_the_host(code, expected, options):
-    script = HELPERS + f"""
+    script = (
+        HELPERS
+        + f"""
 heart = Heartbeat()
 result, stall = heart.longest_stall_during(lambda: attempt({code!r}, tools=True, **{options!r}))
 result["longest_stall"] = stall
 results["run"] = result
 """
+    )
     results = run_child(script, timeout=HANG)
     run = results["run"]
     limit = options["timeout"] + options["abandon_after"] + SLACK
@@ -1004,7 +1126,9 @@ MEMORY_GRABS = {
 
 @pytest.mark.parametrize("steps", MEMORY_GRABS.values(), ids=MEMORY_GRABS.keys())
 def test_memory_limit_bounds_what_the_host_holds(steps):
-    script = HELPERS + f"""
+    script = (
+        HELPERS
+        + f"""
 import resource
 def rss_mb():
     return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE') >> 20
@@ -1013,6 +1137,7 @@ start, peak_start = rss_mb(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 results["steps"] = [run(interp, code) for code in {steps!r}]
 results["growth_mb"] = max(rss_mb() - start, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10) - peak_start)
 """
+    )
     results = run_child(script, timeout=120)
     error("MemoryError", alive=False).check("memory_grab", results["steps"][0])
     assert results["growth_mb"] < 512, f"the host process grew by {results['growth_mb']} MB with memory_limit=64 MiB"
@@ -1030,7 +1155,9 @@ SHUTDOWN = {
 
 @pytest.mark.parametrize("code", SHUTDOWN.values(), ids=SHUTDOWN.keys())
 def test_shutdown_ends_promptly_and_runs_no_tool(code):
-    script = HELPERS + f"""
+    script = (
+        HELPERS
+        + f"""
 interp = RustInterpreter(tools=dict(TOOLS), timeout=1.0, abandon_after=1.0)
 results["run"] = run(interp, {code!r})
 started = time.perf_counter()
@@ -1038,8 +1165,8 @@ interp.shutdown()
 results["shutdown_seconds"] = time.perf_counter() - started
 results["recorded"] = list(RECORDED)
 """
+    )
     results = run_child(script, timeout=HANG)
     assert results["run"]["value"] == "1"
     assert results["shutdown_seconds"] < 1.0 + 1.0 + SLACK, f"shutdown() took {results['shutdown_seconds']:.1f} s"
     assert results["recorded"] == [], f"tools ran during shutdown: {results['recorded']}"
-

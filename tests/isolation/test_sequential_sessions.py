@@ -5,10 +5,9 @@ host."""
 from __future__ import annotations
 
 import pytest
-
-from dspy_rust_interpreter import CodeExecutionError, RustInterpreter
-
 from isolated import run_isolated
+
+from dspy_rust_interpreter import RustInterpreter
 
 
 def run_in_sequence(*codes: str) -> list:
@@ -73,9 +72,7 @@ def test_weak_references_a_session_left_on_built_in_types_do_not_reach_the_next(
 def test_listing_the_weak_references_to_an_object_works_as_in_cpython(interp):
     # Refused while sessions shared worker threads (an earlier session's references to built-in types were
     # reachable that way); a session process holds only its own.
-    assert interp.execute(
-        "import weakref\nclass C: pass\nc = C()\nr = weakref.ref(c)\nweakref.getweakrefs(c) == [r]"
-    ) is True
+    assert interp.execute("import weakref\nclass C: pass\nc = C()\nr = weakref.ref(c)\nweakref.getweakrefs(c) == [r]") is True
 
 
 def test_subclass_of_a_kept_class_does_not_reach_the_next_session():

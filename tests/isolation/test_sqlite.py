@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from isolated import run_child
 
 HOST_FILE = "/tmp/dspy_rust_interpreter_sqlite_attack.db"
@@ -81,7 +80,7 @@ def test_a_runaway_query_is_stopped_by_the_time_limit_and_the_session_goes_on():
 
 
 def test_sqlites_memory_is_inside_the_memory_limit():
-    # Issue 52, finding 5: SQLite allocated with malloc, past the counted allocator, and a 64 MiB session grew
+    # SQLite allocated with malloc, past the counted allocator, and a 64 MiB session grew
     # 322-337 MiB through a table. Its memory is the session's now: a table past the limit is a MemoryError in
     # the cell, within the limit, the statement rolled back, the same process goes on.
     results = run_child(

@@ -264,7 +264,7 @@ def test_preload_modules_of_the_packages_are_imported_by_the_sets_zygote(make_in
     interp = make_interp(packages=["python-dateutil"], preload=["dateutil.tz", "json"])
     assert interp.execute("import sys\n'dateutil.tz' in sys.modules") is True
     assert any(key is not None and key.preloaded == ("dateutil.tz",) for key in _zygote._zygotes)
-    with pytest.raises(Exception, match="preload: module \"tabulate\" cannot be imported in the sandbox"):
+    with pytest.raises(Exception, match='preload: module "tabulate" cannot be imported in the sandbox'):
         make_interp(packages=["python-dateutil"], preload=["tabulate"]).execute("1")
 
 

@@ -34,7 +34,9 @@ def test_preloaded_submodule_is_imported(make_interp):
 
 def test_a_module_outside_the_sandbox_cannot_be_preloaded(make_interp):
     interp = make_interp(preload=["pty"])
-    with pytest.raises(ValueError, match=r'preload: module "pty" cannot be imported in the sandbox \(ModuleNotFoundError: .*not available'):
+    with pytest.raises(
+        ValueError, match=r'preload: module "pty" cannot be imported in the sandbox \(ModuleNotFoundError: .*not available'
+    ):
         interp.execute("1")
 
 

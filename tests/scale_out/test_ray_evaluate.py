@@ -67,8 +67,9 @@ def test_a_worker_killed_mid_run_loses_nothing_and_leaves_no_sandbox_behind(loca
         os.kill(pid, signal.SIGKILL)
         killed["pid"] = pid
 
-    run = ray_evaluate.evaluate(items, ray_evaluate.WorkerConfig(pool_size=2), workers=2, batch_size=2,
-                                on_batch_done=kill_one_worker)
+    run = ray_evaluate.evaluate(
+        items, ray_evaluate.WorkerConfig(pool_size=2), workers=2, batch_size=2, on_batch_done=kill_one_worker
+    )
     assert ray_evaluate.check(run, truths) == []
     assert run.lost_workers >= 1 and run.retried_batches >= 1
     assert killed["sandboxes"], "the worker had sandbox processes"

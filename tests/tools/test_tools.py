@@ -222,7 +222,9 @@ def test_tools_dict_replaced_wholesale_via_clear_and_update(make_interp):
 def test_invalid_tool_name_raises_value_error_at_next_execute(interp, name):
     interp.tools[name] = add
     # dspy's wording and type (CodeInterpreterError), and a ValueError.
-    with pytest.raises(CodeInterpreterError, match="Invalid tool name: .* (not a valid Python identifier|is a Python keyword)") as info:
+    with pytest.raises(
+        CodeInterpreterError, match="Invalid tool name: .* (not a valid Python identifier|is a Python keyword)"
+    ) as info:
         interp.execute("1")
     assert isinstance(info.value, ValueError)
 
@@ -284,10 +286,7 @@ def test_a_tools_builtin_error_is_caught_by_its_type_and_by_runtime_error_as_in_
 
     interp = make_interp(tools={"fails": fails})
     name = type(error).__name__
-    code = (
-        f"try:\n    fails()\nexcept RuntimeError as e:\n    caught = (type(e).__name__, isinstance(e, {name}), str(e))\n"
-        "caught"
-    )
+    code = f"try:\n    fails()\nexcept RuntimeError as e:\n    caught = (type(e).__name__, isinstance(e, {name}), str(e))\ncaught"
     caught_name, is_own_type, message = interp.execute(code)
     assert (caught_name, is_own_type) == (name, True)
     assert f"tool 'fails' failed with {name}: " in message

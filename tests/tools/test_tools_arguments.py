@@ -71,8 +71,8 @@ def _annotated(name, annotation):
         (list[int], "[1, 2]", "[1, 'x']", "argument 'v'[1] must be int, got str ('x')"),
         (dict[str, int], "{'a': 1}", "{'a': 'b'}", "argument 'v'['a'] must be int"),
         (tuple[int, str], "(1, 'a')", "(1, 2, 3)", "must be tuple[int, str] (exactly 2 items)"),
-        (Optional[int], "None", "'1'", "must be int or None"),
-        (Union[int, str], "'x'", "1.5", "must be int or str"),
+        (Optional[int], "None", "'1'", "must be int or None"),  # noqa: UP045 -- the typing form is what is tested
+        (Union[int, str], "'x'", "1.5", "must be int or str"),  # noqa: UP007 -- the typing form is what is tested
         (Literal["asc", "desc"], "'asc'", "'up'", "must be one of 'asc', 'desc', got str ('up')"),
         (Query, "{'text': 't', 'limit': 1}", "{'text': 't'}", "missing ['limit']"),
         (Query, "{'text': 't', 'limit': 1}", "{'text': 't', 'limit': 1, 'x': 0}", "unexpected [\"'x'\"]"),

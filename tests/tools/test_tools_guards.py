@@ -115,7 +115,13 @@ def test_slow_call_is_warned_about(make_interp, caplog):
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("tool_timeout", 0), ("tool_timeout", "1"), ("max_tool_calls", -1), ("max_tool_result_bytes", 1.5), ("slow_tool_seconds", None)],
+    [
+        ("tool_timeout", 0),
+        ("tool_timeout", "1"),
+        ("max_tool_calls", -1),
+        ("max_tool_result_bytes", 1.5),
+        ("slow_tool_seconds", None),
+    ],
 )
 def test_bad_guard_options_are_refused(option, value):
     with pytest.raises(ValueError, match=option):

@@ -22,9 +22,7 @@ def search(query: str, k: int = 3, *, exact: bool = False) -> list[str]:
 
 def test_stand_in_shows_host_signature_with_string_annotations(make_interp):
     interp = make_interp(tools={"search": search})
-    assert interp.execute(SIGNATURE.format("search")) == (
-        "(query: 'str', k: 'int' = 3, *, exact: 'bool' = False) -> 'list[str]'"
-    )
+    assert interp.execute(SIGNATURE.format("search")) == ("(query: 'str', k: 'int' = 3, *, exact: 'bool' = False) -> 'list[str]'")
 
 
 def test_stand_in_carries_host_docstring(make_interp):
@@ -151,7 +149,7 @@ def test_docstring_and_defaults_cannot_inject_code():
 
 
 def test_annotation_text_cannot_inject_code(make_interp):
-    def tool(x: "int') -> None:\n    import os\n    x = ('"):
+    def tool(x: "int') -> None:\n    import os\n    x = ('"):  # noqa: F722 -- the attack is this annotation
         return x
 
     interp = make_interp(tools={"tool": tool})

@@ -21,7 +21,7 @@ pub const MAX_RUNNING: usize = 1000;
 
 /// The arguments the running calls may hold on the host, where the session has no memory limit. With one, they
 /// may hold as much as the limit: the host makes its own copy of each call's arguments, so one 40 MB str
-/// passed to 25 calls that wait on a model cost the host 1 GB, and a cell could start 1,000 (audit of stop 50).
+/// passed to 25 calls that wait on a model costs the host 1 GB, and a cell may start `MAX_RUNNING` of them.
 pub const ARGUMENTS_WITHOUT_LIMIT: usize = 512 << 20;
 
 pub struct HostCalls<'a, 'py> {
@@ -47,7 +47,17 @@ impl<'a, 'py> HostCalls<'a, 'py> {
     /// The host calls of a run of a session with `memory_limit`.
     pub fn new(py: Python<'py>, pool: Option<&'a ToolHooks>, memory_limit: Option<usize>) -> Self {
         let may_hold = memory_limit.unwrap_or(ARGUMENTS_WITHOUT_LIMIT);
-        Self { pool, py, wake_fd: None, running: HashMap::new(), held: 0, may_hold, finished: Vec::new(), last_started: 0, waiting: None }
+        Self {
+            pool,
+            py,
+            wake_fd: None,
+            running: HashMap::new(),
+            held: 0,
+            may_hold,
+            finished: Vec::new(),
+            last_started: 0,
+            waiting: None,
+        }
     }
 
     /// The pool, told at this run's first call that a new run began (it drops what earlier runs' calls
@@ -80,7 +90,9 @@ impl<'a, 'py> HostCalls<'a, 'py> {
         }
         self.last_started = call_id;
         if self.running.len() >= MAX_RUNNING {
-            let refused = format!("tool '{name}' was not started: {MAX_RUNNING} host calls are already running; await some first");
+            let refused = format!(
+                "tool '{name}' was not started: {MAX_RUNNING} host calls are already running; await some first"
+            );
             self.finished.push((call_id, ToolResult::Refused(refused)));
             return Ok(());
         }

@@ -16,8 +16,8 @@ use pyo3::prelude::*;
 use super::{Session, State};
 use crate::host::journal::{self, Answer, Entry};
 use crate::host::lineage::Lineage;
-use crate::host::process::{self, Failure, Process};
 use crate::host::outcome::Replay;
+use crate::host::process::{self, Failure, Process};
 use crate::protocol::files::FileAnswer;
 use crate::protocol::message::{ToHost, ToSession, ToolResult, REPLAY_BUDGET};
 
@@ -43,8 +43,8 @@ impl Session {
         let runs = entries.len();
         // The whole replay within one run's limits and twice what the session's runs between checkpoints may
         // take: runs that were quick can be slow the second time (a cell that spins once the clock passes a
-        // moment), and 60 of them, each held to a run's limits alone, made one rollback take 61 s at
-        // timeout=1. Once one fails, the runs that replayed cleanly since the latest checkpoint (a second of
+        // moment), and 60 of them, each held to a run's limits alone, would make one rollback take a minute
+        // at timeout=1. Once one fails, the runs that replayed cleanly since the latest checkpoint (a second of
         // runs at most, as it is forked per second of them) get the replay budget once more.
         let mut all_by = Instant::now() + self.replay_wait() + 2 * REPLAY_BUDGET;
         let retries_by = all_by + REPLAY_BUDGET;
@@ -120,7 +120,7 @@ impl Session {
 
     /// How long one replayed run may take: a run's limits, and its grace twice.
     fn replay_wait(&self) -> Duration {
-        self.grace() * 2 + self.timeout().unwrap_or(Duration::from_secs(60))
+        self.options.abandon_after() * 2 + self.options.timeout().unwrap_or(Duration::from_secs(60))
     }
 
     /// A new session process from the session's zygote, or from a live one when that is gone or the session
@@ -130,7 +130,7 @@ impl Session {
         let spawned = match &state.respawn_from {
             Some(zygote) => {
                 let zygote = zygote.as_raw_fd();
-                py.detach(|| Process::spawn(zygote, &self.options, Vec::new()))
+                py.detach(|| Process::spawn(zygote, &self.options, self.files.clone(), Vec::new()))
             }
             None => Err(Failure::Zygote("the session has no zygote of its own".into())),
         };
@@ -143,7 +143,8 @@ impl Session {
                 for pause_ms in [0, 20, 100, 300, 1000] {
                     py.detach(|| std::thread::sleep(Duration::from_millis(pause_ms)));
                     let Some(zygote) = self.live_zygote(py) else { break };
-                    spawned = py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, Vec::new()));
+                    spawned =
+                        py.detach(|| Process::spawn(zygote.as_raw_fd(), &self.options, self.files.clone(), Vec::new()));
                     state.respawn_from = Some(zygote);
                     if !matches!(spawned, Err(Failure::Zygote(_))) {
                         break;
@@ -198,7 +199,8 @@ impl Session {
         let mut at_checkpoint = 0;
         let mut replayed = 0;
         for entry in entries {
-            process::send_request(&state.process.link, &entry.request).map_err(|e| failed(e.to_string(), at_checkpoint))?;
+            process::send_request(&state.process.link, &entry.request)
+                .map_err(|e| failed(e.to_string(), at_checkpoint))?;
             let mut answers = entry.answers.iter();
             let mut changes = 0;
             let mut given = Vec::new();
@@ -220,25 +222,31 @@ impl Session {
                         continue;
                     }
                     Ok((_, ToHost::ToolStart { .. }, _)) => continue,
-                    Ok((_, ToHost::ToolCall { name, .. } | ToHost::StreamPull { tool: name, .. }, _)) => match answers.next() {
-                        Some(answer @ Answer::Tool(_)) => answer.clone(),
-                        _ => {
-                            replay.diverged += 1;
-                            Answer::Tool(
-                                ToSession::ToolResult(ToolResult::Refused(format!(
+                    Ok((_, ToHost::ToolCall { name, .. } | ToHost::StreamPull { tool: name, .. }, _)) => {
+                        match answers.next() {
+                            Some(answer @ Answer::Tool(_)) => answer.clone(),
+                            _ => {
+                                replay.diverged += 1;
+                                Answer::Tool(
+                                    ToSession::ToolResult(
+                                        ToolResult::Refused(format!(
                                     "tool '{name}' was not called when this cell first ran; its replay is refused"
-                                )), 0)
-                                .encode(),
-                            )
+                                )),
+                                        0,
+                                    )
+                                    .encode(),
+                                )
+                            }
                         }
-                    },
+                    }
                     Ok((_, ToHost::FileOp(op), _)) => match self.mounts.not_journaled(&op, &mut changes) {
                         // Done again (see `HostMounts::answer`): a read, or a refusal that does not depend on
                         // the folder. A folder changed since may make the replayed cell end differently, which
                         // is reported like any divergence.
                         Some(answer) => {
                             let reply = ToSession::FileAnswer(answer).encode();
-                            process::send_request(&state.process.link, &reply).map_err(|e| failed(e.to_string(), at_checkpoint))?;
+                            process::send_request(&state.process.link, &reply)
+                                .map_err(|e| failed(e.to_string(), at_checkpoint))?;
                             continue;
                         }
                         None => match answers.next() {
@@ -281,12 +289,16 @@ impl Session {
                         return Err(failed(format!("{why}; {ANOTHER_PATH}"), at_checkpoint));
                     }
                     Ok((_, other, _)) => {
-                        let why = format!("the sandbox's process sent {} during a cell", process::name(&other));
+                        let why = format!(
+                            "the sandbox's process sent {} during a cell",
+                            crate::protocol::message::variant_name(&other)
+                        );
                         return Err(failed(why, at_checkpoint));
                     }
                     Err(failure) => return Err(failed(failure.into_reason(), at_checkpoint)),
                 };
-                process::send_request(&state.process.link, answer.frame()).map_err(|e| failed(e.to_string(), at_checkpoint))?;
+                process::send_request(&state.process.link, answer.frame())
+                    .map_err(|e| failed(e.to_string(), at_checkpoint))?;
                 given.push(answer);
             }
         }

@@ -10,7 +10,33 @@ use rustpython_vm::{PyObjectRef, PyResult, TryFromObject, VirtualMachine};
 use crate::protocol::files::{FileAnswer, FileKind, FileOp, FileStat, FilesCommand, FilesOptions, MAX_TRANSFER};
 use crate::protocol::message::Outcome;
 use crate::protocol::value::Value;
-use crate::sandbox::vm::state::with_state;
+
+/// The filesystem's modules, as imported at start-up (sandbox code removing them from `sys.modules` changes nothing
+/// here), and the runs so far (the filesystem notes which run changed each file).
+#[derive(Default)]
+struct Files {
+    files_module: Option<PyObjectRef>,
+    files_host_module: Option<PyObjectRef>,
+    runs: u64,
+}
+
+thread_local! {
+    static FILES: std::cell::RefCell<Files> = std::cell::RefCell::new(Files::default());
+}
+
+fn with_state<R>(f: impl FnOnce(&mut Files) -> R) -> R {
+    FILES.with(|state| f(&mut state.borrow_mut()))
+}
+
+/// Runs so far.
+pub fn runs() -> u64 {
+    with_state(|s| s.runs)
+}
+
+/// Set the count of runs (a rehearsal's run is not the session's).
+pub fn set_runs(runs: u64) {
+    with_state(|s| s.runs = runs);
+}
 
 /// The `_sandbox_files` module (kept from start-up: sandbox code removing it from `sys.modules` changes
 /// nothing here).
@@ -39,12 +65,22 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         s.files_host_module = Some(host);
     });
     vm.import("_sandbox_files_io", 0)?.get_attr("install", vm)?.call((), vm)?;
-    configure_now(vm, &FilesOptions { mounts: Vec::new(), max_bytes: crate::protocol::files::DEFAULT_MAX_BYTES, max_files: crate::protocol::files::DEFAULT_MAX_FILES })
+    configure_now(
+        vm,
+        &FilesOptions {
+            mounts: Vec::new(),
+            files_max_bytes: crate::protocol::files::DEFAULT_MAX_BYTES,
+            files_max_count: crate::protocol::files::DEFAULT_MAX_FILES,
+        },
+    )
 }
 
 /// Give the session its mounts and quotas when they are not the zygote's (see `install`); once, when it starts.
 pub fn configure(vm: &VirtualMachine, options: &FilesOptions) -> PyResult<()> {
-    if options.mounts.is_empty() && options.max_bytes == crate::protocol::files::DEFAULT_MAX_BYTES && options.max_files == crate::protocol::files::DEFAULT_MAX_FILES {
+    if options.mounts.is_empty()
+        && options.files_max_bytes == crate::protocol::files::DEFAULT_MAX_BYTES
+        && options.files_max_count == crate::protocol::files::DEFAULT_MAX_FILES
+    {
         return Ok(());
     }
     configure_now(vm, options)
@@ -59,15 +95,15 @@ fn configure_now(vm: &VirtualMachine, options: &FilesOptions) -> PyResult<()> {
         .collect();
     let request = vm.new_function("request", request);
     let run_id = vm.new_function("run_id", |_: FuncArgs| with_state(|s| s.runs));
-    module(vm)?.get_attr("configure", vm)?.call((vm.ctx.new_list(mounts), options.max_bytes, options.max_files, request, run_id), vm)?;
+    module(vm)?
+        .get_attr("configure", vm)?
+        .call((vm.ctx.new_list(mounts), options.files_max_bytes, options.files_max_count, request, run_id), vm)?;
     Ok(())
 }
 
 fn names(vm: &VirtualMachine, obj: PyObjectRef) -> PyResult<Vec<String>> {
     vm.extract_elements_with(&obj, |item| {
-        item.downcast::<PyStr>()
-            .map(|s| s.to_string())
-            .map_err(|_| vm.new_type_error("a path name must be a str"))
+        item.downcast::<PyStr>().map(|s| s.to_string()).map_err(|_| vm.new_type_error("a path name must be a str"))
     })
 }
 
@@ -125,7 +161,8 @@ pub fn command(vm: &VirtualMachine, command: FilesCommand) -> Outcome {
         let host = host_module(vm)?;
         let value = match command {
             FilesCommand::Write { path, data } => {
-                let data = crate::sandbox::bridge::values::into_sandbox(data, vm).map_err(|e| vm.new_type_error(e.describe("data")))?;
+                let data = crate::sandbox::bridge::values::into_sandbox(data, vm)
+                    .map_err(|e| vm.new_type_error(e.describe("data")))?;
                 host.get_attr("host_write", vm)?.call((path, data), vm)?;
                 Value::None
             }
@@ -148,7 +185,13 @@ pub fn command(vm: &VirtualMachine, command: FilesCommand) -> Outcome {
         Ok(value) => Outcome::Value(value),
         Err(exc) => {
             let report = crate::sandbox::vm::errors::exception_report(vm, &exc, |_, _| None);
-            Outcome::Error { type_name: report.type_name, message: report.message, traceback: String::new(), output: String::new(), stop: None }
+            Outcome::Error {
+                type_name: report.type_name,
+                message: report.message,
+                traceback: String::new(),
+                output: String::new(),
+                stop: None,
+            }
         }
     }
 }

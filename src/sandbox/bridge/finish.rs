@@ -9,7 +9,36 @@ use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use crate::sandbox::vm::limits;
-use crate::sandbox::vm::state::{with_state, Field, FinishKind};
+use std::cell::RefCell;
+
+use crate::protocol::message::{Field, FinishKind};
+
+/// The current run's finish call, on the VM thread.
+#[derive(Default)]
+struct Finish {
+    /// The output fields the run was given (dspy's signature), if any.
+    fields: Option<Vec<Field>>,
+    /// The accepted finish call of the current run: its kind and the output dict (a sandbox dict).
+    finish: Option<(FinishKind, PyObjectRef)>,
+}
+
+thread_local! {
+    static FINISH: RefCell<Finish> = RefCell::new(Finish::default());
+}
+
+fn with_state<R>(f: impl FnOnce(&mut Finish) -> R) -> R {
+    FINISH.with(|state| f(&mut state.borrow_mut()))
+}
+
+/// A run starts with these output fields and no finish call.
+pub fn begin_run(fields: Option<Vec<Field>>) {
+    with_state(|s| *s = Finish { fields, finish: None });
+}
+
+/// The run's accepted finish call, taken.
+pub fn take_finish() -> Option<(FinishKind, PyObjectRef)> {
+    with_state(|s| s.finish.take())
+}
 
 pub fn install(vm: &VirtualMachine, globals: &rustpython_vm::builtins::PyDictRef) -> PyResult<()> {
     globals.set_item("SUBMIT", vm.new_function("SUBMIT", submit).into(), vm)?;
@@ -38,7 +67,7 @@ fn named(kwargs: rustpython_vm::function::KwArgs) -> Vec<(String, PyObjectRef)> 
 
 /// `FINAL_VAR("a", "b", field="c")`: the values of the named globals, as FINAL would take them.
 fn final_var(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
-    let globals = with_state(|s| s.globals.clone()).expect("globals exist while code runs");
+    let globals = crate::sandbox::vm::namespace::globals().expect("globals exist while code runs");
     let lookup = |value: &PyObjectRef| -> PyResult<(String, PyObjectRef)> {
         let name = value.downcast_ref::<PyStr>().map(|s| s.to_string_lossy().into_owned()).ok_or_else(|| {
             vm.new_type_error(format!(
@@ -151,11 +180,8 @@ fn accept(
                 }
                 output.set_item(name.as_str(), value, vm)?;
             }
-            let missing: Vec<&str> = fields
-                .iter()
-                .filter(|f| !output.contains_key(f.name.as_str(), vm))
-                .map(|f| f.name.as_str())
-                .collect();
+            let missing: Vec<&str> =
+                fields.iter().filter(|f| !output.contains_key(f.name.as_str(), vm)).map(|f| f.name.as_str()).collect();
             if !missing.is_empty() {
                 // CPython's arity wording (dspy's SUBMIT is a Python function), then how to call it.
                 return Err(vm.new_type_error(format!(

@@ -6,25 +6,77 @@
 //! sandbox's event loop is running), it starts the host call and returns an awaitable of its result at once,
 //! so calls gathered together run at the same time on the host (see `_sandbox_async`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRef};
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStrRef, PyTupleRef, PyTypeRef};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use crate::sandbox::bridge::host;
-use crate::sandbox::vm::limits;
 use crate::protocol::message::{HostError, ToolDecl, ToolResult, SPAWN_STAND_INS};
-use crate::sandbox::vm::state::{with_state, ToolEntry, ToolFactory};
+use crate::sandbox::bridge::host;
 use crate::sandbox::bridge::values;
+use crate::sandbox::vm::limits;
+
+/// A host tool as the sandbox sees it (the callable stays in the host, which calls it by name).
+pub struct ToolEntry {
+    /// The source of its stand-in (see `ToolSpec`), None for the generic one.
+    pub source: Option<String>,
+    /// The stand-in: the function the tool's global is, and what `call_tool(name, ...)` calls, so the VM binds
+    /// a call's arguments to the tool's signature whichever way it is made.
+    pub stand_in: PyObjectRef,
+}
+
+/// What the zygote makes once for every session's tools (`new_stand_in_factory`): the stand-in maker, and the
+/// class of a stream's sandbox end.
+pub struct ToolFactory {
+    pub make_tool: PyObjectRef,
+    pub stream: PyObjectRef,
+}
+
+/// The session's tools, on its VM thread.
+#[derive(Default)]
+struct Tools {
+    tools: HashMap<String, Rc<ToolEntry>>,
+    tool_factory: Option<ToolFactory>,
+    /// Stand-ins the zygote made before forking, by tool name and source (`prepare_stand_ins`); a session takes
+    /// each at most once.
+    prepared_stand_ins: HashMap<(String, String), PyObjectRef>,
+    /// The types a host tool's exception takes, by host type name (`errors::tool_error_types`).
+    tool_error_types: HashMap<String, PyTypeRef>,
+    /// Host calls started from async code and not yet delivered: the tool's name by call id.
+    host_calls: HashMap<u64, String>,
+}
+
+thread_local! {
+    static TOOLS: RefCell<Tools> = RefCell::new(Tools::default());
+}
+
+/// Borrow the tools' state briefly. Never call back into the VM while borrowed.
+fn with_state<R>(f: impl FnOnce(&mut Tools) -> R) -> R {
+    TOOLS.with(|state| f(&mut state.borrow_mut()))
+}
+
+/// Keep what the zygote made for every session's tools.
+pub fn set_up(factory: ToolFactory, tool_error_types: HashMap<String, PyTypeRef>) {
+    with_state(|s| {
+        s.tool_factory = Some(factory);
+        s.tool_error_types = tool_error_types;
+    });
+}
+
+/// Forget the host calls an earlier run left running; whether there were any.
+pub fn forget_host_calls() -> bool {
+    !with_state(|s| std::mem::take(&mut s.host_calls)).is_empty()
+}
 
 /// Sandbox-side factory of stand-ins: a plain function per tool, so the tool has its own name and is
 /// found by identity among the globals (dspy's facade looks tools up that way). Made once, in the zygote,
 /// with the two classes every stand-in uses (`Default` for a default the host applies, `Stream` for a tool
-/// that streams): a stand-in's source is then only its `def`, and a session with RLM's three tools no longer
-/// compiles and builds six classes before its first run.
+/// that streams): a stand-in's source is then only its `def`, and a session with RLM's three tools does not
+/// compile and build six classes before its first run.
 const STAND_IN_FACTORY: &str = "\
 def new_factory(invoke, pull):
     class Default:
@@ -96,8 +148,11 @@ pub fn new_stand_in_factory(vm: &VirtualMachine) -> PyResult<ToolFactory> {
     let invoke = vm.new_function("invoke", invoke_from_stand_in);
     let pull = vm.new_function("pull", pull_stream);
     let made = scope.globals.get_item("new_factory", vm)?.call((invoke, pull), vm)?;
-    let made = made.downcast::<rustpython_vm::builtins::PyTuple>().map_err(|_| vm.new_type_error("the tool factory makes a pair"))?;
-    let [make_tool, stream] = <[PyObjectRef; 2]>::try_from(made.as_slice().to_vec()).map_err(|_| vm.new_type_error("the tool factory makes a pair"))?;
+    let made = made
+        .downcast::<rustpython_vm::builtins::PyTuple>()
+        .map_err(|_| vm.new_type_error("the tool factory makes a pair"))?;
+    let [make_tool, stream] = <[PyObjectRef; 2]>::try_from(made.as_slice().to_vec())
+        .map_err(|_| vm.new_type_error("the tool factory makes a pair"))?;
     Ok(ToolFactory { make_tool, stream })
 }
 
@@ -107,14 +162,16 @@ const MAX_PREPARED_STAND_INS: usize = 64;
 
 /// In the zygote, before it forks a session whose first run declares `decls`: make the stand-ins it does not
 /// have yet, so that session and every later one with the same tools take them made. Compiling a stand-in's
-/// `def` took ~55 us per tool in every session (RLM's three tools: most of what tools added to a new
-/// session). A source that does not compile is left for the session, which reports it as before.
+/// `def` in every session is most of what tools add to a new session (RLM's three tools). A source that does
+/// not compile is left for the session, which compiles it and reports its error.
 pub fn prepare_stand_ins(vm: &VirtualMachine, decls: Vec<ToolDecl>) {
     let Some(factory) = with_state(|s| s.tool_factory.as_ref().map(|f| f.make_tool.clone())) else { return };
     for ToolDecl { name, source } in decls.into_iter().take(SPAWN_STAND_INS) {
         let Some(source) = source else { continue };
         let key = (name, source);
-        if with_state(|s| s.prepared_stand_ins.len() >= MAX_PREPARED_STAND_INS || s.prepared_stand_ins.contains_key(&key)) {
+        if with_state(|s| {
+            s.prepared_stand_ins.len() >= MAX_PREPARED_STAND_INS || s.prepared_stand_ins.contains_key(&key)
+        }) {
             continue;
         }
         if let Ok(stand_in) = factory.call((vm.ctx.new_str(key.0.as_str()), vm.ctx.new_str(key.1.as_str())), vm) {
@@ -190,9 +247,9 @@ fn call_tool(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         return Err(vm.new_type_error("call_tool() needs the tool's name: call_tool(\"name\", *args, **kwargs)"));
     }
     let name = args.args.remove(0);
-    let name = name
-        .downcast::<rustpython_vm::builtins::PyStr>()
-        .map_err(|obj| vm.new_type_error(format!("call_tool() takes the tool's name as a str, got {}", obj.class().name())))?;
+    let name = name.downcast::<rustpython_vm::builtins::PyStr>().map_err(|obj| {
+        vm.new_type_error(format!("call_tool() takes the tool's name as a str, got {}", obj.class().name()))
+    })?;
     let name = name.to_string_lossy();
     let Some(stand_in) = with_state(|s| s.tools.get(name.as_ref()).map(|entry| entry.stand_in.clone())) else {
         return Err(not_available(&name, vm));
@@ -236,10 +293,18 @@ pub fn call_host_tool(
     // One count for the whole call: the host refuses a message of more than MAX_VALUES values.
     let seen = std::cell::Cell::new(0);
     let to_value = |value: &PyObjectRef, what: &str| {
-        values::to_value_counted(value, vm, &seen).map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
+        values::to_value_counted(value, vm, &seen)
+            .map_err(|e| vm.new_type_error(format!("tool '{name}': {}", e.describe(what))))
     };
-    let positional = args.iter().enumerate().map(|(i, value)| to_value(value, &format!("positional argument {i}"))).collect::<PyResult<Vec<_>>>()?;
-    let keyword = kwargs.iter().map(|(key, value)| Ok((key.clone(), to_value(value, &format!("argument '{key}'"))?))).collect::<PyResult<Vec<_>>>()?;
+    let positional = args
+        .iter()
+        .enumerate()
+        .map(|(i, value)| to_value(value, &format!("positional argument {i}")))
+        .collect::<PyResult<Vec<_>>>()?;
+    let keyword = kwargs
+        .iter()
+        .map(|(key, value)| Ok((key.clone(), to_value(value, &format!("argument '{key}'"))?)))
+        .collect::<PyResult<Vec<_>>>()?;
     if in_running_event_loop(vm) {
         let call_id = host::host().start_tool(name, positional, keyword);
         with_state(|s| s.host_calls.insert(call_id, name.to_owned()));
@@ -300,7 +365,9 @@ fn tool_result_in_sandbox(result: ToolResult, name: &str, vm: &VirtualMachine) -
             let stream = with_state(|s| s.tool_factory.as_ref().map(|f| f.stream.clone())).expect("set at start-up");
             stream.call((vm.ctx.new_str(name), id), vm)
         }
-        ToolResult::End => Err(vm.new_type_error(format!("tool '{name}': the host ended a stream that was not pulled"))),
+        ToolResult::End => {
+            Err(vm.new_type_error(format!("tool '{name}': the host ended a stream that was not pulled")))
+        }
         ToolResult::Raise(error) => Err(host_error_in_sandbox(error, vm, name)),
         ToolResult::Refused(message) => Err(vm.new_type_error(message)),
     }
@@ -335,7 +402,8 @@ fn wait_for_host_calls(timeout: Option<f64>, vm: &VirtualMachine) -> PyResult<Ve
             Ok(value) => (true, value),
             Err(exc) => (false, exc.into()),
         };
-        delivered.push(vm.ctx.new_tuple(vec![vm.ctx.new_int(call_id).into(), vm.ctx.new_bool(ok).into(), value]).into());
+        delivered
+            .push(vm.ctx.new_tuple(vec![vm.ctx.new_int(call_id).into(), vm.ctx.new_bool(ok).into(), value]).into());
     }
     Ok(delivered)
 }

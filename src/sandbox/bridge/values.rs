@@ -27,22 +27,25 @@ pub struct KeptValues {
 impl KeptValues {
     /// Every variable as a sandbox object, or the first failure described for the model; the values kept
     /// from now on are exactly those this run marked.
-    pub fn bind(&mut self, variables: Vec<(String, Value)>, vm: &VirtualMachine) -> std::result::Result<Vec<(String, PyObjectRef)>, String> {
+    pub fn bind(
+        &mut self,
+        variables: Vec<(String, Value)>,
+        vm: &VirtualMachine,
+    ) -> std::result::Result<Vec<(String, PyObjectRef)>, String> {
         let mut kept = HashMap::new();
         let mut bindings = Vec::with_capacity(variables.len());
         for (name, value) in variables {
             let object = match value {
                 Value::Kept(key) => {
-                    let object = self
-                        .previous
-                        .get(&key)
-                        .cloned()
-                        .ok_or_else(|| format!("variable '{name}': the kept value {key} is not known to this session"))?;
+                    let object = self.previous.get(&key).cloned().ok_or_else(|| {
+                        format!("variable '{name}': the kept value {key} is not known to this session")
+                    })?;
                     kept.insert(key, object.clone());
                     object
                 }
                 Value::Keep(key, inner) => {
-                    let object = into_sandbox(*inner, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
+                    let object =
+                        into_sandbox(*inner, vm).map_err(|e| e.describe(&format!("variable '{name}': {name}")))?;
                     kept.insert(key, object.clone());
                     object
                 }
@@ -100,7 +103,9 @@ pub fn to_sandbox(value: &Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
             dict.into()
         }
         Value::When(when) => when_in_sandbox(when, vm)?,
-        Value::Decimal(text) => construct(vm, "decimal", "Decimal", vec![vm.ctx.new_str(text.as_str()).into()], vec![])?,
+        Value::Decimal(text) => {
+            construct(vm, "decimal", "Decimal", vec![vm.ctx.new_str(text.as_str()).into()], vec![])?
+        }
         Value::Uuid(int) => {
             let int = vm.ctx.new_bigint(&malachite_bigint::BigInt::from(*int)).into();
             construct(vm, "uuid", "UUID", vec![], vec![("int", int)])?
@@ -108,7 +113,9 @@ pub fn to_sandbox(value: &Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
         Value::Keep(..) | Value::Kept(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a kept value can only be a variable".into())))
         }
-        Value::Host(_) => return Err(ConvertError::new(ConvertErrorKind::Failed("a host buffer only exists in the host".into()))),
+        Value::Host(_) => {
+            return Err(ConvertError::new(ConvertErrorKind::Failed("a host buffer only exists in the host".into())))
+        }
     })
 }
 
@@ -124,7 +131,9 @@ fn when_in_sandbox(when: &When, vm: &VirtualMachine) -> Result<PyObjectRef> {
         Ok((vec![int(clock.hour), int(clock.minute), int(clock.second), int(clock.microsecond)], keywords))
     };
     match when {
-        When::Date { year, month, day } => construct(vm, "datetime", "date", vec![int(*year), int(*month), int(*day)], vec![]),
+        When::Date { year, month, day } => {
+            construct(vm, "datetime", "date", vec![int(*year), int(*month), int(*day)], vec![])
+        }
         When::Time(time) => {
             let (args, keywords) = clock(time)?;
             construct(vm, "datetime", "time", args, keywords)
@@ -310,7 +319,8 @@ mod tests {
     fn a_kept_value_is_the_same_object_next_run_and_only_then() {
         with_test_vm(|vm| {
             let mut kept = KeptValues::default();
-            let first = kept.bind(vec![("doc".into(), Value::Keep(7, Box::new(Value::Str("x".repeat(5000)))))], vm).unwrap();
+            let first =
+                kept.bind(vec![("doc".into(), Value::Keep(7, Box::new(Value::Str("x".repeat(5000)))))], vm).unwrap();
             let again = kept.bind(vec![("doc".into(), Value::Kept(7))], vm).unwrap();
             assert!(first[0].1.is(&again[0].1));
             let third = kept.bind(vec![("doc".into(), Value::Kept(7))], vm).unwrap();

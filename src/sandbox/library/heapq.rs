@@ -1,6 +1,6 @@
 //! `heapq.nlargest` and `heapq.nsmallest` in native code. CPython's are Python, but its loop over the data is
-//! a few bytecodes per element that CPython runs fast and RustPython's interpreter does not: `heapq.nlargest(10,
-//! lines, key=len)` over a 10 MB text ran at 0.30x CPython's speed (issue 30). This is the same algorithm step
+//! a few bytecodes per element that CPython runs fast and RustPython's interpreter does not, and
+//! `heapq.nlargest(10, lines, key=len)` runs it for every line of a text. This is the same algorithm step
 //! for step (the same shortcuts through `max`/`min` and `sorted`, the same decorated tuples and order counter,
 //! the same `heapify`/`heapreplace` functions of `heapq`, the same comparisons in the same order), so results,
 //! ties, errors and the calls made to `key` and to the elements' comparisons are CPython's. Calls it does not
@@ -59,7 +59,8 @@ impl Select {
         let none = || vm.ctx.none();
         if n == 1 {
             let sentinel = vm.ctx.new_base_object(vm.ctx.types.object_type.to_owned(), None);
-            let kwargs: KwArgs = [("default", sentinel.clone()), ("key", key.unwrap_or_else(none))].into_iter().collect();
+            let kwargs: KwArgs =
+                [("default", sentinel.clone()), ("key", key.unwrap_or_else(none))].into_iter().collect();
             let result = self.extreme.call(FuncArgs::new(vec![iterable.get_iter(vm)?.into()], kwargs), vm)?;
             let found = if result.is(&sentinel) { vec![] } else { vec![result] };
             return Ok(vm.ctx.new_list(found).into());

@@ -1,8 +1,8 @@
 //! `itertools.compress` as CPython runs it: each step takes the next datum first and only then the next
-//! selector. RustPython takes the selector first, so when the data ran out one selector too many had been
+//! selector. RustPython takes the selector first, so when the data runs out one selector too many has been
 //! consumed (more-itertools counts what it consumed with `compress(it, count(1))`: `islice_extended` with a
-//! negative start, and `before_and_after` lost an item), and a selector iterable that never ends with data
-//! that did and false selectors never stopped.
+//! negative start, and `before_and_after` lose an item), and a selector iterable that never ends with data
+//! that does and false selectors never stops.
 
 use rustpython_vm::builtins::PyType;
 use rustpython_vm::protocol::{PyIter, PyIterReturn};

@@ -33,4 +33,3 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     re::install(vm)?;
     wording::install(vm)
 }
-

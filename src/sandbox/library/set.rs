@@ -1,7 +1,7 @@
 //! The distinct strings of a list or tuple of exact `str`s, told apart by their text in a Rust hash table,
-//! for `set(words)`, `frozenset(words)`, `set.update(words)` and `Counter(words)` (issue 30: the vocabulary of
-//! a context, word frequencies). RustPython's set and dict look each element up under a lock, with its
-//! SipHash, and that was most of the time: `set(words)` over 1.36 million words took 62 ms, CPython 20-27.
+//! for `set(words)`, `frozenset(words)`, `set.update(words)` and `Counter(words)` (the vocabulary of a
+//! context, word frequencies). RustPython's set and dict look each element up under a lock, with its
+//! SipHash, and that is most of the time of `set(words)` over a context's million words.
 //!
 //! Only where no code of the user's takes part, so the result is the one the element-by-element loop makes:
 //! an exact list or tuple (no `__iter__` of the user's), of exact `str`s (hashed and compared by their text,
@@ -19,10 +19,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::OnceLock;
 
+use crate::sandbox::library::method::fast_method;
 use rustpython_vm::builtins::{PyFrozenSet, PyList, PySet, PyStr, PyTuple, PyType};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine};
-use crate::sandbox::library::method::fast_method;
 
 /// How many elements between checks for a stop (the time limit, an interrupt).
 const CHECK_EVERY: usize = 4096;
@@ -97,9 +97,8 @@ impl Hasher for Passed {
 }
 
 /// One pass: a list of 1.4 million words is far larger than the caches, and each str's text is a second
-/// block beside the object, so reading every element twice (once to check it, once to count it) doubled the
-/// cache misses (`set(words)`: 61 ms that way, 34.5 in one pass; asking for the objects and texts ahead with
-/// prefetches made it 40).
+/// block beside the object, so reading every element twice (once to check it, once to count it) would double
+/// the cache misses (asking for the objects and texts ahead with prefetches does not win them back).
 fn tally(items: &[PyObjectRef], vm: &VirtualMachine) -> Option<PyResult<Vec<Distinct>>> {
     let mut index: HashMap<Key, usize, BuildHasherDefault<Passed>> = HashMap::default();
     let mut distinct: Vec<Distinct> = Vec::new();
@@ -170,9 +169,17 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 }
 
 /// `set(iterable)` called on the set type itself (a subclass's call goes RustPython's way, then `init_set`).
-fn call_set(class: &PyObject, args: Vec<PyObjectRef>, nargs: usize, names: Option<&[PyObjectRef]>, vm: &VirtualMachine) -> PyResult {
+fn call_set(
+    class: &PyObject,
+    args: Vec<PyObjectRef>,
+    nargs: usize,
+    names: Option<&[PyObjectRef]>,
+    vm: &VirtualMachine,
+) -> PyResult {
     no_keywords(class, vm.ctx.types.set_type, names, vm)?;
-    if let Some(distinct) = sole_argument(class, vm.ctx.types.set_type, &args, nargs, names).and_then(|it| distinct_strs(it, vm)) {
+    if let Some(distinct) =
+        sole_argument(class, vm.ctx.types.set_type, &args, nargs, names).and_then(|it| distinct_strs(it, vm))
+    {
         let set = PySet::default().into_ref(&vm.ctx);
         add_all(&set, distinct?, vm)?;
         return Ok(set.into());
@@ -183,9 +190,16 @@ fn call_set(class: &PyObject, args: Vec<PyObjectRef>, nargs: usize, names: Optio
 
 /// `frozenset(iterable)` called on the frozenset type itself. An empty one is left to RustPython, which
 /// returns its one empty frozenset.
-fn call_frozenset(class: &PyObject, args: Vec<PyObjectRef>, nargs: usize, names: Option<&[PyObjectRef]>, vm: &VirtualMachine) -> PyResult {
+fn call_frozenset(
+    class: &PyObject,
+    args: Vec<PyObjectRef>,
+    nargs: usize,
+    names: Option<&[PyObjectRef]>,
+    vm: &VirtualMachine,
+) -> PyResult {
     no_keywords(class, vm.ctx.types.frozenset_type, names, vm)?;
-    let distinct = sole_argument(class, vm.ctx.types.frozenset_type, &args, nargs, names).and_then(|it| distinct_strs(it, vm));
+    let distinct =
+        sole_argument(class, vm.ctx.types.frozenset_type, &args, nargs, names).and_then(|it| distinct_strs(it, vm));
     match distinct {
         Some(Err(error)) => return Err(error),
         Some(Ok(distinct)) if !distinct.is_empty() => {
@@ -199,7 +213,12 @@ fn call_frozenset(class: &PyObject, args: Vec<PyObjectRef>, nargs: usize, names:
 }
 
 /// CPython's words for `set(iterable=...)` (RustPython's named the keyword as unexpected).
-fn no_keywords(callee: &PyObject, class: &Py<PyType>, names: Option<&[PyObjectRef]>, vm: &VirtualMachine) -> PyResult<()> {
+fn no_keywords(
+    callee: &PyObject,
+    class: &Py<PyType>,
+    names: Option<&[PyObjectRef]>,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
     if callee.is(class) && names.is_some_and(|names| !names.is_empty()) {
         return Err(vm.new_type_error(format!("{}() takes no keyword arguments", class.name())));
     }

@@ -1,9 +1,9 @@
 //! `sorted()` and `list.sort()` with the order worked out in native code when every key is an exact `str`,
 //! `int` or `float` (not NaN), or a tuple of those with one type per position. RustPython's own sort compares
 //! such keys directly too, but its merge steps clone references (an atomic count change per move) and, with a
-//! `key`, every (element, key) pair: `sorted(lines, key=lambda line: line.split(' ', 4)[3])` spent a third of
-//! its time there and ran at 0.31x CPython's speed over a 10 MB log (issue 30). Here the order of the keys is
-//! found by Rust's stable sort over borrowed views of them, and the elements are moved once.
+//! `key`, every (element, key) pair, a large share of sorting a log's lines by a field
+//! (`sorted(lines, key=lambda line: line.split(' ', 4)[3])`). Here the order of the keys is found by Rust's
+//! stable sort over borrowed views of them, and the elements are moved once.
 //!
 //! For those keys `<` is a total order and cannot run Python code, so the result is exactly CPython's: stable,
 //! `reverse` keeping equal keys in their order. Any other keys go to RustPython's own sort with the keys
@@ -14,14 +14,16 @@
 use core::cmp::Ordering;
 use std::cell::Cell;
 
+use crate::sandbox::library::method::fast_method;
 use malachite_bigint::BigInt;
 use num_traits::ToPrimitive;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyFloat, PyInt, PyList, PyStr, PyTuple};
-use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::class::PyClassImpl;
+use rustpython_vm::function::{FuncArgs, KwArgs};
 use rustpython_vm::types::{Callable, PyComparisonOp};
-use rustpython_vm::{pyclass, AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, Traverse, VirtualMachine};
-use crate::sandbox::library::method::fast_method;
+use rustpython_vm::{
+    pyclass, AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, Traverse, VirtualMachine,
+};
 
 /// A key the order is worked out for here: exact types only (a subclass can define its own `__lt__`).
 #[derive(Clone, Copy)]
@@ -110,8 +112,12 @@ impl<'a> Keys<'a> {
         }
         // Plain values where every key has one; the enum where some int is too large for a machine word.
         let keys = match atoms[0] {
-            Atom::Str(_) => Keys::Strs(plain(&atoms, |atom| if let Atom::Str(text) = atom { Some(text) } else { None })?),
-            Atom::Float(_) => Keys::Floats(plain(&atoms, |atom| if let Atom::Float(x) = atom { Some(x) } else { None })?),
+            Atom::Str(_) => {
+                Keys::Strs(plain(&atoms, |atom| if let Atom::Str(text) = atom { Some(text) } else { None })?)
+            }
+            Atom::Float(_) => {
+                Keys::Floats(plain(&atoms, |atom| if let Atom::Float(x) = atom { Some(x) } else { None })?)
+            }
             _ => match plain(&atoms, |atom| if let Atom::Int(n) = atom { Some(n) } else { None }) {
                 Some(ints) => Keys::Ints(ints),
                 None => Keys::Atoms(atoms.into_iter().enumerate().map(|(at, atom)| (atom, at)).collect()),
@@ -222,7 +228,13 @@ impl Fallback {
     /// Sort `list` (holding `elements`) by RustPython's sort; `keys` are the keys of the elements, in order.
     /// With `reverse`, as CPython does it: the elements (and keys) reversed, sorted, and reversed back (also
     /// when a comparison fails), so its comparisons see their operands the way CPython's do.
-    fn sort(&self, list: &PyRef<PyList>, keys: Option<Vec<PyObjectRef>>, reverse: bool, vm: &VirtualMachine) -> PyResult<()> {
+    fn sort(
+        &self,
+        list: &PyRef<PyList>,
+        keys: Option<Vec<PyObjectRef>>,
+        reverse: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
         if reverse {
             list.borrow_vec_mut().reverse();
         }
@@ -246,7 +258,12 @@ impl Fallback {
     /// keeps the order, since every key it is given is the same; the keys are then ordered here if they can be.
     /// With the keys, the error to raise once the list is sorted: CPython sorts a list changed by its key (the
     /// change undone) and then raises "list modified during sort".
-    fn keys_by_list_sort(&self, list: &PyRef<PyList>, key: PyObjectRef, vm: &VirtualMachine) -> PyResult<(Vec<PyObjectRef>, Option<PyBaseExceptionRef>)> {
+    fn keys_by_list_sort(
+        &self,
+        list: &PyRef<PyList>,
+        key: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<(Vec<PyObjectRef>, Option<PyBaseExceptionRef>)> {
         let length = list.borrow_vec().len();
         let made = vm.ctx.new_list(Vec::with_capacity(length));
         let recording = SortKey { key: Some(key), made: made.clone(), next: Cell::new(0) }.into_ref(&vm.ctx);
@@ -263,7 +280,13 @@ impl Fallback {
 }
 
 /// Sort `list` in place: the elements themselves are the keys when `key` is None.
-fn sort_list(fallback: &Fallback, list: &PyRef<PyList>, key: Option<PyObjectRef>, reverse: bool, vm: &VirtualMachine) -> PyResult<()> {
+fn sort_list(
+    fallback: &Fallback,
+    list: &PyRef<PyList>,
+    key: Option<PyObjectRef>,
+    reverse: bool,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
     let Some(key) = key else { return sort_by_keys(fallback, list, None, reverse, vm) };
     let (keys, changed) = fallback.keys_by_list_sort(list, key, vm)?;
     sort_by_keys(fallback, list, Some(keys), reverse, vm)?;
@@ -273,7 +296,13 @@ fn sort_list(fallback: &Fallback, list: &PyRef<PyList>, key: Option<PyObjectRef>
 /// Sort `list` by `keys`, made already (one per element, in order), or by its elements themselves. No Python
 /// code runs while the keys are ordered here, so nothing can change the list meanwhile; keys that cannot be
 /// ordered here go to RustPython's sort.
-fn sort_by_keys(fallback: &Fallback, list: &PyRef<PyList>, keys: Option<Vec<PyObjectRef>>, reverse: bool, vm: &VirtualMachine) -> PyResult<()> {
+fn sort_by_keys(
+    fallback: &Fallback,
+    list: &PyRef<PyList>,
+    keys: Option<Vec<PyObjectRef>>,
+    reverse: bool,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
     let mut elements = list.borrow_vec_mut();
     let positions = match &keys {
         None => sorted_positions(&elements, reverse, vm),

@@ -1,21 +1,21 @@
 //! Native functions of the standard library that take an argument differently from CPython, wrapped so that
 //! the argument reaches them as CPython would pass it:
-//! - `_bisect`'s functions: `hi=-1` means "to the end", as in CPython's C implementation (RustPython searched
+//! - `_bisect`'s functions: `hi=-1` means "to the end", as in CPython's C implementation (RustPython searches
 //!   an empty range);
 //! - `list.index` and `list.remove`: a value that is not there is named as CPython names it (`3 is not in
-//!   list`, `list.remove(x): x not in list`; RustPython quoted the value's str: `'3' is not in list`).
+//!   list`, `list.remove(x): x not in list`; RustPython quotes the value's str: `'3' is not in list`).
 //! - `math.cbrt`: the C library's `cbrt`, which CPython calls (RustPython's own rounds differently:
-//!   `cbrt(27)` was `3.0` where CPython gives `3.0000000000000004`).
+//!   its `cbrt(27)` is `3.0` where CPython gives `3.0000000000000004`).
 //! - `math.log(x, 1)`: a division by `log(1)`, so CPython's `ZeroDivisionError` (RustPython: "math domain error").
 //! - `logging`'s package path: `Handler.handleError` skips its own frames by comparing their folder with
 //!   `__path__[0]`, and the frozen package's `__path__` is empty, so a log call with arguments that do not fit
-//!   its format (`logging.info("rows", n)`, common in models' code) raised IndexError out of the cell where
-//!   CPython prints "--- Logging error ---" and goes on. Frozen code's file names have no folder: `[""]`.
+//!   its format (`logging.info("rows", n)`, common in models' code) would raise IndexError out of the cell
+//!   where CPython prints "--- Logging error ---" and goes on. Frozen code's file names have no folder: `[""]`.
 
+use crate::sandbox::library::method::fast_method;
 use rustpython_vm::builtins::PyInt;
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
-use crate::sandbox::library::method::fast_method;
 
 /// Wrap them (the zygote does it once, before sandbox code or `bisect` imports them).
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
@@ -29,9 +29,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let math = vm.import("math", 0)?;
     let log = math.get_attr("log", vm)?;
     let wrapped_log = vm.new_function("log", move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-        let base_is_one = args.args.get(1).is_some_and(|base| {
-            base.try_float(vm).is_ok_and(|base| base.to_f64() == 1.0)
-        });
+        let base_is_one =
+            args.args.get(1).is_some_and(|base| base.try_float(vm).is_ok_and(|base| base.to_f64() == 1.0));
         let first = args.args.first().cloned();
         log.call(args, vm).map_err(|error| {
             let positive = first.is_some_and(|x| x.try_float(vm).is_ok_and(|x| x.to_f64() > 0.0));
@@ -76,7 +75,8 @@ fn c_library_cbrt() -> Option<unsafe extern "C" fn(f64) -> f64> {
     // SAFETY: dlsym with a NUL-terminated name; the symbol, when found, is libm's `double cbrt(double)`.
     let symbol = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"cbrt".as_ptr()) };
     // SAFETY: as above: a function of that signature.
-    (!symbol.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, unsafe extern "C" fn(f64) -> f64>(symbol) })
+    (!symbol.is_null())
+        .then(|| unsafe { std::mem::transmute::<*mut libc::c_void, unsafe extern "C" fn(f64) -> f64>(symbol) })
 }
 
 /// RustPython's "... is not in list" from `list.index` or `list.remove`, in CPython's words.
@@ -116,4 +116,3 @@ fn hi_to_the_end(mut args: FuncArgs, vm: &VirtualMachine) -> FuncArgs {
     }
     args
 }
-

@@ -1,7 +1,8 @@
 """Time-zone data for ``zoneinfo`` (module ``_sandbox_tzdata``): the files of the ``tzdata`` package the host
 has (a dependency of the wheel), read by the zygote before it is confined and kept in its memory (Rust's, not
 Python objects: a session that never uses a zone pays nothing for them; holding them as 600 `bytes` objects in
-the zygote's heap cost every new session ~0.15 ms), shared by every session. ``zoneinfo`` finds no zone in its ``TZPATH`` (the sandbox's filesystem has none) and falls back
+the zygote's heap would add to the start of every new session), shared by every session. ``zoneinfo`` finds no
+zone in its ``TZPATH`` (the sandbox's filesystem has none) and falls back
 to the ``tzdata`` package through ``importlib.resources``, as CPython does where the system has no zone files;
 the finder here makes that package: ``tzdata``, ``tzdata.zoneinfo`` and one package per zone folder, each with
 a resource reader over the data."""

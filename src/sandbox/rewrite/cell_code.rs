@@ -2,12 +2,12 @@
 //!
 //! Why: a cell runs as module code, where the compiler emits `LOAD_NAME` for every name it reads. RustPython's
 //! `LOAD_NAME` subscripts the frame's locals, and a miss (every builtin: `len`, `range`, `print`, `int`, ...)
-//! makes, raises and drops a `KeyError` before it looks at globals and builtins: ~120 ns a lookup, more than half
-//! the time of a loop such as `for w in words: if len(w) > 3: n += 1` (1.36 million words: 311 ms, 137 ms with the
-//! load global; CPython 79). A cell's frame has its globals as its locals (`Scope::with_builtins(None, globals)` in
-//! `worker::run`), so there `LOAD_NAME` means exactly `LOAD_GLOBAL`: the globals, then the builtins, the same
-//! `NameError`; and `LOAD_GLOBAL` reads both dicts without an exception and specialises. Only the cell's own code
-//! object changes: functions already load globals, and class bodies (their own code objects, whose locals are
+//! makes, raises and drops a `KeyError` before it looks at globals and builtins: more than half the time of a
+//! loop such as `for w in words: if len(w) > 3: n += 1`. A cell's frame has its globals as its locals
+//! (`Scope::with_builtins(None, globals)` in `worker::run`), so there `LOAD_NAME` means exactly `LOAD_GLOBAL`:
+//! the globals, then the builtins, the same `NameError`; and `LOAD_GLOBAL` reads both dicts without an
+//! exception and specialises. Only the cell's own code object changes: functions already load globals, and
+//! class bodies (their own code objects, whose locals are
 //! the class namespace) keep `LOAD_NAME`. The equivalence holds where the code runs as a cell: the same code
 //! object run again with separate locals (`exec(sys._getframe().f_code, g, l)`) reads names from `g`, not `l`.
 //!
@@ -104,7 +104,11 @@ where
 /// exception-table range and location moves with its unit. An instruction whose caches keep their count keeps
 /// their contents; new caches start empty, as the compiler leaves them. `None` where a jump, the location table
 /// or the exception table cannot be read, or the code would not fit.
-pub(crate) fn laid_out<C>(code: &CodeObject<C>, ops: &[Op], mut new: Vec<(Instruction, u32, usize)>) -> Option<CodeObject<C>>
+pub(crate) fn laid_out<C>(
+    code: &CodeObject<C>,
+    ops: &[Op],
+    mut new: Vec<(Instruction, u32, usize)>,
+) -> Option<CodeObject<C>>
 where
     C: Constant,
     C::Name: Clone,
@@ -236,7 +240,12 @@ pub(crate) fn decode(units: &[CodeUnit]) -> Option<Vec<Op>> {
 pub(crate) enum Place {
     /// No location (an instruction the compiler made for no line).
     Nowhere,
-    At { line: i32, end_line: i32, column: Option<u32>, end_column: Option<u32> },
+    At {
+        line: i32,
+        end_line: i32,
+        column: Option<u32>,
+        end_column: Option<u32>,
+    },
 }
 
 /// The location table as one place per code unit, and the line it counts from.

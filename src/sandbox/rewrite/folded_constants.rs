@@ -35,13 +35,17 @@ where
     C: Constant + Clone + From<PyObjectRef> + Into<PyObjectRef> + std::borrow::Borrow<PyObject>,
     C::Name: Clone,
 {
-    // The source's lines, cut once for the code and all the code objects in it (cut for each, a 6,400-line
-    // module's compile spent a quarter of its time cutting).
+    // The source's lines, cut once for the code and all the code objects in it (cut for each, a long
+    // module's compile would spend much of its time cutting).
     let lines = std::cell::OnceCell::new();
     refolded_in(code, &|| lines.get_or_init(|| source.split('\n').collect::<Vec<_>>()).as_slice(), vm)
 }
 
-fn refolded_in<'s, C>(code: &CodeObject<C>, lines: &dyn Fn() -> &'s [&'s str], vm: &VirtualMachine) -> Option<CodeObject<C>>
+fn refolded_in<'s, C>(
+    code: &CodeObject<C>,
+    lines: &dyn Fn() -> &'s [&'s str],
+    vm: &VirtualMachine,
+) -> Option<CodeObject<C>>
 where
     C: Constant + Clone + From<PyObjectRef> + Into<PyObjectRef> + std::borrow::Borrow<PyObject>,
     C::Name: Clone,
@@ -76,7 +80,8 @@ where
             })
             .collect::<Option<_>>()?;
         // For each constant: whether every load of it wants the one same new value (then it is replaced in
-        // place), worked out once (asked of every load for each, a list of 80,000 folded items took 12.8 s).
+        // place), worked out once (asked of every load for each, the work is quadratic: a list of 80,000
+        // folded items would take seconds).
         let mut wanted: std::collections::HashMap<u32, (bool, Option<PyObjectRef>)> = std::collections::HashMap::new();
         for (op, value) in &loads {
             let entry = wanted.entry(op.arg).or_insert((true, None));
@@ -176,8 +181,12 @@ fn segment<'s>(lines: &[&'s str], place: Place) -> Option<std::borrow::Cow<'s, s
 /// The value of the expression `text` by the VM's number protocol, where it is arithmetic on number literals
 /// (and not a literal alone); `None` otherwise, or where it raises.
 fn evaluated(text: &str, vm: &VirtualMachine) -> Option<PyObjectRef> {
-    // A literal alone, or literals with no operator between them (a tuple of them), were not computed.
-    if !text.bytes().any(|byte| matches!(byte, b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'&' | b'|' | b'^' | b'~')) {
+    // A literal alone, or literals with no operator between them (a tuple of them), hold nothing the compiler
+    // computed.
+    if !text
+        .bytes()
+        .any(|byte| matches!(byte, b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'&' | b'|' | b'^' | b'~'))
+    {
         return None;
     }
     // In parentheses, as an expression cut from inside brackets may run over lines.
@@ -236,8 +245,12 @@ fn value(expression: &Expr, vm: &VirtualMachine) -> Option<PyObjectRef> {
             }
             .ok()?
         }
-        Expr::Tuple(tuple) => vm.ctx.new_tuple(tuple.elts.iter().map(|element| value(element, vm)).collect::<Option<_>>()?).into(),
-        Expr::List(list) => vm.ctx.new_tuple(list.elts.iter().map(|element| value(element, vm)).collect::<Option<_>>()?).into(),
+        Expr::Tuple(tuple) => {
+            vm.ctx.new_tuple(tuple.elts.iter().map(|element| value(element, vm)).collect::<Option<_>>()?).into()
+        }
+        Expr::List(list) => {
+            vm.ctx.new_tuple(list.elts.iter().map(|element| value(element, vm)).collect::<Option<_>>()?).into()
+        }
         _ => return None,
     };
     (int_bits(&result, vm).unwrap_or(0) <= INT_BITS_MAX).then_some(result)
@@ -304,10 +317,13 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             let text = source.as_ref().and_then(|source| match source.downcast_ref::<PyStr>() {
                 Some(text) => text.to_str().map(str::to_owned),
                 // As the compiler reads bytes: UTF-8 unless a coding cookie in the first two lines says otherwise
-                // (a latin-1 source read as UTF-8 put the columns elsewhere, and a right constant was replaced).
+                // (a latin-1 source read as UTF-8 would put the columns elsewhere and replace a right constant).
                 None => source.downcast_ref::<PyBytes>().and_then(|bytes| {
                     let text = std::str::from_utf8(bytes.as_bytes()).ok()?;
-                    let declared = text.split('\n').take(2).any(|line| line.trim_start().starts_with('#') && line.contains("coding"));
+                    let declared = text
+                        .split('\n')
+                        .take(2)
+                        .any(|line| line.trim_start().starts_with('#') && line.contains("coding"));
                     (!declared || text.is_ascii()).then(|| text.to_owned())
                 }),
             });
@@ -324,10 +340,14 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let original = vm.builtins.get_attr(name, vm)?;
         let compile = compile.clone();
         let wrapped = vm.new_function(name, move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            let text = args.args.first().and_then(|source| source.downcast_ref::<PyStr>().and_then(|text| text.to_str().map(str::to_owned)));
+            let text = args
+                .args
+                .first()
+                .and_then(|source| source.downcast_ref::<PyStr>().and_then(|text| text.to_str().map(str::to_owned)));
             if let Some(text) = text {
                 let text = if mode == "eval" { text.trim_start_matches([' ', '\t']).to_owned() } else { text };
-                let code = compile.call((vm.ctx.new_str(text), vm.ctx.new_str("<string>"), vm.ctx.new_str(mode)), vm)?;
+                let code =
+                    compile.call((vm.ctx.new_str(text), vm.ctx.new_str("<string>"), vm.ctx.new_str(mode)), vm)?;
                 args.args[0] = code;
             }
             original.call(args, vm)

@@ -4,9 +4,9 @@
 //! Why: RustPython's specialised global loads (`LOAD_GLOBAL_BUILTIN`/`_MODULE`) guard on the globals' key version,
 //! and when it no longer matches they take the slow lookup for good instead of specialising again (CPython's
 //! fall back and respecialise). In a session the globals gain names all the time: a cell's first run stores its
-//! results after its loops specialised, so each later run of that cell read every global and builtin the slow
-//! way (`r = [abs(5) for i in range(300000)]` run again: 32 ms, as a new cell 29-30), and a helper defined in one
-//! cell and called from later ones, after they stored names, did the same on every call (`fib(22)` ~5 %). Code
+//! results after its loops specialised, so each later run of that cell would read every global and builtin the
+//! slow way (`r = [abs(5) for i in range(300000)]` run again is slower than as a new cell), and a helper defined
+//! in one cell and called from later ones, after they stored names, would do the same on every call. Code
 //! whose instructions are adaptive again warms up and specialises against the globals as they are, as new code
 //! does.
 //!
@@ -32,7 +32,7 @@ pub fn forget(code: &PyCode) {
     let units = &code.code.instructions;
     // Code `sys.monitoring` instruments is left as it is: an instrumented line or instruction keeps its own
     // opcode, and so where the next instruction starts, in the monitoring data; stepping over it as an opcode
-    // without caches would read cache units as opcodes (an adversarial review turned that into a corrupted slot
+    // without caches would read cache units as opcodes (and crafted code can turn that into a corrupted slot
     // offset). RustPython puts such code's instructions back to their base forms itself when it instruments.
     if code.monitoring_data.lock().is_none() && !instrumented(units) {
         let mut index = 0;

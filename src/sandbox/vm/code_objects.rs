@@ -12,7 +12,8 @@ pub fn forbid_code_crafting(vm: &VirtualMachine) {
     let code_type = vm.ctx.types.code_type;
     code_type.modified();
     code_type.attributes.remove(vm.ctx.intern_str("__replace__"));
-    code_type.set_attr(vm.ctx.intern_str("replace"), vm.new_method("replace", code_type, mark_iterable_coroutine).into());
+    code_type
+        .set_attr(vm.ctx.intern_str("replace"), vm.new_method("replace", code_type, mark_iterable_coroutine).into());
     code_type.slots.new.store(Some(refuse_code_construction));
 }
 
@@ -41,11 +42,15 @@ fn mark_iterable_coroutine(
 fn refused_code_change(vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
     vm.new_exception_msg(
         vm.ctx.exceptions.permission_error.to_owned(),
-        "code objects cannot be created or modified in the sandbox; write the code as def/lambda, or compile() it".into(),
+        "code objects cannot be created or modified in the sandbox; write the code as def/lambda, or compile() it"
+            .into(),
     )
 }
 
-fn refuse_code_construction(_cls: rustpython_vm::builtins::PyTypeRef, _args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn refuse_code_construction(
+    _cls: rustpython_vm::builtins::PyTypeRef,
+    _args: rustpython_vm::function::FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     Err(refused_code_change(vm))
 }
-

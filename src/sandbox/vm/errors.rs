@@ -97,7 +97,8 @@ pub fn exception_report(
                     return format!("  File \"{file}\", line {line}, in {name}\n");
                 };
                 let args = (code.clone(), entry.lasti, file, line, name, source.clone());
-                let marked = vm.import("_sandbox_traceback", 0).and_then(|module| module.get_attr("frame", vm)?.call(args, vm));
+                let marked =
+                    vm.import("_sandbox_traceback", 0).and_then(|module| module.get_attr("frame", vm)?.call(args, vm));
                 match marked.and_then(|text| text.str(vm)) {
                     Ok(frame) => frame.to_string_lossy().into_owned(),
                     Err(_) => format!("  File \"{file}\", line {line}, in {name}\n    {}\n", source.trim()),
@@ -116,7 +117,8 @@ pub fn exception_report(
 /// CPython's words for a module no finder found, and why it is not here (the model would otherwise try to install
 /// it, or guess its name again): only the standard library and the host's packages, and no network.
 pub fn with_missing_module_reason(message: String) -> String {
-    let missing = message.strip_prefix("No module named '").is_some_and(|rest| rest.ends_with('\'') && !rest.contains(' '));
+    let missing =
+        message.strip_prefix("No module named '").is_some_and(|rest| rest.ends_with('\'') && !rest.contains(' '));
     match missing {
         true => format!(
             "{message}: the sandbox has Python's standard library and the third-party packages its host installed \
@@ -196,7 +198,8 @@ pub fn tool_error_types(vm: &VirtualMachine) -> std::collections::HashMap<String
 /// `class <name>(builtin, RuntimeError)`, in `builtins`; None where the two layouts do not combine.
 fn combined_type(vm: &VirtualMachine, name: &str, builtin: PyTypeRef, runtime_error: PyTypeRef) -> Option<PyTypeRef> {
     let args = (vm.ctx.new_str(name), vm.ctx.new_tuple(vec![builtin.into(), runtime_error.into()]), vm.ctx.new_dict());
-    let made = vm.ctx.types.type_type.as_object().call(args, vm).ok()?.downcast::<rustpython_vm::builtins::PyType>().ok()?;
+    let made =
+        vm.ctx.types.type_type.as_object().call(args, vm).ok()?.downcast::<rustpython_vm::builtins::PyType>().ok()?;
     made.as_object().set_attr("__module__", vm.ctx.new_str("builtins"), vm).ok()?;
     Some(made)
 }
@@ -265,7 +268,12 @@ mod tests {
         let recursion = format_traceback(vec![frame(1); 1000]);
         assert_eq!(
             recursion,
-            format!("Traceback (most recent call last):\n{}{}{}  [Previous line repeated 997 more times]", frame(1), frame(1), frame(1))
+            format!(
+                "Traceback (most recent call last):\n{}{}{}  [Previous line repeated 997 more times]",
+                frame(1),
+                frame(1),
+                frame(1)
+            )
         );
         let long = format_traceback((1..=100).map(frame).collect());
         assert_eq!(long.lines().count(), 1 + FIRST_FRAMES + 1 + LAST_FRAMES);

@@ -40,7 +40,9 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let get = vm.new_function("get_threshold", |vm: &VirtualMachine| -> PyObjectRef {
         let (_, second, third) = vm.state.gc.get_threshold();
         let first = THRESHOLD.load(Ordering::Relaxed);
-        vm.ctx.new_tuple(vec![vm.ctx.new_int(first).into(), vm.ctx.new_int(second).into(), vm.ctx.new_int(third).into()]).into()
+        vm.ctx
+            .new_tuple(vec![vm.ctx.new_int(first).into(), vm.ctx.new_int(second).into(), vm.ctx.new_int(third).into()])
+            .into()
     });
     module.set_attr("set_threshold", set, vm)?;
     module.set_attr("get_threshold", get, vm)?;

@@ -26,7 +26,8 @@ thread_local! {
 
 /// Import the stand-in `name`, handing it the native module as `<name>_native` only while it imports.
 pub fn hand_over(vm: &VirtualMachine, name: &'static str) -> PyResult<()> {
-    let def = HANDED_OVER_NATIVES.with(|natives| natives.borrow().iter().find(|(handed, _)| *handed == name).map(|(_, def)| *def));
+    let def = HANDED_OVER_NATIVES
+        .with(|natives| natives.borrow().iter().find(|(handed, _)| *handed == name).map(|(_, def)| *def));
     let Some(def) = def else { return Ok(()) };
     let native = def.create_module(vm)?;
     def.exec_module(vm, &native)?;
@@ -46,12 +47,15 @@ pub fn hand_over(vm: &VirtualMachine, name: &'static str) -> PyResult<()> {
 /// limit). Such a function answers with its stand-in instead, as CPython's `gc.collect.__self__` is `gc`.
 pub fn hide_handed_over(vm: &VirtualMachine) -> PyResult<()> {
     let function_type = vm.ctx.types.builtin_function_or_method_type;
-    let original = function_type.get_attr(vm.ctx.intern_str("__self__")).ok_or_else(|| vm.new_system_error("builtin functions have no __self__"))?;
+    let original = function_type
+        .get_attr(vm.ctx.intern_str("__self__"))
+        .ok_or_else(|| vm.new_system_error("builtin functions have no __self__"))?;
     NATIVE_SELF.with(|native_self| *native_self.borrow_mut() = Some(original));
     let getter = vm.new_function("__self__", |function: PyObjectRef, vm: &VirtualMachine| -> PyResult {
         let original = NATIVE_SELF.with(|native_self| native_self.borrow().clone()).expect("set with the getter");
         let owner = vm.call_get_descriptor(&original, &function).unwrap_or_else(|| Ok(vm.ctx.none()))?;
-        let stand_in = HANDED_OVER_MODULES.with(|handed| handed.borrow().iter().find(|(module, _)| module.is(&owner)).map(|(_, name)| *name));
+        let stand_in = HANDED_OVER_MODULES
+            .with(|handed| handed.borrow().iter().find(|(module, _)| module.is(&owner)).map(|(_, name)| *name));
         match stand_in {
             Some(name) => vm.import(name, 0),
             None => Ok(owner),
@@ -62,4 +66,3 @@ pub fn hide_handed_over(vm: &VirtualMachine) -> PyResult<()> {
     function_type.modified();
     Ok(())
 }
-

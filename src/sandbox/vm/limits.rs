@@ -1,6 +1,6 @@
-//! Limits that stop runaway sandbox code and keep the session: a wall-time limit per `execute()`, a cap on
-//! captured output, clamps on the recursion limit and on int/str conversion size, and a `time.sleep` that
-//! the time limit interrupts.
+//! The limits that stop runaway sandbox code and keep the session, as the VM thread and the monitor thread share
+//! them (`Shared`): a wall-time limit per `execute()`, the memory limit, a cap on captured output; and how a run
+//! is stopped. The clamps on `sys` are `sys_clamps`; `time.sleep` under the time limit is `sleep`.
 //!
 //! Stopping works through the VM's signal queue, which the eval loop checks before every instruction: a
 //! stop request queues a closure that raises the stop's exception and queues itself again, so sandbox code
@@ -12,33 +12,13 @@ use std::sync::atomic::{AtomicI64, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustpython_vm::function::FuncArgs;
-use rustpython_vm::signal::{UserSignal, UserSignalSender};
 use rustpython_vm::builtins::PyTypeRef;
-use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
+use rustpython_vm::signal::{UserSignal, UserSignalSender};
+use rustpython_vm::VirtualMachine;
 
 use crate::memory::Budget;
 use crate::protocol::message::Stop;
-
-/// Highest recursion limit sandbox code may set: deeper Python recursion would need more native stack.
-pub const MAX_RECURSION_LIMIT: usize = 10_000;
-/// int <-> str conversions longer than this many digits are refused (CPython's default is 4300); code may
-/// lower it or raise it up to this bound, never lift it.
-pub const MAX_INT_STR_DIGITS: usize = 100_000;
-
-/// The configured limits of one session.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Wall time one `execute()` may spend running sandbox code (time inside host tools not counted).
-    pub timeout: Option<Duration>,
-    /// How long code that ignores a stop request (a long native operation) gets before the session is
-    /// abandoned.
-    pub grace: Duration,
-    /// Characters of output kept per `execute()`; the rest is counted and dropped.
-    pub max_output_chars: usize,
-    /// Bytes the session's VM may hold; past it the running code gets MemoryError.
-    pub memory_limit: Option<usize>,
-}
+use crate::protocol::options::SessionOptions;
 
 /// What a stop request asks of the running code: to end at a limit (the run's `Stop`, reported to the host),
 /// or to unwind after an accepted finish call.
@@ -98,6 +78,11 @@ pub fn begin_job() {
     CURRENT.with(|current| current.borrow_mut().job_started = Some(Instant::now()));
 }
 
+/// When the current run began (None before the first).
+pub fn job_started() -> Option<Instant> {
+    CURRENT.with(|current| current.borrow().job_started)
+}
+
 /// What the VM thread shares with the monitor thread; None before the session process started.
 pub fn shared() -> Option<Arc<Shared>> {
     CURRENT.with(|current| current.borrow().shared.clone())
@@ -105,12 +90,13 @@ pub fn shared() -> Option<Arc<Shared>> {
 
 /// Characters of output a run keeps (every print asks: no reference counted for it).
 pub fn max_output_chars() -> usize {
-    CURRENT.with(|current| current.borrow().shared.as_ref().map_or(usize::MAX, |shared| shared.limits.max_output_chars))
+    CURRENT
+        .with(|current| current.borrow().shared.as_ref().map_or(usize::MAX, |shared| shared.options.max_output_chars()))
 }
 
 /// What the VM thread and the monitor thread share about the running job.
 pub struct Shared {
-    pub limits: Limits,
+    pub options: SessionOptions,
     stop: AtomicU8,
     signals: UserSignalSender,
     epoch: Instant,
@@ -128,9 +114,9 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(limits: Limits, signals: UserSignalSender, memory: &'static Budget) -> Arc<Self> {
+    pub fn new(options: SessionOptions, signals: UserSignalSender, memory: &'static Budget) -> Arc<Self> {
         Arc::new(Self {
-            limits,
+            options,
             stop: AtomicU8::new(0),
             signals,
             epoch: Instant::now(),
@@ -218,7 +204,7 @@ impl Shared {
     /// (which may run sandbox code: a date is made by the session's own, possibly replaced, `datetime`), they
     /// may take their own size on top of the budget; once they are in, the budget starts again from there.
     pub fn begin_memory_budget_beyond(&self, incoming: usize) {
-        let Some(limit) = self.limits.memory_limit else { return };
+        let Some(limit) = self.options.memory_limit() else { return };
         let start = self.memory_used().saturating_add(incoming);
         let allowance = (limit / 2).min(64 << 20);
         let threshold = if start > limit { start + allowance } else { limit.max(start + allowance.min(start / 4)) };
@@ -254,7 +240,7 @@ impl Shared {
 /// The words of a MemoryError the VM raised itself (an allocation refused, past the ceiling above the limit, or by
 /// the system), which has none of its own: what was reached, and that nothing else was lost.
 pub fn refused_allocation_message() -> String {
-    match shared().and_then(|shared| shared.limits.memory_limit) {
+    match shared().and_then(|shared| shared.options.memory_limit()) {
         Some(limit) => format!(
             "the code asked for more memory than {} allows, and the operation was refused; the session's variables \
              are intact. Work on smaller pieces, or del variables you no longer need",
@@ -270,7 +256,7 @@ pub fn memory_limit_message(shared: &Shared) -> String {
     format!(
         "{} was reached and the code was stopped; the session's variables are intact. Work on smaller pieces, or \
          del variables you no longer need",
-        named_limit(shared.limits.memory_limit.unwrap_or_default())
+        named_limit(shared.options.memory_limit().unwrap_or_default())
     )
 }
 
@@ -282,11 +268,9 @@ fn named_limit(limit: usize) -> String {
 /// The exception the stop that stands raises in sandbox code; None when none stands.
 pub fn stop_exception(vm: &VirtualMachine, shared: &Shared) -> Option<rustpython_vm::builtins::PyBaseExceptionRef> {
     Some(match shared.stopping()? {
-        Stopping::Finish => {
-            vm.new_exception_msg(finish_exception_type(), "finish call accepted".into())
-        }
+        Stopping::Finish => vm.new_exception_msg(finish_exception_type(), "finish call accepted".into()),
         Stopping::Limit(Stop::Timeout) => {
-            let limit = shared.limits.timeout.map(|t| t.as_secs_f64()).unwrap_or_default();
+            let limit = shared.options.timeout.unwrap_or_default();
             vm.new_exception_msg(
                 vm.ctx.exceptions.timeout_error.to_owned(),
                 format!(
@@ -312,113 +296,6 @@ fn stop_signal(shared: Arc<Shared>) -> UserSignal {
     })
 }
 
-/// Install the sandbox-facing parts: the sleep that stops with the run, clamped `sys` setters, and an
-/// audit hook that bounds the original `time.sleep` should code re-import it.
-pub fn install(vm: &VirtualMachine) -> PyResult<()> {
-    vm.import("time", 0)?.set_attr("sleep", vm.new_function("sleep", sleep), vm)?;
-    let sys = &vm.sys_module;
-    sys.set_attr("setrecursionlimit", vm.new_function("setrecursionlimit", set_recursion_limit), vm)?;
-    sys.set_attr("set_int_max_str_digits", vm.new_function("set_int_max_str_digits", set_int_max_str_digits), vm)?;
-    let hook = vm.new_function("sandbox_audit", audit);
-    sys.get_attr("addaudithook", vm)?.call((hook,), vm)?;
-    Ok(())
-}
-
-/// Re-apply the clamps before each run, whatever code did to get around them.
-pub fn enforce_clamps(vm: &VirtualMachine) {
-    if vm.recursion_limit.get() > MAX_RECURSION_LIMIT {
-        vm.recursion_limit.set(MAX_RECURSION_LIMIT);
-    }
-    let digits = vm.state.int_max_str_digits.load();
-    if digits == 0 || digits > MAX_INT_STR_DIGITS {
-        vm.state.int_max_str_digits.store(MAX_INT_STR_DIGITS);
-    }
-}
-
-fn seconds_arg(value: &PyObjectRef, vm: &VirtualMachine, func: &str) -> PyResult<f64> {
-    let seconds: f64 = value
-        .try_float(vm)
-        .map_err(|_| vm.new_type_error(format!("{func}() takes a number of seconds, got {}", value.class().name())))?
-        .to_f64();
-    if seconds.is_nan() || seconds < 0.0 {
-        return Err(vm.new_value_error("sleep length must be non-negative"));
-    }
-    Ok(seconds)
-}
-
-/// `time.sleep` in slices, returning early when the run is asked to stop (the stop then raises).
-fn sleep(seconds: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-    let seconds = seconds_arg(&seconds, vm, "sleep")?;
-    let Some(shared) = shared() else { return Ok(()) };
-    let deadline = Instant::now() + Duration::from_secs_f64(seconds.min(1e9));
-    while shared.stopping().is_none() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            break;
-        }
-        std::thread::sleep(left.min(Duration::from_millis(5)));
-    }
-    Ok(())
-}
-
-fn set_recursion_limit(limit: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-    let limit: isize = limit.try_into_value(vm)?;
-    if limit < 1 {
-        return Err(vm.new_value_error("recursion limit must be greater than or equal to one"));
-    }
-    let limit = (limit as usize).min(MAX_RECURSION_LIMIT);
-    let depth = vm.current_recursion_depth();
-    if limit <= depth {
-        return Err(vm.new_recursion_error(format!(
-            "cannot set the recursion limit to {limit} at the recursion depth {depth}: the limit is too low"
-        )));
-    }
-    vm.recursion_limit.set(limit);
-    Ok(())
-}
-
-fn set_int_max_str_digits(args: FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
-    let value = args
-        .args
-        .first()
-        .or_else(|| args.kwargs.get("maxdigits"))
-        .ok_or_else(|| vm.new_type_error("set_int_max_str_digits() missing argument 'maxdigits'"))?;
-    let digits: isize = value.clone().try_into_value(vm)?;
-    const THRESHOLD: isize = 640;
-    if digits != 0 && digits < THRESHOLD {
-        return Err(vm.new_value_error(format!("maxdigits must be 0 or larger than {THRESHOLD}")));
-    }
-    let digits = if digits == 0 { MAX_INT_STR_DIGITS } else { (digits as usize).min(MAX_INT_STR_DIGITS) };
-    vm.state.int_max_str_digits.store(digits);
-    Ok(())
-}
-
-/// Bounds the VM's own `time.sleep` (reachable again if code deletes and re-imports `time`): a sleep longer
-/// than the time left is refused at once.
-fn audit(event: rustpython_vm::builtins::PyStrRef, args: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-    if event.as_bytes() != b"time.sleep" {
-        return Ok(());
-    }
-    let Some(shared) = shared() else { return Ok(()) };
-    let Some(timeout) = shared.limits.timeout else { return Ok(()) };
-    let requested = args
-        .downcast_ref::<rustpython_vm::builtins::PyTuple>()
-        .and_then(|t| t.as_slice().first().cloned())
-        .map(|s| seconds_arg(&s, vm, "sleep"))
-        .transpose()?
-        .unwrap_or(0.0);
-    let started = CURRENT.with(|current| current.borrow().job_started).unwrap_or_else(Instant::now);
-    let used = started.elapsed().saturating_sub(shared.tool_time());
-    let left = timeout.saturating_sub(used).as_secs_f64();
-    if requested > left {
-        return Err(vm.new_exception_msg(
-            vm.ctx.exceptions.timeout_error.to_owned(),
-            format!("time.sleep({requested}) would run past the time limit ({left:.3} s left)").into(),
-        ));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,8 +304,14 @@ mod tests {
     fn time_in_tools_never_seems_to_shrink_to_the_monitor() {
         static BUDGET: Budget = Budget::new();
         let (signals, _receiver) = rustpython_vm::signal::user_signal_channel();
-        let limits = Limits { timeout: None, grace: Duration::from_secs(1), max_output_chars: 0, memory_limit: None };
-        let shared = Shared::new(limits, signals, &BUDGET);
+        let options = SessionOptions {
+            timeout: None,
+            abandon_after: 1.0,
+            max_output_chars: 0,
+            memory_limit: None,
+            preload: vec![],
+        };
+        let shared = Shared::new(options, signals, &BUDGET);
         let reader = {
             let shared = shared.clone();
             std::thread::spawn(move || {
@@ -456,8 +339,14 @@ mod tests {
     fn only_the_tools_own_time_of_a_call_is_exempt() {
         static BUDGET: Budget = Budget::new();
         let (signals, _receiver) = rustpython_vm::signal::user_signal_channel();
-        let limits = Limits { timeout: None, grace: Duration::from_secs(1), max_output_chars: 0, memory_limit: None };
-        let shared = Shared::new(limits, signals, &BUDGET);
+        let options = SessionOptions {
+            timeout: None,
+            abandon_after: 1.0,
+            max_output_chars: 0,
+            memory_limit: None,
+            preload: vec![],
+        };
+        let shared = Shared::new(options, signals, &BUDGET);
         shared.tool_call_started();
         std::thread::sleep(Duration::from_millis(30));
         // While it runs the whole wait is held as tool time (the monitor cannot know yet) ...

@@ -1,5 +1,6 @@
-//! The VM's own machinery and its hardening: per-session state, limits, the module allow-list, handed-over
-//! native modules, code objects, bounded native recursion, safe-point collections, errors in CPython's words.
+//! The VM's own machinery and its hardening: the session's namespace, limits, clamps on `sys`, `time.sleep`,
+//! the module allow-list, handed-over native modules, code objects, bounded native recursion, safe-point
+//! collections, errors in CPython's words.
 
 pub mod code_objects;
 pub mod errors;
@@ -8,6 +9,7 @@ pub mod handed_over;
 pub mod limits;
 pub mod namespace;
 pub mod native_recursion;
-pub mod state;
+pub mod sleep;
 pub mod stdlib;
+pub mod sys_clamps;
 pub mod wording;

@@ -5,7 +5,27 @@ use rustpython_vm::builtins::{PyDictRef, PyModule, PyStrRef};
 use rustpython_vm::function::IntoFuncArgs;
 use rustpython_vm::{AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
-use crate::sandbox::vm::state::with_state;
+use std::cell::RefCell;
+
+thread_local! {
+    /// The session's globals and its VM's own `sys.modules`, for the native functions that need them.
+    static SESSION: RefCell<Option<(PyDictRef, PyDictRef)>> = const { RefCell::new(None) };
+}
+
+/// Keep the session's globals and `sys.modules` (once, when the VM is prepared).
+pub fn set_session(globals: PyDictRef, modules: PyDictRef) {
+    SESSION.with(|session| *session.borrow_mut() = Some((globals, modules)));
+}
+
+/// The session's globals.
+pub fn globals() -> Option<PyDictRef> {
+    SESSION.with(|session| session.borrow().as_ref().map(|(globals, _)| globals.clone()))
+}
+
+/// The VM's own `sys.modules` (for `sys.__getattr__`, see `sys_getattr_fallback`).
+fn modules() -> Option<PyDictRef> {
+    SESSION.with(|session| session.borrow().as_ref().map(|(_, modules)| modules.clone()))
+}
 
 /// Call `function` of `_sandbox_async`, the sandbox's side of asyncio (`python/_sandbox_async.py`).
 pub fn sandbox_async(vm: &VirtualMachine, function: &'static str, args: impl IntoFuncArgs) -> PyResult {
@@ -14,7 +34,7 @@ pub fn sandbox_async(vm: &VirtualMachine, function: &'static str, args: impl Int
 
 /// Module `name` when this session has imported it (looked up in the VM's own `sys.modules`).
 pub fn imported_module(vm: &VirtualMachine, name: &str) -> Option<PyObjectRef> {
-    with_state(|s| s.modules.clone())?.get_item(name, vm).ok()
+    modules()?.get_item(name, vm).ok()
 }
 
 /// What one session's VM keeps for running code.
@@ -32,7 +52,7 @@ pub struct Namespace {
 
 /// A module attribute miss makes RustPython look up `sys.modules` as an attribute of `sys` (to word its
 /// error), and a miss on that one does the same again: after `del sys.modules`, the next miss on any module
-/// recursed until the worker's stack overflowed, before any limit could act. `sys.__getattr__` (consulted on
+/// would recurse until the worker's stack overflowed, before any limit could act. `sys.__getattr__` (consulted on
 /// a miss before that lookup) answers `modules` with the VM's own, as CPython's import keeps using it.
 /// `restore_import_state` puts the attribute back between runs.
 ///
@@ -40,7 +60,7 @@ pub struct Namespace {
 /// would keep every module alive); it finds the dict in the session's state.
 pub fn sys_getattr_fallback(vm: &VirtualMachine) -> PyObjectRef {
     vm.new_function("__getattr__", |name: PyStrRef, vm: &VirtualMachine| -> PyResult {
-        match with_state(|s| s.modules.clone()) {
+        match modules() {
             Some(modules) if name.as_bytes() == b"modules" => Ok(modules.into()),
             _ => Err(vm.new_attribute_error(format!("module 'sys' has no attribute '{}'", name.to_string_lossy()))),
         }
@@ -79,4 +99,3 @@ pub fn restore_import_state(vm: &VirtualMachine, namespace: &Namespace) -> PyRes
     }
     Ok(())
 }
-

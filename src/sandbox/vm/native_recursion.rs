@@ -18,9 +18,9 @@ use std::sync::{Mutex, OnceLock};
 use std::cell::Cell;
 
 use rustpython_vm::builtins::{PyStr, PyType};
+use rustpython_vm::function::FuncArgs;
 use rustpython_vm::protocol::PyIterReturn;
 use rustpython_vm::types::PyTypeFlags;
-use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 type IterNextFunc = fn(&PyObject, &VirtualMachine) -> PyResult<PyIterReturn>;
@@ -90,7 +90,12 @@ macro_rules! slot_guard {
 }
 
 /// Native recursion bounded by the stack it has left (CPython's `Py_EnterRecursiveCall`).
-fn within_native_stack<R>(vm: &VirtualMachine, _zelf: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+fn within_native_stack<R>(
+    vm: &VirtualMachine,
+    _zelf: &PyObject,
+    what: &str,
+    f: impl FnOnce() -> PyResult<R>,
+) -> PyResult<R> {
     vm.with_recursion(what, f)
 }
 
@@ -106,7 +111,12 @@ thread_local! {
 /// Native recursion bounded by the recursion limit as well, as CPython bounds `repr`: the repr of a deeply
 /// nested value grows with the square of its depth (each level copies the text of the levels inside), so a
 /// million-deep list would take minutes before the stack ran out.
-fn within_recursion_limit<R>(vm: &VirtualMachine, _zelf: &PyObject, what: &str, f: impl FnOnce() -> PyResult<R>) -> PyResult<R> {
+fn within_recursion_limit<R>(
+    vm: &VirtualMachine,
+    _zelf: &PyObject,
+    what: &str,
+    f: impl FnOnce() -> PyResult<R>,
+) -> PyResult<R> {
     let depth = REPR_DEPTH.with(Cell::get);
     if depth >= vm.recursion_limit.get() {
         return Err(vm.new_recursion_error(format!("maximum recursion depth exceeded {what}")));
@@ -180,7 +190,8 @@ mod tests {
             assert!(super::guard_native_iterators(vm).expect("guarded") > 20);
             let code = "x = iter([1])\nfor _ in range(10**6):\n    x = map(abs, x)\ntry:\n    next(x)\n    r = 'no error'\nexcept RecursionError as e:\n    r = str(e)\n";
             let scope = vm.new_scope_with_builtins();
-            let compiled = vm.compile(code, rustpython_vm::compiler::Mode::Exec, "<test>".to_owned()).expect("compiles");
+            let compiled =
+                vm.compile(code, rustpython_vm::compiler::Mode::Exec, "<test>".to_owned()).expect("compiles");
             vm.run_code_obj(compiled, scope.clone()).expect("runs");
             let text = scope.globals.get_item("r", vm).expect("r is set").str(vm).expect("a str").to_string();
             assert!(text.contains("maximum recursion depth exceeded"), "{text}");

@@ -5,7 +5,7 @@
 //! process: what it cannot reach fails as CPython fails without it) or *refused* (importing it raises
 //! `ModuleNotFoundError`, an `ImportError`, saying why and what to use instead). A dotted entry overrides its package for that part.
 //! The VM's allow-lists are made from this table (`native_allowed`, `python_allowed`), the refusals'
-//! words too (`refusals`), and `tests/sandbox/test_stdlib_table.py` walks it against CPython's list, imports every
+//! words too (`refusals`), and `tests/sandbox/vm/test_stdlib_table.py` walks it against CPython's list, imports every
 //! entry in a sandbox and checks the table in docs/stdlib.md.
 //!
 //! How to add a module: give it a row, with the source that provides it. `Native` allows a Rust module of
@@ -44,13 +44,16 @@ impl Refusal {
     pub fn reason(self) -> String {
         match self {
             Refusal::Network => {
-                "it reaches the network, and the sandbox has none; get the data through a tool the host registers".into()
+                "it reaches the network, and the sandbox has none; get the data through a tool the host registers"
+                    .into()
             }
             Refusal::Processes => {
                 "it starts processes, and the sandbox runs in one; use concurrent.futures.ThreadPoolExecutor or asyncio"
                     .into()
             }
-            Refusal::NativeCode => "it loads native code or maps memory, which the sandbox does not allow; use pure Python".into(),
+            Refusal::NativeCode => {
+                "it loads native code or maps memory, which the sandbox does not allow; use pure Python".into()
+            }
             Refusal::HostSystem => {
                 "it reaches the host system (users, terminals, resources), which the sandbox does not see".into()
             }
@@ -58,7 +61,9 @@ impl Refusal {
             Refusal::Gui => "it opens windows, and the sandbox has no display; print the text instead".into(),
             Refusal::OtherPlatform => "it belongs to another platform (Windows, macOS, AIX, Android, iOS)".into(),
             Refusal::Accelerator(module) => {
-                format!("it is CPython's C accelerator; the sandbox runs the pure-Python implementation: import {module}")
+                format!(
+                    "it is CPython's C accelerator; the sandbox runs the pure-Python implementation: import {module}"
+                )
             }
             Refusal::Installing => {
                 "it installs packages or makes environments; the host preloads the packages a session needs".into()

@@ -19,7 +19,9 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let types = &vm.ctx.exceptions;
     for typ in [types.type_error, types.unbound_local_error, types.overflow_error, types.recursion_error] {
         typ.slots.str.store(Some(reworded_str));
-        let method = vm.new_method("__str__", typ, |zelf: rustpython_vm::PyObjectRef, vm: &VirtualMachine| reworded_str(&zelf, vm));
+        let method = vm.new_method("__str__", typ, |zelf: rustpython_vm::PyObjectRef, vm: &VirtualMachine| {
+            reworded_str(&zelf, vm)
+        });
         typ.set_attr(vm.ctx.intern_str("__str__"), method.into());
     }
     Ok(())
@@ -64,14 +66,18 @@ fn reworded(class: &Py<PyType>, message: &str, vm: &VirtualMachine) -> Option<St
             return Some(format!("can only concatenate list (not \"{other}\") to list"));
         }
         // An argument that must be an int (CPython converts it with `__index__`).
-        if let Some(other) = message.strip_prefix("Expected type 'int' but '").and_then(|rest| rest.strip_suffix("' found.")) {
+        if let Some(other) =
+            message.strip_prefix("Expected type 'int' but '").and_then(|rest| rest.strip_suffix("' found."))
+        {
             return Some(format!("'{other}' object cannot be interpreted as an integer"));
         }
         if message.starts_with("exceptions must be classes or instances deriving from BaseException, not ") {
             return Some("exceptions must derive from BaseException".to_owned());
         }
         // RustPython leaves out the start, and lists the methods in its set's order (CPython sorts them).
-        if let Some((class, methods)) = message.strip_prefix("class ").and_then(|rest| rest.split_once(" without an implementation for abstract ")) {
+        if let Some((class, methods)) =
+            message.strip_prefix("class ").and_then(|rest| rest.split_once(" without an implementation for abstract "))
+        {
             let (noun, names) = methods.split_once(' ')?;
             let mut names: Vec<&str> = names.strip_prefix('\'')?.strip_suffix('\'')?.split("', '").collect();
             names.sort_unstable();
@@ -114,7 +120,9 @@ pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExcepti
         "Strings must be encoded before hashing".to_owned()
     } else if let Some((name, counts)) = message.split_once(" expected ") {
         let takes = match counts.split_once(", got ") {
-            Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => format!("takes no arguments ({given} given)"),
+            Some(("0 arguments", given)) if given.parse::<usize>().is_ok() => {
+                format!("takes no arguments ({given} given)")
+            }
             Some(("1 argument", given)) if given.parse::<usize>().is_ok() && !COUNTED_LIKE_CPYTHON.contains(&name) => {
                 format!("takes exactly one argument ({given} given)")
             }
@@ -130,7 +138,9 @@ pub fn call_error(vm: &VirtualMachine, callable: &PyObject, error: PyBaseExcepti
         if expected == "int" {
             return error; // worded by the TypeError's str (`'str' object cannot be interpreted as an integer`)
         }
-        let Some(name) = qualified_name(vm, callable, None).map(|name| name.rsplit('.').next().unwrap_or_default().to_owned()) else {
+        let Some(name) =
+            qualified_name(vm, callable, None).map(|name| name.rsplit('.').next().unwrap_or_default().to_owned())
+        else {
             return error;
         };
         format!("{name}() argument must be {expected}, not {found}")

@@ -1,7 +1,7 @@
 //! Host files a zygote reads before it is confined and keeps in Rust memory, shared by every session it forks
-//! (copy-on-write, and untouched until read: held as Python objects in the zygote's heap, 600 small files cost
-//! every new session ~0.15 ms). The time-zone data (`tzdata`) and a package set's files (`bundle`) are two such
-//! trees; sandbox code reads them through `reader`'s functions, never the host's filesystem.
+//! (copy-on-write, and untouched until read: held as Python objects in the zygote's heap, 600 small files would
+//! add to the start of every new session). The time-zone data (`tzdata`) and a package set's files (`bundle`)
+//! are two such trees; sandbox code reads them through `reader`'s functions, never the host's filesystem.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -87,7 +87,8 @@ pub fn reader(vm: &VirtualMachine, tree: &'static Tree) -> [PyObjectRef; 3] {
             None => vm.ctx.none(),
         }
     });
-    let kind = vm.new_function("kind", move |path: PyStrRef| -> u32 { path.to_str().map_or(0, |path| tree.kind(path)) });
+    let kind =
+        vm.new_function("kind", move |path: PyStrRef| -> u32 { path.to_str().map_or(0, |path| tree.kind(path)) });
     let keys = vm.new_function("keys", move |vm: &VirtualMachine| -> PyObjectRef {
         vm.ctx.new_list(tree.files.keys().map(|name| vm.ctx.new_str(name.as_str()).into()).collect()).into()
     });

@@ -3,7 +3,7 @@
 //! RustPython's attribute-store specialization takes a class attribute whose type has `__set__` (or
 //! `__delete__`) but no `__get__` for a plain value: once the store is warm it writes into the instance dict
 //! and never calls `__set__`. CPython calls `__set__` on every store. networkx keeps a graph's `_adj` and
-//! `_succ` in step with such a descriptor, so from the third `DiGraph` on `_succ` was missing. The specializer
+//! `_succ` in step with such a descriptor, so from the third `DiGraph` on `_succ` would be missing. The specializer
 //! only specializes classes whose setattr slot is object's, so a class holding such a descriptor (or deriving
 //! from one that does) is given a setattr slot of its own that does exactly what object's does: its stores
 //! all take the generic path, which honours `__set__`. Classes made by calling `type()` directly are not
@@ -31,8 +31,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 }
 
 /// object's setattr, under another address (see the module comment). The `black_box` keeps its body unlike
-/// object's own: the `dist` build's fat LTO merged the two identical functions into one address, and the
-/// guard was lost in the wheel (networkx's `DiGraph` failed there, not in `release`). `install` checks it.
+/// object's own: the `dist` build's fat LTO merges identical functions into one address, which would lose the
+/// guard in the wheel alone (not in `release`). `install` checks it.
 fn generic_setattr(obj: &PyObject, name: &Py<PyStr>, value: PySetterValue, vm: &VirtualMachine) -> PyResult<()> {
     obj.generic_setattr(std::hint::black_box(name), value, vm)
 }

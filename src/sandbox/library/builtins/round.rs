@@ -1,5 +1,5 @@
 //! `round(number, ndigits=None)` as CPython calls it: `ndigits` goes to the type's `__round__` as it was given
-//! (RustPython converts it to an int first, so `round(obj, ['x'])` failed before `obj.__round__` could see it).
+//! (RustPython converts it to an int first, so `round(obj, ['x'])` fails before `obj.__round__` can see it).
 
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
@@ -37,7 +37,10 @@ fn bind(args: FuncArgs, vm: &VirtualMachine) -> PyResult<(PyObjectRef, Option<Py
             return Err(vm.new_type_error(format!("round() got an unexpected keyword argument '{name}'")));
         };
         if index < positional_count {
-            return Err(vm.new_type_error(format!("argument for round() given by name ('{name}') and position ({})", index + 1)));
+            return Err(vm.new_type_error(format!(
+                "argument for round() given by name ('{name}') and position ({})",
+                index + 1
+            )));
         }
         slots[index] = Some(value);
     }

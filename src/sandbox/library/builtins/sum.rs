@@ -104,7 +104,9 @@ fn add_ints(
     vm: &VirtualMachine,
 ) -> PyResult<Ended> {
     while let Some(item) = next()? {
-        if let Some(added) = exact_int(&item, vm).and_then(ToPrimitive::to_i64).and_then(|value| total.checked_add(value)) {
+        if let Some(added) =
+            exact_int(&item, vm).and_then(ToPrimitive::to_i64).and_then(|value| total.checked_add(value))
+        {
             total = added;
             continue;
         }
@@ -158,6 +160,10 @@ impl Compensated {
     /// The compensation is left out when it is zero (keeping the sign of `-0.0`) or not finite (an infinite
     /// or overflowed sum stays what it is instead of becoming NaN).
     fn value(&self) -> f64 {
-        if self.low != 0.0 && self.low.is_finite() { self.high + self.low } else { self.high }
+        if self.low != 0.0 && self.low.is_finite() {
+            self.high + self.low
+        } else {
+            self.high
+        }
     }
 }

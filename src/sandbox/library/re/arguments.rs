@@ -16,4 +16,3 @@ pub(super) fn subject_len(string: &PyObject, vm: &VirtualMachine) -> Option<usiz
 pub(super) fn int(value: &PyObject) -> Option<isize> {
     value.downcast_ref::<PyInt>()?.as_bigint().try_into().ok()
 }
-

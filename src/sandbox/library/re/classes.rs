@@ -50,8 +50,8 @@ fn tables() -> &'static Tables {
         // The engine's `is_uni_word`, `is_uni_digit` and `is_uni_space` (`rustpython_unicode::classify`'s
         // `is_alnum`, `is_decimal`, `is_space`: general categories and bidi classes of the same ICU data), read
         // as the data's own ranges, with the engine's ASCII fast paths for the ASCII part. Reading every code
-        // point instead took ~25 ms, which the zygote could only spend in an idle second, so the sessions of
-        // a busy first minute each paid it on their first pattern over a non-ASCII subject.
+        // point instead takes long enough that the zygote could do it only in an idle second, so the sessions
+        // of a busy first minute would each pay it on their first pattern over a non-ASCII subject.
         let categories = CodePointMapData::<GeneralCategory>::new();
         let bidi = CodePointMapData::<BidiClass>::new();
         let of = |ranges: &mut dyn Iterator<Item = std::ops::RangeInclusive<u32>>, ascii: fn(u8) -> bool| {
@@ -63,8 +63,12 @@ fn tables() -> &'static Tables {
             class.union(&class_where_ascii(ascii));
             class
         };
-        let uni_word = of(&mut categories.iter_ranges_for_group(GeneralCategoryGroup::Letter.union(GeneralCategoryGroup::Number)), ascii_word);
-        let uni_digit = of(&mut categories.iter_ranges_for_value(GeneralCategory::DecimalNumber), |b| b.is_ascii_digit());
+        let uni_word = of(
+            &mut categories.iter_ranges_for_group(GeneralCategoryGroup::Letter.union(GeneralCategoryGroup::Number)),
+            ascii_word,
+        );
+        let uni_digit =
+            of(&mut categories.iter_ranges_for_value(GeneralCategory::DecimalNumber), |b| b.is_ascii_digit());
         let mut spaces = categories.iter_ranges_for_value(GeneralCategory::SpaceSeparator).chain(
             [BidiClass::WhiteSpace, BidiClass::ParagraphSeparator, BidiClass::SegmentSeparator]
                 .into_iter()
@@ -170,8 +174,8 @@ pub fn ascii_ignore(set: &ClassUnicode) -> ClassUnicode {
 
 // `ascii` below: the class is for an ASCII subject's automaton, which keeps only its ASCII characters
 // (`translate`). An ASCII character's simple case mappings are its ASCII ones, and its Unicode categories its
-// ASCII ones, so such a class is made without the Unicode tables: a session forked before the zygote built them
-// spent ~19 ms on its first pattern (`re.findall(r'INC-\d{5}')`) walking every code point.
+// ASCII ones, so such a class is made without the Unicode tables: a session forked before the zygote builds them
+// does not walk every code point for its first pattern (`re.findall(r'INC-\d{5}')`).
 
 /// The characters whose simple lowercase (`lower_unicode`) is in `set`: `*_UNI_IGNORE` opcodes.
 pub fn unicode_ignore(set: &ClassUnicode, ascii: bool) -> ClassUnicode {
@@ -203,13 +207,12 @@ pub fn range_uni_ignore(lo: u32, hi: u32, ascii: bool) -> ClassUnicode {
 pub fn category(code: SreCatCode, ascii: bool) -> Option<ClassUnicode> {
     use SreCatCode as C;
     let ascii_space = |b: u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
-    let uni_linebreak = || {
-        ClassUnicode::new(
-            [0x0A..=0x0D, 0x1C..=0x1E, 0x85..=0x85, 0x2028..=0x2029]
-                .into_iter()
-                .map(|r| ClassUnicodeRange::new(char::from_u32(*r.start()).unwrap(), char::from_u32(*r.end()).unwrap())),
-        )
-    };
+    let uni_linebreak =
+        || {
+            ClassUnicode::new([0x0A..=0x0D, 0x1C..=0x1E, 0x85..=0x85, 0x2028..=0x2029].into_iter().map(|r| {
+                ClassUnicodeRange::new(char::from_u32(*r.start()).unwrap(), char::from_u32(*r.end()).unwrap())
+            }))
+        };
     Some(match code {
         C::UNI_DIGIT if ascii => class_where_ascii(|b| b.is_ascii_digit()),
         C::UNI_NOT_DIGIT if ascii => complement(class_where_ascii(|b| b.is_ascii_digit())),
@@ -241,7 +244,7 @@ pub fn category(code: SreCatCode, ascii: bool) -> Option<ClassUnicode> {
 mod tests {
     use super::*;
 
-/// A class built from characters given in increasing order, each run of neighbours one range.
+    /// A class built from characters given in increasing order, each run of neighbours one range.
     #[derive(Default)]
     struct Runs {
         ranges: Vec<ClassUnicodeRange>,
@@ -280,7 +283,9 @@ mod tests {
         let (mut lowered, mut uppered) = (Vec::new(), Vec::new());
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             let (is_word, is_digit, is_space) = match u8::try_from(c).ok().filter(u8::is_ascii) {
-                Some(b) => (b == b'_' || b.is_ascii_alphanumeric(), b.is_ascii_digit(), matches!(b, 0x09..=0x0D | 0x1C..=0x20)),
+                Some(b) => {
+                    (b == b'_' || b.is_ascii_alphanumeric(), b.is_ascii_digit(), matches!(b, 0x09..=0x0D | 0x1C..=0x20))
+                }
                 None => (classify::is_alnum(c), classify::is_decimal(c), classify::is_space(c)),
             };
             for (taken, runs) in [(is_word, &mut word), (is_digit, &mut digit), (is_space, &mut space)] {
@@ -310,12 +315,25 @@ mod tests {
             let (quick, full) = (category(code, true), category(code, false));
             assert_eq!(quick.map(ascii_part), full.map(ascii_part), "{code:?}");
         }
-        let sets = [single('k' as u32), single('K' as u32), single('s' as u32), range(0x41, 0x60), range(0x5b, 0x7f), single(0x212a)];
+        let sets = [
+            single('k' as u32),
+            single('K' as u32),
+            single('s' as u32),
+            range(0x41, 0x60),
+            range(0x5b, 0x7f),
+            single(0x212a),
+        ];
         for set in sets {
             assert_eq!(ascii_part(unicode_ignore(&set, true)), ascii_part(unicode_ignore(&set, false)), "{set:?}");
         }
-        for (lo, hi) in [(0x41, 0x5a), (0x4b, 0x4b), (0x61, 0x7a), (0x53, 0x54), (0x130, 0x131), (0x17f, 0x17f), (0, 0x10ffff)] {
-            assert_eq!(ascii_part(range_uni_ignore(lo, hi, true)), ascii_part(range_uni_ignore(lo, hi, false)), "{lo:x}..={hi:x}");
+        for (lo, hi) in
+            [(0x41, 0x5a), (0x4b, 0x4b), (0x61, 0x7a), (0x53, 0x54), (0x130, 0x131), (0x17f, 0x17f), (0, 0x10ffff)]
+        {
+            assert_eq!(
+                ascii_part(range_uni_ignore(lo, hi, true)),
+                ascii_part(range_uni_ignore(lo, hi, false)),
+                "{lo:x}..={hi:x}"
+            );
         }
     }
 }

@@ -25,8 +25,8 @@ pub(super) const LAZY_DFA_CACHE: usize = 512 << 10;
 /// and are the session's memory like any other.
 pub(super) const AUTOMATA_BUDGET: usize = 64 << 20;
 
-/// The most groups a pattern read exactly may have (`build`): `re.compile('(a)' * 2000)` on 2,000 `a`s took
-/// 3.8 s through captures.
+/// The most groups a pattern read exactly may have (`build`): `re.compile('(a)' * 2000)` on 2,000 `a`s takes
+/// seconds through captures.
 pub(super) const CAPTURED_GROUPS: usize = 32;
 
 /// An automaton, and what it counts against `AUTOMATA_BUDGET`.
@@ -79,8 +79,8 @@ impl Automaton {
         if let Some(Shortcut::Lead(lead)) = &self.shortcut {
             if !input.get_anchored().is_anchored() {
                 // Each place the lead names is asked for the match and its groups at once, on the span a match
-                // there must end in: one pass where the automaton's scan and then the groups' were two (a
-                // one-pass pattern led by line starts: `finditer` with named groups over 10 MB 61.6 -> 55.5 ms).
+                // there must end in: one pass, not the automaton's scan and then the groups' (a one-pass
+                // pattern led by line starts: `finditer` with named groups).
                 let led = lead.find(input, true, |at| {
                     self.regex.search_captures(at, captures);
                     captures.get_match()
@@ -95,14 +95,15 @@ impl Automaton {
     }
 
     /// The same without a lead: the match first (the DFAs, no capture slots), then its groups on its span alone
-    /// (asked for captures over the whole subject, a pattern of many groups whose lazy DFA gave up copied every
-    /// slot at every step: `(ab)` 1,000 times over 20 KB took 6.7 s).
+    /// (asked for captures over the whole subject, a pattern of many groups whose lazy DFA gives up copies every
+    /// slot at every step: `(ab)` 1,000 times over 20 KB takes seconds).
     pub(super) fn unled_captures(&self, input: &regex_automata::Input<'_>, captures: &mut Captures) -> bool {
         let Some(whole) = self.search(input) else {
             captures.set_pattern(None);
             return false;
         };
-        self.regex.search_captures(&input.clone().span(whole.range()).anchored(regex_automata::Anchored::Yes), captures);
+        self.regex
+            .search_captures(&input.clone().span(whole.range()).anchored(regex_automata::Anchored::Yes), captures);
         captures.is_match()
     }
 }
@@ -140,8 +141,13 @@ impl Compiled {
         };
         // The exact reading where there is one (its matches are the engine's own: the engine need not run), the
         // loose one otherwise; whole matches (`fullmatch`) are always the loose reading's, checked by the engine.
-        cell.get_or_init(|| (!whole).then(|| build(&self.code, subject, false, true)).flatten().or_else(|| build(&self.code, subject, whole, false)))
-            .as_ref()
+        cell.get_or_init(|| {
+            (!whole)
+                .then(|| build(&self.code, subject, false, true))
+                .flatten()
+                .or_else(|| build(&self.code, subject, whole, false))
+        })
+        .as_ref()
     }
 }
 
@@ -205,9 +211,16 @@ pub(super) fn register(pattern: &PyObject, compiled: Compiled, vm: &VirtualMachi
     // What leaves the table is dropped after the borrow ends: dropping a pattern's program can run Python code
     // (a `__del__` of an object in its `groupindex`), which may compile or search and so use the table.
     let removed = PATTERNS.with_borrow_mut(|patterns| {
-        let mut removed: Vec<Registered> = patterns.insert(key(pattern), Registered { pattern: weak, compiled: Rc::new(compiled) }).into_iter().collect();
+        let mut removed: Vec<Registered> = patterns
+            .insert(key(pattern), Registered { pattern: weak, compiled: Rc::new(compiled) })
+            .into_iter()
+            .collect();
         if patterns.len() > 2 * SWEPT_AT.get() {
-            let dead: Vec<usize> = patterns.iter().filter(|(_, registered)| registered.pattern.upgrade().is_none()).map(|(key, _)| *key).collect();
+            let dead: Vec<usize> = patterns
+                .iter()
+                .filter(|(_, registered)| registered.pattern.upgrade().is_none())
+                .map(|(key, _)| *key)
+                .collect();
             removed.extend(dead.iter().filter_map(|key| patterns.remove(key)));
             SWEPT_AT.set(patterns.len().max(64));
         }
@@ -224,4 +237,3 @@ pub(super) fn compiled(pattern: &PyObject) -> Option<Rc<Compiled>> {
         alive.is(pattern).then(|| registered.compiled.clone())
     })
 }
-

@@ -1,8 +1,8 @@
 //! A search for a pattern of a fixed number of ASCII characters, each from a class (`INC-\d{5}`,
-//! `\d{4}-\d{2}-\d{2}`, `[A-Z]{3}-\d{3}`): the ids and dates models pull out of a context. Found by
-//! `lead` at each occurrence of its literal, `INC-\d{5}` still asked `regex-automata` for an anchored match
-//! there, and that search's set-up and its DFA took a third of `re.findall` over a 10 MB log, for nine bytes a
-//! match (`perf`, 2026-11-29). Here each candidate is checked by a table lookup per byte.
+//! `\d{4}-\d{2}-\d{2}`, `[A-Z]{3}-\d{3}`): the ids and dates models pull out of a context. An anchored
+//! `regex-automata` search at each occurrence of the literal `lead` finds spends far more on its set-up and
+//! its DFA than on the nine bytes of a match (a large share of `re.findall` over a long log). Here each
+//! candidate is checked by a table lookup per byte.
 //!
 //! The result is the same match. Every match has the pattern's length and one reading (no alternatives, no
 //! repeats of varying count), so the leftmost match starts at the first place whose bytes are all members of
@@ -11,8 +11,8 @@
 //! so on a UTF-8 subject no byte of a wider character is a member, and a match starts and ends on a character
 //! boundary. A pattern is at most `LENGTH_MAX` bytes, so a candidate costs at most that many lookups.
 //! A fixed pattern's match has one reading, so each group's span is a fixed offset from the match's start:
-//! groups are set from those, where the automaton's anchored search for them cost more than the match itself
-//! (`finditer(r'INC-(\d{5})')` over 10 MB: 28.4 ms with that search, CPython 17.9).
+//! groups are set from those, as the automaton's anchored search for them costs more than the match itself
+//! (`finditer(r'INC-(\d{5})')`).
 
 use memchr::memmem::Finder;
 use regex_automata::util::captures::Captures;
@@ -139,17 +139,37 @@ fn push_classes(hir: &Hir, classes: &mut Vec<[bool; 256]>, groups: &mut Vec<(usi
 
 #[cfg(test)]
 mod tests {
-    use crate::sandbox::library::re::testing::{every_input, parsed};
     use super::*;
+    use crate::sandbox::library::re::testing::{every_input, parsed};
     use regex_automata::{meta, Anchored};
 
     #[test]
     fn only_sequences_of_ascii_characters_and_classes_have_a_fixed_search() {
-        for pattern in [r"INC-[0-9]{5}", r"[0-9]{4}-[0-9]{2}", r"ab", r"(a)([b-d]{2})", r"(?i)ab", r"[A-Z]{3}-(?-u:\d){3}", r"x{64}"] {
+        for pattern in [
+            r"INC-[0-9]{5}",
+            r"[0-9]{4}-[0-9]{2}",
+            r"ab",
+            r"(a)([b-d]{2})",
+            r"(?i)ab",
+            r"[A-Z]{3}-(?-u:\d){3}",
+            r"x{64}",
+        ] {
             assert!(Fixed::of(&parsed(pattern)).is_some(), "{pattern}");
         }
         // One character, a varying repeat, an alternative, a look, non-ASCII members, longer than 64.
-        for pattern in [r"a", r"[0-9]{5}x?", r"ab+", r"ab|cd", r"\bab", r"a\d", r"é[0-9]", r"(?i)k[0-9]", r"x{65}", r"a.b", r"(a)(x)?"] {
+        for pattern in [
+            r"a",
+            r"[0-9]{5}x?",
+            r"ab+",
+            r"ab|cd",
+            r"\bab",
+            r"a\d",
+            r"é[0-9]",
+            r"(?i)k[0-9]",
+            r"x{65}",
+            r"a.b",
+            r"(a)(x)?",
+        ] {
             assert!(Fixed::of(&parsed(pattern)).is_none(), "{pattern}");
         }
     }
@@ -157,12 +177,32 @@ mod tests {
     #[test]
     fn a_fixed_search_finds_the_match_the_automaton_finds() {
         let patterns = [
-            r"INC-[0-9]{5}", r"[0-9]{2}-[0-9]{2}", r"ab", r"aab", r"a[ab]b", r"(a)([0-9]{2})", r"(?i)ab-[0-9]", r"[a-c][0-9]",
-            r"--", r"[ -][0-9]{3}", r"((a)[0-9])-", r"(INC)-(?P<id>([0-9]{2})[0-9]{3})", r"(a)(b)",
+            r"INC-[0-9]{5}",
+            r"[0-9]{2}-[0-9]{2}",
+            r"ab",
+            r"aab",
+            r"a[ab]b",
+            r"(a)([0-9]{2})",
+            r"(?i)ab-[0-9]",
+            r"[a-c][0-9]",
+            r"--",
+            r"[ -][0-9]{3}",
+            r"((a)[0-9])-",
+            r"(INC)-(?P<id>([0-9]{2})[0-9]{3})",
+            r"(a)(b)",
         ];
         let subjects = [
-            "", "INC-1234 INC-12345 xINC-000001", "12-3 12-34-56 1-22-333", "aab abab aaab", "abb aab bab", "a12 a1 é12 a123",
-            "AB-1 aB-2 ab-x", "a1 b2 d3 c", "--- -", " 123-4567 1", "INC-INC-123456",
+            "",
+            "INC-1234 INC-12345 xINC-000001",
+            "12-3 12-34-56 1-22-333",
+            "aab abab aaab",
+            "abb aab bab",
+            "a12 a1 é12 a123",
+            "AB-1 aB-2 ab-x",
+            "a1 b2 d3 c",
+            "--- -",
+            " 123-4567 1",
+            "INC-INC-123456",
         ];
         for pattern in patterns {
             let hir = parsed(pattern);
@@ -176,8 +216,14 @@ mod tests {
                     // What an earlier search left in the slots must not show.
                     regex.search_captures(&Input::new("INC-12345 (a)(12) ab-1"), &mut fixed_groups);
                     regex.search_captures(&input, &mut groups);
-                    assert_eq!(fixed.search_captures(&input, &mut fixed_groups), groups.is_match(), "{pattern} in {input:?}");
-                    let spans = |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
+                    assert_eq!(
+                        fixed.search_captures(&input, &mut fixed_groups),
+                        groups.is_match(),
+                        "{pattern} in {input:?}"
+                    );
+                    let spans = |captures: &Captures| {
+                        (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>()
+                    };
                     assert_eq!(spans(&fixed_groups), spans(&groups), "{pattern} in {input:?}, groups");
                 }
             }

@@ -1,9 +1,9 @@
 //! A search led by where every match must begin: one literal (`INC-\d{5}`, `user=\w{1,20}`), found by
 //! `memchr::memmem` (SIMD), or the start of a line (`(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)`), found by `memchr`;
 //! an anchored match is tried at each such place in turn. `meta::Regex::search` instead runs its forward
-//! automaton to the match's end and then a reverse automaton back to its start: over 10 MB of log lines,
-//! `re.findall(r'INC-\d{5}')` spent a third of its time in those two scans and their set-up, `finditer` of a
-//! pattern anchored at line starts a fifth (`perf`, 2026-11-28 and -29).
+//! automaton to the match's end and then a reverse automaton back to its start: over a long log, those two
+//! scans and their set-up are a large share of `re.findall(r'INC-\d{5}')` and of `finditer` of a pattern
+//! anchored at line starts.
 //!
 //! The result is the same match: every match starts at such a place, so the leftmost match starts at the
 //! first one where an anchored match exists, and the anchored search there prefers the same end as the
@@ -44,7 +44,8 @@ impl Lead {
         // so with what they all begin with (`ab(?:c|d)`: `ab`).
         let common = prefixes.longest_common_prefix()?;
         let short = hir.properties().maximum_len().is_some_and(|longest| longest <= SPAN_MAX);
-        (common.len() >= LITERAL_MIN).then(|| Lead::Literal { literal: Box::new(Finder::new(common).into_owned()), short })
+        (common.len() >= LITERAL_MIN)
+            .then(|| Lead::Literal { literal: Box::new(Finder::new(common).into_owned()), short })
     }
 
     /// The first place at or after `at` (up to `end`) where a match can begin, where a match there ends by (no
@@ -61,7 +62,11 @@ impl Lead {
                 }
             }
             Lead::LineStart { in_line } => {
-                let start = if at == 0 || haystack[at - 1] == b'\n' { at } else { at + memchr::memchr(b'\n', &haystack[at..end])? + 1 };
+                let start = if at == 0 || haystack[at - 1] == b'\n' {
+                    at
+                } else {
+                    at + memchr::memchr(b'\n', &haystack[at..end])? + 1
+                };
                 if !*in_line {
                     return Some((start, end, None));
                 }
@@ -79,18 +84,25 @@ impl Lead {
     /// reads newlines (`(?m)^(\S+)\s+(\w+)`), is tried at its first occurrence only: a match there is the leftmost
     /// (no match starts earlier), and without one the search goes on without the lead, so a subject full of
     /// occurrences with no match at them costs no more than that search (each try could read to the end of the
-    /// subject). The gain is the reverse scan a match no longer needs: `ERROR.*` scanned each line back to its
-    /// start.
+    /// subject). The gain is the reverse scan a match found this way does not need (without the lead, `ERROR.*`
+    /// scans each line back to its start).
     ///
     /// Cut, a search for groups can take the bounded backtracker where a pattern is not one-pass; the automaton's
-    /// own search dies by itself where a match must end, and was slower on a cut input
-    /// (`re.findall(r'INC-\d{5}')` over 10 MB 11.4 ms cut, 10.0-10.6 not).
-    pub fn find<'h, T>(&self, input: &Input<'h>, cut: bool, mut try_at: impl FnMut(&Input<'h>) -> Option<T>) -> Result<Option<T>, Input<'h>> {
+    /// own search dies by itself where a match must end, and is slower on a cut input (`re.findall(r'INC-\d{5}')`
+    /// over a long log).
+    pub fn find<'h, T>(
+        &self,
+        input: &Input<'h>,
+        cut: bool,
+        mut try_at: impl FnMut(&Input<'h>) -> Option<T>,
+    ) -> Result<Option<T>, Input<'h>> {
         let (haystack, end) = (input.haystack(), input.end());
         let mut at = input.start();
         while at <= end {
             let Some((start, stop, resume)) = self.next(haystack, at, end) else { return Ok(None) };
-            if let Some(found) = try_at(&input.clone().span(start..if cut { stop } else { end }).anchored(Anchored::Yes)) {
+            if let Some(found) =
+                try_at(&input.clone().span(start..if cut { stop } else { end }).anchored(Anchored::Yes))
+            {
                 return Ok(Some(found));
             }
             match resume {
@@ -112,8 +124,12 @@ fn reads_newline(hir: &Hir) -> bool {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => false,
         HirKind::Literal(Literal(bytes)) => bytes.contains(&b'\n'),
-        HirKind::Class(Class::Unicode(class)) => class.ranges().iter().any(|range| range.start() <= '\n' && '\n' <= range.end()),
-        HirKind::Class(Class::Bytes(class)) => class.ranges().iter().any(|range| range.start() <= b'\n' && b'\n' <= range.end()),
+        HirKind::Class(Class::Unicode(class)) => {
+            class.ranges().iter().any(|range| range.start() <= '\n' && '\n' <= range.end())
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            class.ranges().iter().any(|range| range.start() <= b'\n' && b'\n' <= range.end())
+        }
         HirKind::Repetition(repetition) => reads_newline(&repetition.sub),
         HirKind::Capture(capture) => reads_newline(&capture.sub),
         HirKind::Concat(parts) | HirKind::Alternation(parts) => parts.iter().any(reads_newline),
@@ -122,8 +138,8 @@ fn reads_newline(hir: &Hir) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::sandbox::library::re::testing::{every_input, parsed};
     use super::*;
+    use crate::sandbox::library::re::testing::{every_input, parsed};
     use regex_automata::util::captures::Captures;
 
     #[test]
@@ -134,7 +150,9 @@ mod tests {
         for pattern in [r"user=\w+", r"INC-\d{80}", r"ERROR.*", r"ab(?:c|d+)"] {
             assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::Literal { short: false, .. })), "{pattern}");
         }
-        for pattern in [r"(?m)^ERR [A-Z]{3}", r"(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)", r"(?m)^(?:a+|b.*c)", r"(?m)(?:^x|^y)"] {
+        for pattern in
+            [r"(?m)^ERR [A-Z]{3}", r"(?m)^(?P<ts>\S+) (?P<level>[A-Z]+)", r"(?m)^(?:a+|b.*c)", r"(?m)(?:^x|^y)"]
+        {
             assert!(matches!(Lead::of(&parsed(pattern)), Some(Lead::LineStart { in_line: true })), "{pattern}");
         }
         for pattern in [r"(?m)^\w+\s+\d+", r"(?m)^a[\s\S]*b", r"(?m)^(?:a|\n)"] {
@@ -150,14 +168,45 @@ mod tests {
     #[test]
     fn a_led_search_finds_the_match_an_unanchored_search_finds() {
         let patterns = [
-            r"INC-\d{5}", r"aab\d", r"ab(?:c|cd)", r"ab(?:cd|c)", r"\bab\w{0,3}", r"(?m)^ab\d?", r"aa(?:a|b){1,3}?", r"é\w{1,2}",
-            r"(?m)^a[b ]*", r"(?m)^(?:ab|a)(\d)?", r"(?m)^$", r"(?m)^[^\n]*?b", r"(?m)(?:^x|^ab)", r"(?m)^(a+)(b)? (\w*)",
-            r"ab(\d)(\d{1,3})?-(x)?", r"(?m)^(?:(a)|(ab))b?\b", r"ab\w*", r"ab(\d+)?-", r"INC-\d+", r"ab.*b", r"aa(?:a*c|a)",
-            r"(?m)^(a)\s+(b)", r"(?m)^a[\s\S]*?b", r"(?m)^(?:ab\n|a)(\w)?", r"(?m)^\s*$",
+            r"INC-\d{5}",
+            r"aab\d",
+            r"ab(?:c|cd)",
+            r"ab(?:cd|c)",
+            r"\bab\w{0,3}",
+            r"(?m)^ab\d?",
+            r"aa(?:a|b){1,3}?",
+            r"é\w{1,2}",
+            r"(?m)^a[b ]*",
+            r"(?m)^(?:ab|a)(\d)?",
+            r"(?m)^$",
+            r"(?m)^[^\n]*?b",
+            r"(?m)(?:^x|^ab)",
+            r"(?m)^(a+)(b)? (\w*)",
+            r"ab(\d)(\d{1,3})?-(x)?",
+            r"(?m)^(?:(a)|(ab))b?\b",
+            r"ab\w*",
+            r"ab(\d+)?-",
+            r"INC-\d+",
+            r"ab.*b",
+            r"aa(?:a*c|a)",
+            r"(?m)^(a)\s+(b)",
+            r"(?m)^a[\s\S]*?b",
+            r"(?m)^(?:ab\n|a)(\w)?",
+            r"(?m)^\s*$",
         ];
         let subjects = [
-            "", "INC-1234 INC-12345 xINC-000001", "aaab1 aab2 aab", "abcd abc ab", "xab abab ab_", "ab\nab1\n ab2",
-            "aaaaab aab", "café éa ébcd", "INC-INC-INC-12345", "\n\nab\na b b\nx\n", "ab a\n\nzab\nab2b\n", "ab12-x ab1234-ab5-x\naab b",
+            "",
+            "INC-1234 INC-12345 xINC-000001",
+            "aaab1 aab2 aab",
+            "abcd abc ab",
+            "xab abab ab_",
+            "ab\nab1\n ab2",
+            "aaaaab aab",
+            "café éa ébcd",
+            "INC-INC-INC-12345",
+            "\n\nab\na b b\nx\n",
+            "ab a\n\nzab\nab2b\n",
+            "ab12-x ab1234-ab5-x\naab b",
         ];
         for pattern in patterns {
             let hir = parsed(pattern);
@@ -174,7 +223,8 @@ mod tests {
                     regex.search_captures(&rest, &mut led);
                 }
                 regex.search_captures(&input, &mut unled);
-                let groups = |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
+                let groups =
+                    |captures: &Captures| (0..captures.group_len()).map(|g| captures.get_group(g)).collect::<Vec<_>>();
                 assert_eq!(groups(&led), groups(&unled), "{pattern} in {input:?}, captures");
             }
         }

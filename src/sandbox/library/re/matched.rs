@@ -1,25 +1,24 @@
 //! `re.Match`, made here. RustPython's `Match` can only be made by its own `Pattern` methods (its type is
-//! private to the VM), so every match the automaton found was found a second time by calling RustPython's
-//! `match` at its start: a Python-level call, argument binding and a fresh engine state per match, more than
-//! half of a `finditer` over a 10 MB log (108,657 matches: 77 ms listing them, 19 ms finding the same spans
-//! with `findall`). A `Match` of this type is made straight from the engine state (or the exact automaton's
-//! span) the search left.
+//! private to the VM), so a `Match` of its type means finding each match the automaton found a second time,
+//! by calling RustPython's `match` at its start: a Python-level call, argument binding and a fresh engine
+//! state per match, more than half of a `finditer` over a long log. A `Match` of this type is made straight from
+//! the engine state (or the exact automaton's span) the search left.
 //!
 //! Every `Match` a program sees is of this type (`re.Match` is it): the searches RustPython still runs (a
 //! subject that is not a `str`, a program the automaton cannot read) have their `Match` converted, which also
-//! gives it CPython's `pos` and `endpos` (RustPython's were the match's own span). For a subject that is not
+//! gives it CPython's `pos` and `endpos` (RustPython's are the match's own span). For a subject that is not
 //! a `str`, the groups' values are still sliced by RustPython's `Match` (bytes from any buffer, as CPython).
 //! `Pattern.scanner()` keeps RustPython's own `Match` (docs/fidelity.md).
 
+use rustpython_sre_engine::State;
 use rustpython_vm::builtins::{PyDictRef, PyGenericAlias, PyInt, PyStr, PyTuple, PyTupleRef, PyType, PyTypeRef};
 use rustpython_vm::common::wtf8::Wtf8Buf;
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::protocol::PyMappingMethods;
 use rustpython_vm::types::{AsMapping, Representable};
 use rustpython_vm::{
-    pyclass, AsObject, Traverse, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine,
+    pyclass, AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, Traverse, TryFromObject, VirtualMachine,
 };
-use rustpython_sre_engine::State;
 use std::sync::atomic::{AtomicIsize, AtomicPtr, Ordering};
 
 use super::compiled::Compiled;
@@ -57,7 +56,13 @@ pub struct Searched<'a> {
 
 impl<'a> Searched<'a> {
     /// Where a `Match` of this pattern was searched for (`pos` and `endpos` clamped into the subject).
-    pub fn of(compiled: &'a Compiled, pattern: &'a PyObjectRef, string: &'a PyObjectRef, pos: usize, endpos: usize) -> Searched<'a> {
+    pub fn of(
+        compiled: &'a Compiled,
+        pattern: &'a PyObjectRef,
+        string: &'a PyObjectRef,
+        pos: usize,
+        endpos: usize,
+    ) -> Searched<'a> {
         Searched { pattern, string, groupindex: compiled.groupindex.as_ref(), groups: compiled.groups, pos, endpos }
     }
 }
@@ -110,7 +115,9 @@ impl Match {
     fn last_by_spans(&self) -> isize {
         let taking_part = self.regs.iter().enumerate().skip(1).filter(|(_, (start, _))| *start >= 0);
         taking_part
-            .max_by(|(a, (a_start, a_end)), (b, (b_start, b_end))| a_end.cmp(b_end).then(a_start.cmp(b_start)).then(b.cmp(a)))
+            .max_by(|(a, (a_start, a_end)), (b, (b_start, b_end))| {
+                a_end.cmp(b_end).then(a_start.cmp(b_start)).then(b.cmp(a))
+            })
             .map_or(-1, |(group, _)| group as isize)
     }
 
@@ -184,9 +191,18 @@ impl Match {
             None => (found.get_attr("pos", vm)?.try_to_value(vm)?, found.get_attr("endpos", vm)?.try_to_value(vm)?),
         };
         let engine = (!string.downcastable::<PyStr>()).then(|| found.clone());
-        Ok(Self { string, pattern, engine, groupindex, pos, endpos, lastindex: AtomicIsize::new(lastindex.unwrap_or(-1)), regs: regs.into() }
-            .into_ref(&vm.ctx)
-            .into())
+        Ok(Self {
+            string,
+            pattern,
+            engine,
+            groupindex,
+            pos,
+            endpos,
+            lastindex: AtomicIsize::new(lastindex.unwrap_or(-1)),
+            regs: regs.into(),
+        }
+        .into_ref(&vm.ctx)
+        .into())
     }
 
     /// The number of the group `group` names (a number, or a name of the pattern's), as CPython reads it.
@@ -199,9 +215,11 @@ impl Match {
             // CPython looks a name up only in a pattern with named groups (an unhashable one is a TypeError
             // there, "no such group" in a pattern without).
             match &self.groupindex {
-                Some(groupindex) if groupindex.__len__() > 0 => groupindex
-                    .get_item_opt(group, vm)?
-                    .and_then(|number| number.downcast_ref::<PyInt>().map(|number| number.as_bigint().try_into().unwrap_or(-1))),
+                Some(groupindex) if groupindex.__len__() > 0 => {
+                    groupindex.get_item_opt(group, vm)?.and_then(|number| {
+                        number.downcast_ref::<PyInt>().map(|number| number.as_bigint().try_into().unwrap_or(-1))
+                    })
+                }
                 _ => None,
             }
         };
@@ -256,7 +274,13 @@ impl Match {
 /// The one argument of `groups(default=None)`, `groupdict(default=None)` and `expand(template)`, by position or
 /// by `keyword`, checked in CPython's order and words (too many, then a required one missing, then an unknown
 /// keyword).
-fn one_arg(name: &str, keyword: &str, required: bool, args: FuncArgs, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+fn one_arg(
+    name: &str,
+    keyword: &str,
+    required: bool,
+    args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult<Option<PyObjectRef>> {
     let FuncArgs { args, kwargs } = args;
     let given = args.len() + kwargs.len();
     if given > 1 {
@@ -312,7 +336,8 @@ impl Match {
     #[pymethod]
     fn groups(zelf: &Py<Self>, args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyTupleRef> {
         let default = one_arg("groups", "default", false, args, vm)?.unwrap_or_else(|| vm.ctx.none());
-        let values = (1..zelf.regs.len()).map(|group| zelf.value_or(group, &default, vm)).collect::<PyResult<Vec<_>>>()?;
+        let values =
+            (1..zelf.regs.len()).map(|group| zelf.value_or(group, &default, vm)).collect::<PyResult<Vec<_>>>()?;
         Ok(PyTuple::new_ref(values, &vm.ctx))
     }
 
@@ -359,7 +384,11 @@ impl Match {
             }
         }
         // Joined as the template's type (CPython: a bytes template on a str subject gives bytes).
-        let empty: PyObjectRef = if template.downcastable::<PyStr>() { vm.ctx.empty_str.to_owned().into() } else { vm.ctx.empty_bytes.to_owned().into() };
+        let empty: PyObjectRef = if template.downcastable::<PyStr>() {
+            vm.ctx.empty_str.to_owned().into()
+        } else {
+            vm.ctx.empty_bytes.to_owned().into()
+        };
         vm.call_method(&empty, "join", (vm.ctx.new_list(pieces),))
     }
 

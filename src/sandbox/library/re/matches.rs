@@ -1,8 +1,8 @@
 //! The iterator `Pattern.finditer` returns where the automaton searches: each `next` is the search on from the
 //! last match. CPython's is a `callable_iterator` over a scanner's `search`; this is a type of that name whose
-//! `__next__` is the search itself. Made as a callable iterator around a function, calling the function through
-//! the general call path and comparing each result with the sentinel were ~8 % of a `finditer` with named groups
-//! over 10 MB (`perf`, 2026-11-29).
+//! `__next__` is the search itself. Made as a callable iterator around a function, it would call the function
+//! through the general call path and compare each result with the sentinel at every match, a cost of its own
+//! in a `finditer` with named groups over a long log.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -12,9 +12,9 @@ use rustpython_vm::protocol::PyIterReturn;
 use rustpython_vm::types::{IterNext, Iterable, SelfIter};
 use rustpython_vm::{pyclass, Py, PyObjectRef, PyPayload, PyResult, Traverse, VirtualMachine};
 
+use super::compiled::Compiled;
 use super::matched::{Match, Searched, Spans};
 use super::scan::{Found, Search, Text};
-use super::compiled::Compiled;
 
 #[pyclass(module = false, name = "callable_iterator", traverse)]
 #[derive(PyPayload)]
@@ -72,7 +72,11 @@ impl IterNext for Matches {
             zelf.cursor.set(Some((stop, stop == start)));
             Spans::of(&found, compiled.groups)
         };
-        Ok(PyIterReturn::Return(Match::from_spans(spans, &Searched::of(compiled, &zelf.pattern, &zelf.string, zelf.pos, zelf.end), vm)))
+        Ok(PyIterReturn::Return(Match::from_spans(
+            spans,
+            &Searched::of(compiled, &zelf.pattern, &zelf.string, zelf.pos, zelf.end),
+            vm,
+        )))
     }
 }
 

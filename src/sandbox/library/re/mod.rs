@@ -1,4 +1,4 @@
-//! Regular expressions with a linear-time search (issue 30). `_sre`, RustPython's port of CPython's
+//! Regular expressions with a linear-time search. `_sre`, RustPython's port of CPython's
 //! backtracking engine, tries a match at every position of the subject: a 10 MB context scanned for a rare
 //! pattern costs ten million tries, and a pattern like `(a+)+$` on a long run of `a`s never finishes. Here a
 //! finite automaton (`regex-automata`, with its literal and SIMD prefilters) reads the subject once and names
@@ -14,13 +14,13 @@
 //!   methods that search (`search`, `findall`, `finditer`, `sub`, `subn`, `split`; `match` and `fullmatch`
 //!   ask the automaton first) take the fast path when the subject is a `str` the automaton can read, and call
 //!   RustPython's own method otherwise, so argument errors keep its words; a negative `pos` or `endpos`
-//!   counts as 0 on both paths, as in CPython (RustPython's raised "can't convert negative number to
+//!   counts as 0 on both paths, as in CPython (RustPython's raises "can't convert negative number to
 //!   unsigned").
 //!
 //! `Match` objects are of our own type (`matched`), made from what the search found. Where `translate` reads a
 //! program exactly and it cannot match empty, its automaton's matches and captures are `_sre`'s own, and the
-//! engine does not run at all: every method takes the spans from the automaton (`re.sub` of dates over 10 MB:
-//! 27.6 -> 8.6 ms, `re.split(r'\s+')` 186 -> 149, `re.findall(r'INC-\d{5}')` 15 -> 12).
+//! engine does not run at all: every method takes the spans from the automaton (running the engine again at
+//! each match is most of the cost of `re.sub` of dates over a long text).
 
 mod arguments;
 mod classes;
@@ -40,9 +40,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use rustpython_vm::builtins::{PyBytes, PyCallableIterator, PyDict, PyList, PyStr, PyStrRef, PyTuple, PyType};
+use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::function::{ArgCallable, FuncArgs};
 use rustpython_vm::protocol::{PyIter, PyIterReturn};
-use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::{AsObject, Py, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
 
 use matched::{Match, Searched, Spans};
@@ -64,7 +64,10 @@ mod testing {
 
     /// Every span of each subject, as an unanchored input.
     pub fn every_input<'s>(subjects: &[&'s str]) -> Vec<Input<'s>> {
-        let spans = |subject: &'s str| (0..=subject.len()).flat_map(move |start| (start..=subject.len()).map(move |end| Input::new(subject).range(start..end)));
+        let spans = |subject: &'s str| {
+            (0..=subject.len())
+                .flat_map(move |start| (start..=subject.len()).map(move |end| Input::new(subject).range(start..end)))
+        };
         subjects.iter().flat_map(|&subject| spans(subject)).collect()
     }
 }
@@ -136,7 +139,12 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             }
         });
         let called = body.clone();
-        let bound = crate::sandbox::library::method::fast_method(vm, name, pattern_type, move |args: FuncArgs, vm: &VirtualMachine| called(args, vm));
+        let bound = crate::sandbox::library::method::fast_method(
+            vm,
+            name,
+            pattern_type,
+            move |args: FuncArgs, vm: &VirtualMachine| called(args, vm),
+        );
         pattern_type.set_attr(vm.ctx.intern_str(name), bound.into());
         methods_by_name.insert(name, body);
     }
@@ -174,12 +182,22 @@ fn own_method(name: &'static str, own: &PyObjectRef, args: FuncArgs, vm: &Virtua
     result
 }
 
-fn own_method_of(name: &'static str, own: &PyObjectRef, mut args: FuncArgs, pinned: Option<&Pinned>, vm: &VirtualMachine) -> PyResult {
+fn own_method_of(
+    name: &'static str,
+    own: &PyObjectRef,
+    mut args: FuncArgs,
+    pinned: Option<&Pinned>,
+    vm: &VirtualMachine,
+) -> PyResult {
     let subject = pinned.map(|pinned| &pinned.original);
     // CPython's search finds nothing where `pos` is past `endpos` (both clamped into the subject); RustPython's
     // searches from `endpos` and can find an empty match there (the scanner, like CPython, finds none).
     // Read once (`__index__` is the user's code): what `Match::from_engine` reports, and the test above.
-    let positions = if matches!(name, "search" | "match" | "fullmatch" | "findall" | "finditer") { positions(&args, vm) } else { None };
+    let positions = if matches!(name, "search" | "match" | "fullmatch" | "findall" | "finditer") {
+        positions(&args, vm)
+    } else {
+        None
+    };
     if matches!(name, "search" | "findall" | "finditer") && past_endpos(&args, positions, vm) {
         return match name {
             "search" => Ok(vm.ctx.none()),
@@ -199,7 +217,8 @@ fn own_method_of(name: &'static str, own: &PyObjectRef, mut args: FuncArgs, pinn
                 None => (none(), none()),
             };
             // The subject's view goes with the iterator, as CPython's scanner keeps its own.
-            let (subject, view) = pinned.map_or((none(), none()), |pinned| (pinned.original.clone(), pinned.view.clone()));
+            let (subject, view) =
+                pinned.map_or((none(), none()), |pinned| (pinned.original.clone(), pinned.view.clone()));
             let adapters = Adapters::get(vm)?;
             let next = adapters.partial.call((adapters.next.clone(), iterator, pos, endpos, subject, view), vm)?;
             let next = ArgCallable::try_from_object(vm, next)?;
@@ -254,7 +273,13 @@ impl Adapters {
         );
         let next = vm.new_function(
             "finditer",
-            |iterator: PyObjectRef, pos: PyObjectRef, endpos: PyObjectRef, subject: PyObjectRef, _view: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+            |iterator: PyObjectRef,
+             pos: PyObjectRef,
+             endpos: PyObjectRef,
+             subject: PyObjectRef,
+             _view: PyObjectRef,
+             vm: &VirtualMachine|
+             -> PyResult {
                 let positions = match vm.is_none(&pos) {
                     true => None,
                     false => Some((pos.try_to_value::<usize>(vm)?, endpos.try_to_value::<usize>(vm)?)),
@@ -274,7 +299,7 @@ impl Adapters {
 /// A subject whose bytes sit behind a lock (a bytearray, an `array.array`, a memoryview or mmap of one), held
 /// for RustPython's `_sre`, which keeps that lock through a whole call while Python code runs in it (a `repl`
 /// callable; a `__del__` run by a collection any allocation may start): a write to the subject from that code
-/// panicked on the lock and ended the session process. RustPython searches a copy, made under the lock and let
+/// would panic on the lock and end the session process. RustPython searches a copy, made under the lock and let
 /// go of at once; a view of the original is held meanwhile, so resizing it raises BufferError, as CPython's held
 /// view makes it, and the matches report the original as their `string`.
 struct Pinned {
@@ -306,7 +331,9 @@ impl Pinned {
 /// Whether a search's `pos` is past its `endpos` (`positions`) once both are clamped into the subject.
 fn past_endpos(args: &FuncArgs, positions: Option<(usize, usize)>, vm: &VirtualMachine) -> bool {
     let Some((pos, endpos)) = positions else { return false };
-    let Some(string) = args.args.get(1).or_else(|| args.kwargs.iter().find(|(name, _)| name.as_bytes() == b"string").map(|(_, v)| v)) else {
+    let Some(string) =
+        args.args.get(1).or_else(|| args.kwargs.iter().find(|(name, _)| name.as_bytes() == b"string").map(|(_, v)| v))
+    else {
         return false;
     };
     let Some(len) = subject_len(string, vm) else { return false };
@@ -385,7 +412,9 @@ fn search(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Opti
     let search = Search::new(&call.text, &compiled.code, automaton, call.end);
     let spans = with_found(|found| search.next(call.pos, false, found).then(|| Spans::of(found, compiled.groups)));
     Some(Ok(match spans {
-        Some(spans) => Match::from_spans(spans, &Searched::of(compiled, &args.args[0], call.string, call.pos, call.end), vm),
+        Some(spans) => {
+            Match::from_spans(spans, &Searched::of(compiled, &args.args[0], call.string, call.pos, call.end), vm)
+        }
         None => vm.ctx.none(),
     }))
 }
@@ -419,9 +448,12 @@ fn anchored(compiled: &Rc<Compiled>, args: &FuncArgs, whole: bool, vm: &VirtualM
     if call.pos <= search.end && !automaton.exact && !search.can_match_at(call.pos) {
         return Some(Ok(vm.ctx.none()));
     }
-    let spans = with_found(|found| search.match_here(call.pos, whole, found).then(|| Spans::of(found, compiled.groups)));
+    let spans =
+        with_found(|found| search.match_here(call.pos, whole, found).then(|| Spans::of(found, compiled.groups)));
     Some(Ok(match spans {
-        Some(spans) => Match::from_spans(spans, &Searched::of(compiled, &args.args[0], call.string, call.pos, call.end), vm),
+        Some(spans) => {
+            Match::from_spans(spans, &Searched::of(compiled, &args.args[0], call.string, call.pos, call.end), vm)
+        }
         None => vm.ctx.none(),
     }))
 }
@@ -461,9 +493,8 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Opt
     let bytes = text.slice(0, text.len()).len();
     let mut shared: Vec<SharedStrs> = (0..compiled.groups.max(1)).map(|_| SharedStrs::for_text(bytes)).collect();
     let mut group = |found: &Found, group: usize| match found.span(group) {
-        Some((start, end)) => {
-            shared[group.saturating_sub(1)].get_or_make(text.slice(start, end).as_bytes(), || text.piece(start, end, vm))
-        }
+        Some((start, end)) => shared[group.saturating_sub(1)]
+            .get_or_make(text.slice(start, end).as_bytes(), || text.piece(start, end, vm)),
         None => empty.clone(),
     };
     let result = each_match(&search, call.pos, |found| {
@@ -483,7 +514,8 @@ fn findall(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Opt
 fn finditer(compiled: &Rc<Compiled>, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyResult> {
     let call = subject_call(args)?;
     compiled.automaton(call.text.is_ascii(), false)?;
-    let matches = matches::Matches::new(compiled.clone(), args.args[0].clone(), call.string.clone(), call.pos, call.end);
+    let matches =
+        matches::Matches::new(compiled.clone(), args.args[0].clone(), call.string.clone(), call.pos, call.end);
     Some(Ok(matches.into_ref(&vm.ctx).into()))
 }
 
@@ -525,7 +557,12 @@ enum Replacement {
 
 /// `repl` read as CPython's `sub` reads it: a callable is called with each match; a string with a backslash
 /// is a template (`re._parser.parse_template`, which also raises its errors); another is used as it is.
-fn replacement(compiled: &Compiled, pattern: &PyObjectRef, repl: &PyObjectRef, vm: &VirtualMachine) -> Option<PyResult<Replacement>> {
+fn replacement(
+    compiled: &Compiled,
+    pattern: &PyObjectRef,
+    repl: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> Option<PyResult<Replacement>> {
     // CPython asks "callable?" first: a callable `str` subclass is called.
     if repl.is_callable() {
         return Some(Ok(Replacement::Callable(repl.clone())));

@@ -1,6 +1,6 @@
-//! `re.search(pattern, string)` and the other module functions without `re._compile` in Python: a model's
-//! per-line loop (`for line in lines: re.search(r'user=(\w+)', line)`) spent as much in `_compile`'s type
-//! checks and cache lookups as in the search. Here a `str` pattern and an `int` flag find their compiled
+//! `re.search(pattern, string)` and the other module functions without `re._compile` in Python: through it, a
+//! model's per-line loop (`for line in lines: re.search(r'user=(\w+)', line)`) spends as much in `_compile`'s
+//! type checks and cache lookups as in the search. Here a `str` pattern and an `int` flag find their compiled
 //! pattern in a table of our own (filled from `re._compile`, so compiling, its errors and its cache are
 //! still `re`'s), and the call goes straight to the pattern's method. Any other shape of call (a compiled
 //! pattern, bytes, `count` given by position, which 3.13+ warns about) is `re`'s own function's.
@@ -20,8 +20,8 @@ const KEPT: usize = 512;
 const DEBUG: isize = 128;
 
 /// Compiled patterns by flags, then by source (two levels, so a lookup borrows the source: no allocation).
-/// Hashed with foldhash: SipHash of the source was ~2 % of a per-line `re.search` (at most `KEPT` entries, so
-/// colliding sources cost little).
+/// Hashed with foldhash: SipHash of the source is a visible share of a per-line `re.search` (at most `KEPT`
+/// entries, so colliding sources cost little).
 #[derive(Default)]
 struct Patterns {
     by_flags: HashMap<isize, HashMap<Vec<u8>, PyObjectRef, Hasher>, Hasher>,
@@ -55,7 +55,7 @@ const SHAPES: [Shape; 8] = [
 ];
 
 /// A `Pattern` method of `super`, as Rust calls it: the module function skips both the attribute lookup on the
-/// pattern and the VM's call of a method object (~9 % of a per-line `re.search`).
+/// pattern and the VM's call of a method object (a visible share of a per-line `re.search`).
 pub type PatternMethod = std::rc::Rc<dyn Fn(FuncArgs, &VirtualMachine) -> PyResult>;
 
 pub fn install(methods: &HashMap<&'static str, PatternMethod>, vm: &VirtualMachine) -> PyResult<()> {
@@ -141,7 +141,8 @@ fn pattern_for(
         let mut removed = Vec::new();
         if patterns.order.len() >= KEPT {
             if let Some((old_flags, old_source)) = patterns.order.pop_front() {
-                removed.extend(patterns.by_flags.get_mut(&old_flags).and_then(|by_source| by_source.remove(&old_source)));
+                removed
+                    .extend(patterns.by_flags.get_mut(&old_flags).and_then(|by_source| by_source.remove(&old_source)));
             }
         }
         patterns.order.push_back((flags, source.to_vec()));

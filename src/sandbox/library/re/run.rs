@@ -1,8 +1,8 @@
 //! A search for a run of one class of ASCII characters (`\s+`, `\w+`, `\d{2,}`, `[,;]+`, `-{3,5}`): what
 //! models split and tokenise text with. Such a pattern's matches are short and many (`re.split(r'\s+')` over a
 //! 10 MB log: 1.36 million), and `meta::Regex::search` pays per match for its set-up and for two scans, forward to
-//! the match's end and back to its start: a third of that `re.split` (`perf`, 2026-11-29). Here one table
-//! lookup per byte finds the run and its end.
+//! the match's end and back to its start, a large share of that `re.split`. Here one table lookup per byte
+//! finds the run and its end.
 //!
 //! The result is the same match. Leftmost-first: the leftmost match starts at the first member byte whose run
 //! is long enough (`min`); a greedy repeat takes the run up to `max`, a lazy one `min` bytes. A run shorter than
@@ -45,7 +45,9 @@ pub(super) fn ascii_members(hir: &Hir) -> Option<[bool; 256]> {
                 members[range.start() as usize..=range.end() as usize].fill(true);
             }
         }
-        HirKind::Literal(Literal(bytes)) if bytes.len() == 1 && bytes[0].is_ascii() => members[bytes[0] as usize] = true,
+        HirKind::Literal(Literal(bytes)) if bytes.len() == 1 && bytes[0].is_ascii() => {
+            members[bytes[0] as usize] = true
+        }
         _ => return None,
     }
     Some(members)
@@ -73,7 +75,9 @@ impl Run {
         let HirKind::Repetition(repetition) = repeat.kind() else { return None };
         let member = ascii_members(&repetition.sub)?;
         let (min, max) = (repetition.min as usize, repetition.max.map(|max| max as usize));
-        if (before || after) && !(repetition.greedy && max.is_none() && (0..=255u8).all(|byte| !member[byte as usize] || is_word(byte))) {
+        if (before || after)
+            && !(repetition.greedy && max.is_none() && (0..=255u8).all(|byte| !member[byte as usize] || is_word(byte)))
+        {
             return None;
         }
         (min >= 1 && max.is_none_or(|max| max >= min)).then_some(Run {
@@ -95,12 +99,10 @@ impl Run {
         let anchored = input.get_anchored().is_anchored();
         let mut at = input.start();
         loop {
-            let start = if anchored {
-                at
-            } else {
-                at + hay.get(at..)?.iter().position(|&byte| self.member[byte as usize])?
-            };
-            let run = hay.get(start..)?.iter().position(|&byte| !self.member[byte as usize]).unwrap_or(hay.len() - start);
+            let start =
+                if anchored { at } else { at + hay.get(at..)?.iter().position(|&byte| self.member[byte as usize])? };
+            let run =
+                hay.get(start..)?.iter().position(|&byte| !self.member[byte as usize]).unwrap_or(hay.len() - start);
             let bounded = (!self.boundary_before || start.checked_sub(1).is_none_or(|before| !word_at(before)))
                 && (!self.boundary_after || !word_at(start + run));
             if run >= self.min && bounded {
@@ -117,13 +119,24 @@ impl Run {
 
 #[cfg(test)]
 mod tests {
-    use crate::sandbox::library::re::testing::{every_input, parsed};
     use super::*;
+    use crate::sandbox::library::re::testing::{every_input, parsed};
     use regex_automata::{meta, Anchored};
 
     #[test]
     fn only_repeats_of_one_ascii_class_have_a_run_search() {
-        for pattern in [r"(?-u:\s)+", r"(?-u:\w)+", r"[0-9]{2,}", r"[,;]+?", r"-{3,5}", r"x+", r"[a-c]{2}", r"(?-u:\b\w+\b)", r"(?-u:\b)[a-z]{3,}", r"[0-9]+(?-u:\b)"] {
+        for pattern in [
+            r"(?-u:\s)+",
+            r"(?-u:\w)+",
+            r"[0-9]{2,}",
+            r"[,;]+?",
+            r"-{3,5}",
+            r"x+",
+            r"[a-c]{2}",
+            r"(?-u:\b\w+\b)",
+            r"(?-u:\b)[a-z]{3,}",
+            r"[0-9]+(?-u:\b)",
+        ] {
             assert!(Run::of(&parsed(pattern)).is_some(), "{pattern}");
         }
         // Non-ASCII members, may be empty, more than a repeat, a group, a repeat of a sequence.
@@ -131,7 +144,9 @@ mod tests {
             assert!(Run::of(&parsed(pattern)).is_none(), "{pattern}");
         }
         // Boundaries: around a class with other than word characters, a bounded or lazy repeat, a Unicode one.
-        for pattern in [r"(?-u:\b)[a-z ]+(?-u:\b)", r"(?-u:\b)[0-9]{1,3}(?-u:\b)", r"(?-u:\b)[0-9]+?(?-u:\b)", r"\b[0-9]+"] {
+        for pattern in
+            [r"(?-u:\b)[a-z ]+(?-u:\b)", r"(?-u:\b)[0-9]{1,3}(?-u:\b)", r"(?-u:\b)[0-9]+?(?-u:\b)", r"\b[0-9]+"]
+        {
             assert!(Run::of(&parsed(pattern)).is_none(), "{pattern}");
         }
     }
@@ -139,12 +154,30 @@ mod tests {
     #[test]
     fn a_run_search_finds_the_match_the_automaton_finds() {
         let patterns = [
-            r"[ \t]+", r"(?-u:\w)+", r"[0-9]{2,}", r"[0-9]{2,3}", r"[0-9]{2,3}?", r"[,;]+?", r"-{3}", r"a+",
-            r"(?-u:\b\w+\b)", r"(?-u:\b)[0-9]+(?-u:\b)", r"(?-u:\b)[a-z]{2,}", r"[0-9]+(?-u:\b)",
+            r"[ \t]+",
+            r"(?-u:\w)+",
+            r"[0-9]{2,}",
+            r"[0-9]{2,3}",
+            r"[0-9]{2,3}?",
+            r"[,;]+?",
+            r"-{3}",
+            r"a+",
+            r"(?-u:\b\w+\b)",
+            r"(?-u:\b)[0-9]+(?-u:\b)",
+            r"(?-u:\b)[a-z]{2,}",
+            r"[0-9]+(?-u:\b)",
         ];
         let subjects = [
-            "", "a b\t\tc  d", "1 12 123 1234 12345", "x,;y;;,z", "-- --- ----a", "é 12 ü345 aé", "aaa", "\t",
-            "ab1 12 a_b 3x x3 _9_ 45, ok.", "abc123 456def 789",
+            "",
+            "a b\t\tc  d",
+            "1 12 123 1234 12345",
+            "x,;y;;,z",
+            "-- --- ----a",
+            "é 12 ü345 aé",
+            "aaa",
+            "\t",
+            "ab1 12 a_b 3x x3 _9_ 45, ok.",
+            "abc123 456def 789",
         ];
         for pattern in patterns {
             let hir = parsed(pattern);

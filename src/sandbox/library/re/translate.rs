@@ -127,14 +127,18 @@ impl Reader<'_> {
                 let class = classes::ascii_ignore(&classes::single(arg(1)?));
                 (self.class(classes::complement(class))?, at + 2)
             }
-            Op::LITERAL_UNI_IGNORE => (self.class(classes::unicode_ignore(&classes::single(arg(1)?), self.ascii()))?, at + 2),
+            Op::LITERAL_UNI_IGNORE => {
+                (self.class(classes::unicode_ignore(&classes::single(arg(1)?), self.ascii()))?, at + 2)
+            }
             Op::NOT_LITERAL_UNI_IGNORE => {
                 let class = classes::unicode_ignore(&classes::single(arg(1)?), self.ascii());
                 (self.class(classes::complement(class))?, at + 2)
             }
             Op::ANY => (self.class(classes::complement(classes::single('\n' as u32)))?, at + 1),
             Op::ANY_ALL => (self.class(classes::everything())?, at + 1),
-            Op::CATEGORY => (self.class(classes::category(SreCatCode::try_from(arg(1)?).ok()?, self.ascii())?)?, at + 2),
+            Op::CATEGORY => {
+                (self.class(classes::category(SreCatCode::try_from(arg(1)?).ok()?, self.ascii())?)?, at + 2)
+            }
             Op::IN | Op::IN_IGNORE | Op::IN_UNI_IGNORE => {
                 let end = skip_end()?;
                 let set = self.set(at + 2, end)?;

@@ -1,7 +1,7 @@
 """``exit`` and ``quit`` as CPython's ``site`` adds them to the builtins; written for dspy-rust-interpreter.
 
-RustPython's own ``exit()`` raised ``SystemExit(0)`` where CPython raises ``SystemExit(None)`` (a cell that ends
-with it reports ``SystemExit: None``), and ``quit()`` did not exist. ``sys.exit`` is the sandbox's too
+RustPython's own ``exit()`` raises ``SystemExit(0)`` where CPython raises ``SystemExit(None)`` (a cell that ends
+with it reports ``SystemExit: None``), and RustPython has no ``quit()``. ``sys.exit`` is the sandbox's too
 (``src/sandbox/prepare.rs``).
 """
 

@@ -1,5 +1,5 @@
 """The sandbox's ``zlib``: RustPython's, with its decompression errors in CPython's words (``Error -3 while
-decompressing data: incorrect header check``; RustPython gave the reason alone, and code that matches on the
+decompressing data: incorrect header check``; RustPython gives the reason alone, and code that matches on the
 message, or a model reading it, expects CPython's). The native module is handed over as ``zlib_native`` only
 while this imports."""
 

@@ -1,20 +1,19 @@
 //! `str` methods by bytes for an ASCII string, where RustPython's walk code points and work out each result's
-//! kind again (issue 30's text work splits and lower-cases whole contexts and every line); other strings go to
-//! RustPython's own methods, which keep their argument errors and Unicode mappings.
+//! kind again (code models' text work splits and lower-cases whole contexts and every line); other strings go
+//! to RustPython's own methods, which keep their argument errors and Unicode mappings.
 //! - `splitlines(keepends=False)`: an ASCII string's line boundaries are bytes (`\n`, `\r`, `\r\n`, `\v`,
-//!   `\f`, `\x1c`-`\x1e`); 1 MB took 2.4 ms where CPython takes 0.8. `keepends` takes any truth value, as
-//!   CPython's does (RustPython's wanted a bool), so the method is bound here for every string.
-//! - `lower()` and `upper()`: a byte slice's `make_ascii_lowercase` is vectorised; RustPython's own mapped one
-//!   `AsciiChar` at a time (10 MB: 12 ms; CPython: 3).
+//!   `\f`, `\x1c`-`\x1e`), found without decoding a code point. `keepends` takes any truth value, as
+//!   CPython's does (RustPython's wants a bool), so the method is bound here for every string.
+//! - `lower()` and `upper()`: a byte slice's `make_ascii_lowercase` is vectorised; RustPython's own maps one
+//!   `AsciiChar` at a time.
 //! - `split(sep=None, maxsplit=-1)` with no separator or an ASCII one: words are runs of bytes outside
-//!   `WHITESPACE`, pieces are found with `memchr`; RustPython asked Unicode's whitespace table for every
-//!   character and made each piece twice (an `AsciiString`, then the `str`): over a 10 MB log (1.4 million
-//!   words) `split()` took 93 ms, 85 that way, CPython 60. In a long string equal pieces are one object
-//!   (`SharedStrs`).
+//!   `WHITESPACE`, pieces are found with `memchr`; RustPython asks Unicode's whitespace table for every
+//!   character and makes each piece twice (an `AsciiString`, then the `str`). In a long string equal pieces
+//!   are one object (`SharedStrs`).
 //! - `strip()`, `lstrip()`, `rstrip()` with no argument, `None` or an ASCII `str`: the ends are trimmed by bytes,
-//!   and a string with nothing to trim is returned itself, as CPython returns it (RustPython tested every code
-//!   point against Unicode's whitespace and copied the string; what is left of `line.strip()`'s 8.9 ms over a
-//!   10 MB log, CPython's 1.7, is the call itself: `fast_method`).
+//!   and a string with nothing to trim is returned itself, as CPython returns it (RustPython tests every code
+//!   point against Unicode's whitespace and copies the string; most of what `line.strip()` costs beyond
+//!   CPython's is the call itself: `fast_method`).
 
 use rustpython_vm::builtins::{PyInt, PyList, PyStr};
 use rustpython_vm::function::FuncArgs;
@@ -61,7 +60,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let name = vm.ctx.intern_str("split");
     let original = str_type.as_object().get_attr(name, vm)?;
     let method = fast_method(vm, "split", str_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-        // RustPython's words for these were its own; these are CPython's (a count error comes first).
+        // RustPython's words for these are its own; these are CPython's (a count error comes first).
         if args.args.first().is_some_and(|zelf| zelf.downcast_ref::<PyStr>().is_some()) {
             let given = args.args.len() - 1 + args.kwargs.len();
             if given > 2 {
@@ -70,14 +69,19 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             }
             for (position, name) in [(1, "sep"), (2, "maxsplit")] {
                 if args.args.len() > position && args.kwargs.contains_key(name) {
-                    return Err(vm.new_type_error(format!("argument for split() given by name ('{name}') and position ({position})")));
+                    return Err(vm.new_type_error(format!(
+                        "argument for split() given by name ('{name}') and position ({position})"
+                    )));
                 }
             }
             // `maxsplit` is converted before `sep` is looked at: a value with no `__index__` is the first error.
             let most = args.args.get(2).or_else(|| args.kwargs.get("maxsplit"));
             if let Some(most) = most {
                 if most.downcast_ref::<PyInt>().is_none() && most.class().slots.as_number.index.load().is_none() {
-                    return Err(vm.new_type_error(format!("'{}' object cannot be interpreted as an integer", most.class().name())));
+                    return Err(vm.new_type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        most.class().name()
+                    )));
                 }
             }
             let sep = args.args.get(1).or_else(|| args.kwargs.get("sep"));
@@ -107,7 +111,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let name = vm.ctx.intern_str(name);
         let original = str_type.as_object().get_attr(name, vm)?;
         let method = fast_method(vm, name.as_str(), str_type, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            // RustPython's words for these were its own; these are CPython's (a count error comes first).
+            // RustPython's words for these are its own; these are CPython's (a count error comes first).
             if args.args.first().is_some_and(|zelf| zelf.downcast_ref::<PyStr>().is_some()) {
                 if !args.kwargs.is_empty() {
                     return Err(vm.new_type_error(format!("str.{name}() takes no keyword arguments")));
@@ -187,7 +191,7 @@ fn ascii(obj: &PyObject) -> Option<&[u8]> {
 }
 
 /// A `str` of ASCII bytes, made without looking at them again (`PyStr::from` reads them once more for their
-/// kind: ~4 % of `re.findall` over 10 MB making 108,657 short strs).
+/// kind, a visible share of a `re.findall` that makes many short strs).
 pub(crate) fn new_ascii(bytes: Vec<u8>, vm: &VirtualMachine) -> PyObjectRef {
     debug_assert!(bytes.is_ascii());
     // SAFETY: every caller passes bytes of an ASCII string (a piece of one), or their ASCII case mapping.
@@ -197,7 +201,10 @@ pub(crate) fn new_ascii(bytes: Vec<u8>, vm: &VirtualMachine) -> PyObjectRef {
 /// `split(sep=None, maxsplit=-1)` on an ASCII string, its separator (`None`: whitespace) an ASCII `str` and
 /// `maxsplit` an int: the string, its bytes, the separator and the most splits. Anything else is `None`, for
 /// RustPython's method (a non-ASCII string or separator, an empty separator, an `__index__` object).
-fn bind_split<'a>(args: &'a FuncArgs, vm: &VirtualMachine) -> Option<(&'a PyObjectRef, &'a [u8], Option<&'a [u8]>, usize)> {
+fn bind_split<'a>(
+    args: &'a FuncArgs,
+    vm: &VirtualMachine,
+) -> Option<(&'a PyObjectRef, &'a [u8], Option<&'a [u8]>, usize)> {
     let (zelf, rest) = args.args.split_first()?;
     let mut given: [Option<&PyObjectRef>; 2] = [rest.first(), rest.get(1)];
     if rest.len() > 2 {
@@ -281,12 +288,15 @@ fn cut_at(text: &[u8], found: impl Iterator<Item = usize>, width: usize, most: u
     pieces
 }
 
-/// The pieces of `text` as strs, equal pieces of a long text one object (`SharedStrs`). Over the 10 MB log
-/// (release build, CPython beside): `split()` 85 -> 48 ms (64), `set(context.split())` 160 -> 67 (82), the
-/// word-count loop `counts[w] = counts.get(w, 0) + 1` 421 -> 324 (303).
+/// The pieces of `text` as strs, equal pieces of a long text one object (`SharedStrs`): a repeated word is
+/// made once, and a later set or dict lookup of it (`set(context.split())`, the word-count loop
+/// `counts[w] = counts.get(w, 0) + 1`) finds it by identity.
 fn shared_pieces(text: &[u8], pieces: &[(usize, usize)], vm: &VirtualMachine) -> Vec<PyObjectRef> {
     let mut shared = SharedStrs::for_text(text.len());
-    pieces.iter().map(|&(start, end)| shared.get_or_make(&text[start..end], || new_ascii(text[start..end].to_vec(), vm))).collect()
+    pieces
+        .iter()
+        .map(|&(start, end)| shared.get_or_make(&text[start..end], || new_ascii(text[start..end].to_vec(), vm)))
+        .collect()
 }
 
 /// Line boundaries among the ASCII bytes.
@@ -329,10 +339,17 @@ fn bind_splitlines(args: FuncArgs, vm: &VirtualMachine) -> PyResult<(rustpython_
         .next()
         .ok_or_else(|| vm.new_type_error("unbound method str.splitlines() needs an argument"))?
         .downcast::<PyStr>()
-        .map_err(|obj| vm.new_type_error(format!("descriptor 'splitlines' for 'str' objects doesn't apply to a '{}' object", obj.class().name())))?;
+        .map_err(|obj| {
+            vm.new_type_error(format!(
+                "descriptor 'splitlines' for 'str' objects doesn't apply to a '{}' object",
+                obj.class().name()
+            ))
+        })?;
     let rest: Vec<PyObjectRef> = positional.collect();
     if rest.len() + kwargs.len() > 1 {
-        return Err(vm.new_type_error(format!("splitlines() takes at most 1 argument ({} given)", rest.len() + kwargs.len())));
+        return Err(
+            vm.new_type_error(format!("splitlines() takes at most 1 argument ({} given)", rest.len() + kwargs.len()))
+        );
     }
     let mut keepends = rest.into_iter().next();
     for (key, value) in kwargs {

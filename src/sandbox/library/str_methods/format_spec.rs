@@ -1,8 +1,8 @@
 //! `__format__` of `int`, `float` and `str` for the specs reports are written with (`f'{i:>6}'`, `f'{n:,}'`,
-//! `f'{x:.2f}'`, `f'{r:.1%}'`, `f'{name:<20}'`, `format(v, '08x')`): RustPython parsed the spec into its
-//! general form, wrote the digits through `fmt` and malachite, and copied the text code point by code point into
-//! a new string: ~300 ns a value (CPython: ~60), and a padded str ~280 ns (CPython: ~50). Here a spec is read
-//! in one pass and the text written once.
+//! `f'{x:.2f}'`, `f'{r:.1%}'`, `f'{name:<20}'`, `format(v, '08x')`): RustPython parses the spec into its
+//! general form, writes the digits through `fmt` and malachite, and copies the text code point by code point
+//! into a new string, several times CPython's cost for a value or a padded str. Here a spec is read in one
+//! pass and the text written once.
 //!
 //! Only what is certain to come out as CPython's is done here: an int that fits in 64 bits with no type or
 //! `d x X o b`; a finite float with `f F % e E`; a str with no type or `s`; fill, alignment, sign, width,
@@ -13,11 +13,11 @@
 
 use std::fmt::Write;
 
+use crate::sandbox::library::method::fast_method;
 use num_traits::ToPrimitive;
 use rustpython_vm::builtins::{PyFloat, PyInt, PyStr, PyType};
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject, Py, PyObject, PyResult, VirtualMachine};
-use crate::sandbox::library::method::fast_method;
 
 /// A width above this goes to RustPython's method (and to the memory limit there): no report pads so far.
 pub(super) const MAX_WIDTH: usize = 1 << 16;
@@ -40,7 +40,11 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 }
 
 /// Put a `__format__` on `class` that asks `fast` first and calls the class's own method when it declines.
-fn replace(vm: &VirtualMachine, class: &'static Py<PyType>, fast: fn(&PyObject, &str) -> Option<String>) -> PyResult<()> {
+fn replace(
+    vm: &VirtualMachine,
+    class: &'static Py<PyType>,
+    fast: fn(&PyObject, &str) -> Option<String>,
+) -> PyResult<()> {
     let name = vm.ctx.intern_str("__format__");
     let original = class.as_object().get_attr(name, vm)?;
     let method = fast_method(vm, "__format__", class, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
@@ -227,8 +231,8 @@ pub(super) fn format_float(value: f64, spec: &Spec) -> Option<String> {
 
 /// A finite, non-negative `value` with `precision` decimals, rounded as its exact binary value rounds (half
 /// to even), as CPython's `dtoa` rounds. Rust's exact mode gives the same digits but falls back to big-number
-/// arithmetic whenever its fast method cannot decide, which is most values (`i / 7` to three decimals:
-/// ~300 ns of a ~500 ns format). Below 2^53 the value is `mantissa / 2^shift`, so `value * 10^precision` is a
+/// arithmetic whenever its fast method cannot decide, which is most values (`i / 7` to three decimals: most
+/// of the format's time). Below 2^53 the value is `mantissa / 2^shift`, so `value * 10^precision` is a
 /// 128-bit integer shifted right, and its rounding is decided by the bits shifted out.
 fn fixed(value: f64, precision: usize, out: &mut String) {
     let bits = value.to_bits();

@@ -1,6 +1,6 @@
 //! Equal strs cut from one long text made once: the words of a context repeat (a 10 MB log: 1.36 million words,
-//! 67,020 distinct). Making each one again cost two blocks and their cache misses per word, and every later
-//! dict or set lookup of a word compared its text with the key's, where one object per word is found by
+//! 67,020 distinct). Making each one again costs two blocks and their cache misses per word, and every later
+//! dict or set lookup of a word compares its text with the key's, where one object per word is found by
 //! identity and hashed once. Equal strs that are one object are CPython's own practice too (its
 //! one-character strs, interned names); only identity (`is`, `id()`) tells, and which equal strs are one
 //! object is not something CPython promises either. Used by

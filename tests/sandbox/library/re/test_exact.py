@@ -10,9 +10,11 @@ a non-ASCII subject) must give the same results through the engine."""
 from __future__ import annotations
 
 from tests.cpython import assert_prints_as_cpython
-from tests.sandbox.builtins.regex_results import SHOWING
+from tests.sandbox.library.re.regex_results import SHOWING
 
-PROGRAM = SHOWING + r"""
+PROGRAM = (
+    SHOWING
+    + r"""
 import re
 patterns = [r'INC-\d{5}', r'\s+', r'a+?b', r'a+b', r'a|ab', r'ab|a', r'(?:a|ab)(?:c|bcd)', r'x*y', r'[a-c]+?c',
             r'\w+ing\b', r'\bis\b', r'^\w+', r'\w+$', r'^ab', r'b$', r'\d{2,4}?', r'\d{2,4}', r'(?:ab){2,}',
@@ -46,6 +48,7 @@ for pattern in patterns:
               show('finditer', lambda: [matched(m) for m in compiled.finditer(subject)]),
               show('callable', lambda: compiled.sub(lambda m: str(m.lastindex), subject)))
 """
+)
 
 
 def test_exact_automaton_results_are_cpythons(make_interp):
@@ -67,4 +70,3 @@ for pattern in [r'\w+', r'[a-z]+ing\b', r'(\w+)', r'(\w)(\w*)', r'(?i)ERROR', r'
 def test_findall_over_a_long_subject_is_cpythons(make_interp):
     # A long subject's repeated results are one object each (`SharedStrs`): the values must not change.
     assert_prints_as_cpython(make_interp(), LONG)
-

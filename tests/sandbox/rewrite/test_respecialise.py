@@ -43,7 +43,7 @@ def test_a_function_of_the_namespace_respecialises_after_new_names(make_interp):
 
 
 def test_code_that_sys_monitoring_instruments_is_left_as_it_is(make_interp):
-    # An adversarial review: with LINE events on, an instrumented line hides its opcode, and a walk that stepped
+    # With LINE events on, an instrumented line hides its opcode, and a walk that stepped
     # over it as an opcode without caches read a stale slot offset as an opcode and rewrote the live offset of the
     # next `LOAD_ATTR_SLOT` (a wrong attribute; with another layout, a read outside the object).
     interp = make_interp()

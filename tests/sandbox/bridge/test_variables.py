@@ -10,7 +10,6 @@ import pytest
 
 from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError, RustInterpreter
 
-
 # ---------------------------------------------------------------------------------------------------------
 # accepted types round-trip exactly, with their types
 # ---------------------------------------------------------------------------------------------------------
@@ -248,7 +247,9 @@ def test_session_works_after_refused_variable(interp):
 @pytest.mark.parametrize("name", ["not valid", "class", "1x", "", "a-b", "None", "lambda"])
 def test_invalid_variable_name_raises_value_error(interp, name):
     # dspy's wording and type (CodeInterpreterError), and a ValueError.
-    with pytest.raises(CodeInterpreterError, match="Invalid variable name: .* (not a valid Python identifier|is a Python keyword)") as info:
+    with pytest.raises(
+        CodeInterpreterError, match="Invalid variable name: .* (not a valid Python identifier|is a Python keyword)"
+    ) as info:
         interp.execute("1", variables={name: 1})
     assert isinstance(info.value, ValueError)
 

@@ -1,4 +1,4 @@
-"""Audit of what one session can leave for, or do to, the next session of the same host process, and what
+"""What one session can leave for, or do to, the next session of the same host process, and what
 concurrent sessions share. These attacks broke the in-process design (sessions shared reused worker threads
 and their RustPython state); every session now runs in a process of its own, and each test pins that.
 
@@ -50,7 +50,7 @@ _json.make_scanner.__call__ = spy
 def test_a_static_native_type_hijacked_by_a_session_does_not_spy_on_the_next():
     # _json.Scanner (what json.loads uses) is a static type of the thread's context without IMMUTABLETYPE: its
     # __call__ can be replaced, and the replacement runs in every later session on the thread, seeing its data.
-    runs = sessions(HIJACK_JSON_SCANNER, "import json\njson.loads('{\"ssn\": \"123-45-6789\"}')")
+    runs = sessions(HIJACK_JSON_SCANNER, 'import json\njson.loads(\'{"ssn": "123-45-6789"}\')')
     assert runs[1]["kind"] == "value" and runs[1]["value"] == "{'ssn': '123-45-6789'}", runs[1]
 
 

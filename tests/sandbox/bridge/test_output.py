@@ -6,21 +6,13 @@ import pytest
 
 from dspy_rust_interpreter import CodeExecutionError
 
-
 # ---------------------------------------------------------------------------------------------------------
 # captured output
 # ---------------------------------------------------------------------------------------------------------
 
 
 def test_stdout_is_exactly_what_was_printed_and_stderr_follows_it_apart(interp):
-    code = (
-        "import sys\n"
-        "print('a')\n"
-        "sys.stdout.write('b')\n"
-        "print('c', file=sys.stderr)\n"
-        "sys.stderr.write('d')\n"
-        "print('e')\n"
-    )
+    code = "import sys\nprint('a')\nsys.stdout.write('b')\nprint('c', file=sys.stderr)\nsys.stderr.write('d')\nprint('e')\n"
     assert interp.execute(code) == "a\nbe\n[stderr]\nc\nd"
 
 
@@ -30,7 +22,11 @@ def test_stdout_is_exactly_what_was_printed_and_stderr_follows_it_apart(interp):
         ("import warnings\nwarnings.warn('careful')\nprint('done')", "done\n", "UserWarning: careful"),
         ("import re\nprint(re.findall('\\d', 'a1'))", "['1']\n", "SyntaxWarning"),
         ("import logging\nlogging.warning('disk %s', 'full')\nprint(1)", "1\n", "WARNING:root:disk full"),
-        ("import traceback\ntry:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\nprint(2)", "2\n", "ZeroDivisionError"),
+        (
+            "import traceback\ntry:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\nprint(2)",
+            "2\n",
+            "ZeroDivisionError",
+        ),
         ("import warnings\nwarnings.warn('w')\n3", "3", "UserWarning: w"),
     ],
     ids=["warning", "compile-warning", "logging", "print_exc", "trailing-value"],

@@ -1,4 +1,4 @@
-"""Audit of what sandbox code can do through module state it controls: `sys.modules`, the names in `builtins`,
+"""What sandbox code can do through module state it controls: `sys.modules`, the names in `builtins`,
 RustPython's per-thread caches filled from them, and the host error path of tool calls.
 
 Each scenario that could crash or hang the process runs in a child (``run_isolated``); each test fails while
@@ -8,7 +8,7 @@ the hole exists and passes once it is fixed.
 from __future__ import annotations
 
 from isolated import run_isolated
-from test_audit_session_reuse import sessions
+from test_state_between_sessions import sessions
 
 # --- A session's code run inside the next one, through RustPython's per-thread `_json` cache -------------------
 
@@ -32,7 +32,9 @@ holder = [target, weakref.ref(target, planted)]
 """
 
 # A fake `_json` that json.dumps caches, its escaper holding the callback.
-PLANT_IN_JSON_CACHE = PLANTED_CALLBACK + """
+PLANT_IN_JSON_CACHE = (
+    PLANTED_CALLBACK
+    + """
 fake = types.ModuleType('_json')
 fake.encode_basestring_ascii, fake.encode_basestring = holder, None
 real, sys.modules['_json'] = sys.modules['_json'], fake
@@ -40,6 +42,7 @@ json.dumps([1])
 sys.modules['_json'] = real
 del target, holder, fake
 """
+)
 
 
 def test_an_object_a_session_leaves_in_the_json_cache_does_not_run_in_the_next():
@@ -50,12 +53,15 @@ def test_an_object_a_session_leaves_in_the_json_cache_does_not_run_in_the_next()
 
 
 # A fake `_json` whose (native) finalizer puts it back into sys.modules.
-FAKE_THAT_COMES_BACK = PLANTED_CALLBACK + """
+FAKE_THAT_COMES_BACK = (
+    PLANTED_CALLBACK
+    + """
 class FakeJson: pass
 fake = FakeJson()
 fake.encode_basestring_ascii, fake.encode_basestring = holder, None
 FakeJson.__del__ = functools.partial(sys.modules.__setitem__, '_json')
 """
+)
 
 # A fake `_json` that puts itself back into sys.modules when replaced.
 PUT_BACK = FAKE_THAT_COMES_BACK + "sys.modules['_json'] = fake\ndel target, holder, fake\n"

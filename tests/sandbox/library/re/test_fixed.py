@@ -10,9 +10,11 @@ part, a varying repeat, a group repeated) give the same results the other way.""
 from __future__ import annotations
 
 from tests.cpython import assert_prints_as_cpython
-from tests.sandbox.builtins.regex_results import SHOWING
+from tests.sandbox.library.re.regex_results import SHOWING
 
-PROGRAM = SHOWING + r"""
+PROGRAM = (
+    SHOWING
+    + r"""
 import random, re
 rng = random.Random(50)
 patterns = [r'INC-\d{5}', r'\d{4}-\d{2}-\d{2}', r'(\d{2}):(\d{2})', r'INC-(?P<id>(\d{2})\d{3})', r'aab', r'a[ab]b',
@@ -27,6 +29,7 @@ subjects += ['INC-1234 INC-12345 xINC-000001 INC-INC-123456', '2026-11-29 12:30:
 subjects += [s * 40 for s in subjects[-6:]]
 show_methods(patterns, subjects)
 """
+)
 
 
 def test_fixed_search_results_are_cpythons(make_interp):

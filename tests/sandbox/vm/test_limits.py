@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from isolated import run_isolated
 
 # Generous bounds: they catch a limit that does not work (a hang), not a slow machine.
@@ -13,9 +12,7 @@ RUNAWAY = {
     "busy_loop": "while True: pass",
     "catches_base_exception": "while True:\n    try:\n        while True: pass\n    except BaseException:\n        pass",
     "loops_in_finally": "try:\n    while True: pass\nfinally:\n    while True: pass",
-    "recursive_handler": (
-        "def spin():\n    try:\n        while True: pass\n    except BaseException:\n        spin()\nspin()"
-    ),
+    "recursive_handler": ("def spin():\n    try:\n        while True: pass\n    except BaseException:\n        spin()\nspin()"),
     "generator": "def gen():\n    while True:\n        yield 1\nfor _ in gen(): pass",
     "sleep": "import time\ntime.sleep(3600)",
 }
@@ -126,7 +123,9 @@ def test_huge_print_is_truncated_with_a_note_and_returns():
         """
     )
     value = results["run"]["value"]
-    assert value.startswith("'" + "x" * 500 + "\\n[output truncated: 99999001 of 100000001 characters were dropped here, before the last 500;")
+    assert value.startswith(
+        "'" + "x" * 500 + "\\n[output truncated: 99999001 of 100000001 characters were dropped here, before the last 500;"
+    )
     assert value.endswith("]\\n" + "x" * 499 + "\\n'")
 
 
@@ -161,7 +160,10 @@ def test_int_str_digit_limit_cannot_be_lifted():
 def test_unknown_option_and_bad_limit_values_are_rejected():
     from dspy_rust_interpreter import RustInterpreter
 
-    with pytest.raises(TypeError, match="the options are: abandon_after, deno_command, enable_env_vars, enable_network_access, enable_read_paths, enable_write_paths, files_max_bytes, files_max_count, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, mounts, packages, preload, slow_tool_seconds, strict_values, sync_files, timeout, tool_timeout"):
+    with pytest.raises(
+        TypeError,
+        match="the options are: abandon_after, deno_command, enable_env_vars, enable_network_access, enable_read_paths, enable_write_paths, files_max_bytes, files_max_count, max_concurrent_tools, max_output_chars, max_tool_calls, max_tool_result_bytes, memory_limit, mounts, packages, preload, slow_tool_seconds, strict_values, sync_files, timeout, tool_timeout",
+    ):
         RustInterpreter(time_limit=3)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         RustInterpreter(timeout=0)

@@ -1,5 +1,5 @@
-"""Sandbox code that changes a regular expression's subject while the search runs (issue 52, finding 3): a `repl`
-callable, or a `__del__` a collection runs, writing or resizing the bytearray, array or memoryview being searched.
+"""Sandbox code that changes a regular expression's subject while the search runs: a `repl` callable, or a
+`__del__` a collection runs, writing or resizing the bytearray, array or memoryview being searched.
 It ended the session process (`_sre` holds the subject's lock through the whole call); now a resize raises
 BufferError and a write in place goes through, as in CPython."""
 

@@ -9,7 +9,6 @@ import pytest
 
 from dspy_rust_interpreter import CodeExecutionError, CodeInterpreterError, FinalAnswerResult, FinalOutput, RustInterpreter
 
-
 # ---------------------------------------------------------------------------------------------------------
 # CodeExecutionError
 # ---------------------------------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 from cpython import reference_python
+
 from dspy_rust_interpreter import _native
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ROWS = _native.stdlib_modules()
 
 IMPORT_EACH = """
@@ -33,7 +34,9 @@ outcomes
 def test_every_module_of_cpythons_standard_library_has_a_row():
     listed = subprocess.run(
         [reference_python(), "-c", "import sys; print(sorted(sys.stdlib_module_names))"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     missing = sorted(set(ast.literal_eval(listed)) - {name for name, *_ in ROWS})
     assert not missing, f"modules of CPython's standard library with no row in src/sandbox/vm/stdlib.rs: {missing}"

@@ -1,7 +1,7 @@
 """Equal strs cut from one long text are one object (src/sandbox/library/str_methods/shared.rs): the words of a
 context, made by `str.split` or `re.findall`, are a few objects, found in a dict or set by identity. A text of
 unique tokens stops sharing after its first pieces; a short text never starts. (That the values are CPython's
-is tested beside each user: `test_str_split.py`, `test_regex_exact.py`.)"""
+is tested beside each user: `str_methods/test_split.py`, `re/test_exact.py`.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
-"""What the adversarial review of the sandbox's own `re.Match` (stop 47) found, each as CPython's answer or a
-session that stays up. Run in child interpreters with the default time limit."""
+"""The edge cases of the sandbox's own `re.Match` (src/sandbox/library/re/matched.rs), each as CPython's answer
+or a session that stays up: groups the engine leaves with their start after their end, `lastindex` where the
+engine's own match stops elsewhere, `pos`/`endpos` given by `__index__` or crossed, buffers of wide items,
+`expand` and its argument errors; many groups kept linear; and Python code (a `__del__`, a weak-reference
+callback) run while a table of the regex module is borrowed. Run in child interpreters with the default time
+limit."""
 
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ for call in [lambda: m.expand(), lambda: m.expand('x', 'y'), lambda: m.expand(te
 """
 
 
-def test_review_findings_are_cpythons(make_interp):
+def test_match_edge_cases_are_cpythons(make_interp):
     assert_prints_as_cpython(make_interp(), PROGRAM)
 
 

@@ -244,7 +244,9 @@ def test_state_before_submit_is_kept(interp):
 
 def test_session_runs_normally_after_submit(interp):
     interp.execute("SUBMIT(1)")
-    code = "try:\n    raise ValueError('v')\nexcept ValueError:\n    r = 'caught'\nn = 0\nfor i in range(100_000):\n    n += 1\nr, n"
+    code = (
+        "try:\n    raise ValueError('v')\nexcept ValueError:\n    r = 'caught'\nn = 0\nfor i in range(100_000):\n    n += 1\nr, n"
+    )
     assert interp.execute(code) == ("caught", 100_000)
 
 

@@ -34,10 +34,10 @@ def test_a_pattern_that_backtracks_for_ever_is_answered(make_interp, code, expec
 # engine refuses; in a long run each one was found by scanning the run again (quadratic: 30,000 letters took
 # 2.6 s, 100,000 the time limit). The engine's own search takes over after a few refusals.
 LOOSENED = [
-    ("re.search(r'(?<=\d)[a-z]+', 'a' * 200_000)", None),
+    (r"re.search(r'(?<=\d)[a-z]+', 'a' * 200_000)", None),
     ("re.findall(r'\b[a-z]{2,}', 'é' + 'x' * 200_000)", []),
-    ("len(re.sub(r'(?<![\w/+])[\w/+]{20,}', '-', 'a' * 100_000 + ' ' + 'b' * 30))", 3),
-    ("re.split(r'(?<=\d)[a-z]+', 'a' * 200_000) == ['a' * 200_000]", True),
+    (r"len(re.sub(r'(?<![\w/+])[\w/+]{20,}', '-', 'a' * 100_000 + ' ' + 'b' * 30))", 3),
+    (r"re.split(r'(?<=\d)[a-z]+', 'a' * 200_000) == ['a' * 200_000]", True),
 ]
 
 

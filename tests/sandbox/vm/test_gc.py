@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dspy_rust_interpreter import RustInterpreter
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fuzz"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "fuzz"))
 import fuzz_callbacks  # noqa: E402
 
 

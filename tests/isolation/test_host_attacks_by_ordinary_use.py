@@ -1,6 +1,8 @@
-"""The fourth round of attacks on the host (issue 52), each written before its defence, each in a child process with
-a hard time bound: ordinary sandbox code or an ordinary configuration a user would choose, never a compromised
-session process."""
+"""Attacks on the host by ordinary use: sandbox code or a configuration a user would choose, never a compromised
+session process (that is test_hostile_session*.py). A package folder a session may write or that links out of
+itself, code a package leaves in a zygote, printed text posing as the host's notes, a killed zygote, the
+identity of each live lineage and the bound on live forks. Each was written before its defence, each runs in a
+child process with a hard time bound."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from isolated import run_child
 
 
 def test_a_package_folder_a_session_may_write_is_refused(tmp_path):
-    # Finding 1: a folder given both as packages and as a writable mount let a session plant a module that the
+    # A folder given both as packages and as a writable mount let a session plant a module that the
     # set's next zygote imported unconfined. Refused in one configuration, and across interpreters of a process,
     # whichever comes first.
     project = tmp_path / "proj"
@@ -50,7 +52,7 @@ def test_a_package_folder_a_session_may_write_is_refused(tmp_path):
 
 
 def test_code_run_in_a_zygote_after_it_prepared_opens_no_host_file(tmp_path):
-    # Finding 1's second half: a zygote ran its packages' code, and code they left behind runs there again later
+    # A zygote ran its packages' code, and code they left behind runs there again later
     # (here a finder that acts when the zygote's idle preload imports asyncio). Confined once prepared, the zygote
     # refuses it host files: the planted database is never made.
     packages = tmp_path / "pkgs"
@@ -96,7 +98,7 @@ def test_code_run_in_a_zygote_after_it_prepared_opens_no_host_file(tmp_path):
 
 
 def test_links_out_of_a_package_folder_are_not_followed(tmp_path):
-    # Finding 2: the zygote's reading of a package folder followed links, so `import pkg.leak` and
+    # The zygote's reading of a package folder followed links, so `import pkg.leak` and
     # `pkgutil.get_data` returned host files outside it. A link inside the folder to a file in it still works.
     secret = tmp_path / "secret.txt"
     secret.write_text("HOST-SECRET-7f3a\n")
@@ -136,7 +138,7 @@ def test_links_out_of_a_package_folder_are_not_followed(tmp_path):
 
 
 def test_text_the_code_prints_cannot_pass_for_the_hosts_notes(interp):
-    # Finding 8: printing `[stderr]`, `[output truncated: ...]` or `Output printed before the error:` gave text
+    # Printing `[stderr]`, `[output truncated: ...]` or `Output printed before the error:` gave text
     # indistinguishable from the host's. A line of the code's that opens as a note is shown with a backslash.
     printed = interp.execute("print('ok')\nprint('[stderr]\\nDeprecationWarning: fake')\nprint('[output truncated: x]')")
     assert printed == "ok\n\\[stderr]\nDeprecationWarning: fake\n\\[output truncated: x]\n"
@@ -157,7 +159,7 @@ def test_text_the_code_prints_cannot_pass_for_the_hosts_notes(interp):
 
 
 def test_a_killed_zygote_takes_its_running_sessions_with_it():
-    # Finding 10: under a root host the session's parent-death signal was cleared when it took its own user id,
+    # Under a root host the session's parent-death signal was cleared when it took its own user id,
     # so a session busy in `while True: pass` outlived a SIGKILLed zygote and `execute()` hung. Now the session
     # ends with its zygote, and the host brings the session back from a new one.
     results = run_child(
@@ -192,7 +194,7 @@ def test_a_killed_zygote_takes_its_running_sessions_with_it():
 
 
 def test_each_live_lineage_has_an_identity_no_other_has():
-    # Finding 7: a session's user id came from its first pid, which a rollback left to the kernel to hand out
+    # A session's user id came from its first pid, which a rollback left to the kernel to hand out
     # again while a checkpoint kept the id; a new session given that pid shared the id (and the process budget).
     # The kernel now says which ids are free: every live session process of different lineages differs.
     results = run_child(

@@ -7,13 +7,25 @@ import pytest
 from dspy_rust_interpreter import CodeExecutionError
 
 STDLIB_CASES = [
-    ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertEqual(1 + 1, 2)\n"
-     "    def test_bad(self):\n        self.assertEqual(1, 2)\nr = unittest.TestResult()\n"
-     "unittest.defaultTestLoader.loadTestsFromTestCase(T).run(r)\n(r.testsRun, len(r.failures))", (2, 1)),
-    ("doctest", "import doctest\ndef f():\n    \"\"\"\n    >>> 1 + 1\n    2\n    >>> 2 * 2\n    5\n    \"\"\"\n"
-     "tuple(doctest.DocTestRunner(verbose=False).run(doctest.DocTestFinder().find(f)[0], out=lambda text: None))", (1, 2)),
+    (
+        "unittest",
+        "import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertEqual(1 + 1, 2)\n"
+        "    def test_bad(self):\n        self.assertEqual(1, 2)\nr = unittest.TestResult()\n"
+        "unittest.defaultTestLoader.loadTestsFromTestCase(T).run(r)\n(r.testsRun, len(r.failures))",
+        (2, 1),
+    ),
+    (
+        "doctest",
+        'import doctest\ndef f():\n    """\n    >>> 1 + 1\n    2\n    >>> 2 * 2\n    5\n    """\n'
+        "tuple(doctest.DocTestRunner(verbose=False).run(doctest.DocTestFinder().find(f)[0], out=lambda text: None))",
+        (1, 2),
+    ),
     ("pickle", "import pickle\npickle.loads(pickle.dumps({'a': (1, 2.5, None)}))", {"a": (1, 2.5, None)}),
-    ("argparse", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--n', type=int)\np.parse_args(['--n', '3']).n", 3),
+    (
+        "argparse",
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--n', type=int)\np.parse_args(['--n', '3']).n",
+        3,
+    ),
     ("json", "import json\njson.loads(json.dumps({'a': [1, 2.5, None]}))", {"a": [1, 2.5, None]}),
     ("re", "import re\nre.findall(r'\\d+', 'a1b22c333')", ["1", "22", "333"]),
     ("math", "import math\n(math.factorial(10), math.gcd(12, 18), math.isqrt(99))", (3628800, 6, 9)),
@@ -33,7 +45,11 @@ STDLIB_CASES = [
     ("heapq", "import heapq\nheapq.nsmallest(3, [5, 1, 4, 2, 3])", [1, 2, 3]),
     ("bisect", "import bisect\nbisect.bisect_left([1, 3, 5, 7], 5)", 2),
     ("statistics", "import statistics\n(statistics.mean([1, 2, 3, 4]), statistics.median([3, 1, 2]))", (2.5, 2)),
-    ("random", "import random\nrng = random.Random(42)\nxs = [rng.randint(1, 6) for _ in range(20)]\nall(1 <= x <= 6 for x in xs)", True),
+    (
+        "random",
+        "import random\nrng = random.Random(42)\nxs = [rng.randint(1, 6) for _ in range(20)]\nall(1 <= x <= 6 for x in xs)",
+        True,
+    ),
     (
         "dataclasses",
         "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n    y: int = 0\ndataclasses.asdict(P(1))",
@@ -118,16 +134,7 @@ def test_generators_and_yield_from(interp):
 
 
 def test_generator_send(interp):
-    code = (
-        "def acc():\n"
-        "    total = 0\n"
-        "    while True:\n"
-        "        total += yield total\n"
-        "g = acc()\n"
-        "next(g)\n"
-        "g.send(5)\n"
-        "g.send(10)"
-    )
+    code = "def acc():\n    total = 0\n    while True:\n        total += yield total\ng = acc()\nnext(g)\ng.send(5)\ng.send(10)"
     assert interp.execute(code) == 15
 
 

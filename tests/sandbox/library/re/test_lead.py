@@ -11,9 +11,11 @@ and subjects full of near misses, groups, lazy, counted and unbounded tails, alt
 from __future__ import annotations
 
 from tests.cpython import assert_prints_as_cpython
-from tests.sandbox.builtins.regex_results import SHOWING
+from tests.sandbox.library.re.regex_results import SHOWING
 
-PROGRAM = SHOWING + r"""
+PROGRAM = (
+    SHOWING
+    + r"""
 import random, re
 rng = random.Random(48)
 literals = ['ab', 'INC-', 'aa', 'user=', 'é.', 'x-', 'abab', 'kk']
@@ -33,6 +35,7 @@ subjects += ['aaaaab aab aa', 'abababab abab', 'INC-INC-INC-12345 INC-1', 'user=
 subjects += [s * 60 for s in subjects[:6]]
 show_methods(patterns, subjects)
 """
+)
 
 
 def test_led_search_results_are_cpythons(make_interp):

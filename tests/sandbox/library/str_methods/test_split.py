@@ -65,4 +65,3 @@ for text in (repeating, unique, repeating + unique, unique + repeating):
 def test_a_long_strings_pieces_are_cpythons(make_interp):
     # Long strings share their repeated pieces (`SharedStrs`): the values must not change.
     assert_prints_as_cpython(make_interp(), LONG)
-

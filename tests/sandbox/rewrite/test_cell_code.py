@@ -11,12 +11,8 @@ from tests.cpython import assert_prints_as_cpython
 LONG_BODY = "".join(f"    v{i % 7} = len(s) + abs(-{i})\n" for i in range(80))
 
 CELLS = {
-    "builtins shadowed, then deleted": (
-        "print(len('abc'))\nlen = lambda x: 42\nprint(len('abc'))\ndel len\nprint(len('abc'))\n"
-    ),
-    "a missing name caught": (
-        "try:\n    print(undefined_name)\nexcept NameError as e:\n    print('caught', e, e.name)\n"
-    ),
+    "builtins shadowed, then deleted": ("print(len('abc'))\nlen = lambda x: 42\nprint(len('abc'))\ndel len\nprint(len('abc'))\n"),
+    "a missing name caught": ("try:\n    print(undefined_name)\nexcept NameError as e:\n    print('caught', e, e.name)\n"),
     "names bound in the cell and read in loops": (
         "total = 0\nfor i in range(50):\n    if i % 3 == 0:\n        continue\n    total += i\n"
         "    while total > 100:\n        total -= 7\nprint(total, sum(range(10)), max([3, 1, 2]))\n"
@@ -74,7 +70,7 @@ def test_an_error_after_the_moved_code_reports_its_own_line_and_columns(make_int
         interp.execute(source)
     message = str(raised.value)
     line = source.count("\n")
-    assert f'line {line}, in <module>' in message, message
+    assert f"line {line}, in <module>" in message, message
     assert "NameError: name 'undefined_total' is not defined" in message
     # The caret under the name, as CPython places it.
     assert "result = len(s) + undefined_total * 2\n" in message
@@ -88,4 +84,3 @@ def test_a_cell_that_awaits_at_the_top_level_runs_with_its_loads_moved(make_inte
         "results = [await f(i) for i in range(3)]\nfor r in results:\n    print(len(str(r)), r)\n"
     )
     assert out == "1 0\n1 2\n1 4\n"
-

@@ -10,9 +10,11 @@ results the other way."""
 from __future__ import annotations
 
 from tests.cpython import assert_prints_as_cpython
-from tests.sandbox.builtins.regex_results import SHOWING
+from tests.sandbox.library.re.regex_results import SHOWING
 
-PROGRAM = SHOWING + r"""
+PROGRAM = (
+    SHOWING
+    + r"""
 import random, re
 rng = random.Random(49)
 classes = [r'\s', r'\w', r'\d', r'[,;]', '-', 'x', r'[a-c]', r'[^a-z ]', r'[0-9]', r'(?a:\w)', r'(?i:[k-m])', r'\S', '[ \t]']
@@ -28,6 +30,7 @@ subjects += ['a  b\t\tc   d', '1 12 123 1234 12345', 'x,;y;;,z', '-- --- ----a',
 subjects += [s * 80 for s in subjects[-6:]]
 show_methods(patterns, subjects)
 """
+)
 
 
 def test_run_search_results_are_cpythons(make_interp):
