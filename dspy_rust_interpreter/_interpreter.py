@@ -25,12 +25,12 @@ from ._errors import (
 from ._files import SessionFiles
 from ._locking import SessionLock
 from ._mounts import describe_mounts
+from ._names import check_global_name
 from ._options import Configuration, check_options
 from ._outcome import count_outcome, run_result
 from ._packages import describe_packages
 from ._tool_calls import ToolRuntime, build_tool_specs
 from ._tool_context import CALLER_LOOP, RUNNING_TOOL_OF
-from ._tools import check_global_name
 
 if TYPE_CHECKING:
     from ._native import ToolSpec

@@ -9,10 +9,12 @@ module does not know accept any plain value: the tool validates those arguments 
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 Check = Callable[[Any], Any]
@@ -318,3 +320,101 @@ def _typed_dict(typed_dict: type) -> Check:
         return checked
 
     return check
+
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+# -- argument checks ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArgumentChecks:
+    """Per-parameter checks of one tool, applied to the (args, kwargs) that reach the host."""
+
+    tool: str
+    by_position: tuple[tuple[str, Check | None], ...]  # positional parameters, in order
+    var_positional: tuple[str, Check] | None
+    by_name: Mapping[str, Check | None]  # every parameter a keyword can name
+    var_keyword: tuple[str, Check] | None
+
+    def apply(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments the tool receives, or TypeError naming the parameter and what it must be."""
+        if args:
+            checked_args = []
+            positional = self.by_position
+            for index, value in enumerate(args):
+                if index < len(positional):
+                    name, check = positional[index]
+                elif self.var_positional is not None:
+                    name, check = self.var_positional
+                    name = f"{name}[{index - len(positional)}]"
+                else:
+                    checked_args.append(value)  # too many: the tool itself reports its arity
+                    continue
+                checked_args.append(value if check is None else self._run(check, value, name))
+            args = tuple(checked_args)
+        if kwargs:
+            checked_kwargs = {}
+            by_name = self.by_name
+            for name, value in kwargs.items():
+                if name in by_name:
+                    check = by_name[name]
+                elif self.var_keyword is not None:
+                    check = self.var_keyword[1]
+                else:
+                    check = None  # unknown keyword: the tool itself reports it
+                checked_kwargs[name] = value if check is None else self._run(check, value, name)
+            kwargs = checked_kwargs
+        return args, kwargs
+
+    def _run(self, check: Check, value: Any, parameter: str) -> Any:
+        try:
+            return check(value)
+        except ArgumentMismatch as mismatch:
+            raise TypeError(mismatch.describe(self.tool, parameter)) from None
+
+
+def argument_checks(name: str, func: Callable[..., Any], signature: inspect.Signature | None) -> ArgumentChecks | None:
+    """The checks for ``func``'s annotated parameters, or None when no parameter has a checkable annotation."""
+    if signature is None:
+        return None
+    hints = _resolved_hints(func, signature)
+    by_position: list[tuple[str, Check | None]] = []
+    by_name: dict[str, Check | None] = {}
+    var_positional = var_keyword = None
+    any_check = False
+    for parameter in signature.parameters.values():
+        check = compile_check(hints.get(parameter.name, parameter.annotation))
+        any_check = any_check or check is not None
+        if parameter.kind in _POSITIONAL:
+            by_position.append((parameter.name, check))
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            var_positional = (parameter.name, check) if check else None
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            var_keyword = (parameter.name, check) if check else None
+        elif parameter.kind is not parameter.POSITIONAL_ONLY:
+            by_name[parameter.name] = check
+    if not any_check:
+        return None
+    return ArgumentChecks(name, tuple(by_position), var_positional, by_name, var_keyword)
+
+
+def _resolved_hints(func: Callable[..., Any], signature: inspect.Signature) -> dict[str, Any]:
+    """Annotations with strings (``from __future__ import annotations``) resolved where possible."""
+    pending = {p.name: p.annotation for p in signature.parameters.values() if isinstance(p.annotation, str)}
+    if not pending:
+        return {}
+    target = inspect.unwrap(func.func if isinstance(func, functools.partial) else func)
+    namespace = dict(vars(typing))
+    namespace.update(getattr(target, "__globals__", {}) or {})
+    resolved = {}
+    for name, text in pending.items():
+        try:
+            resolved[name] = eval(text, namespace)  # noqa: S307 - the host's own annotation, in its own module
+        except Exception:  # noqa: BLE001 - unresolvable: documentation only
+            continue
+    return resolved
+
+
+# -- stand-in source ---------------------------------------------------------------------------------------

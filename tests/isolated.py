@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 PRELUDE = """
-import json, sys, time
+import faulthandler, json, sys, time
+# A child that hangs shows where before it is killed: every thread's stack, on stderr.
+faulthandler.dump_traceback_later({hang_after}, exit=False)
 from dspy_rust_interpreter import RustInterpreter, CodeExecutionError, CodeInterpreterError
 
 def outcome(interp, code, **kwargs):
@@ -36,8 +38,15 @@ def run_isolated(script: str, timeout: float = 120) -> dict[str, Any]:
 
     Fails if the child crashes, hangs past ``timeout`` or exits with an error.
     """
-    source = PRELUDE + textwrap.dedent(script) + "\nprint('RESULTS:' + json.dumps(results))\n"
-    process = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=timeout)
+    prelude = PRELUDE.replace("{hang_after}", repr(max(timeout - 10, timeout / 2)))
+    source = prelude + textwrap.dedent(script) + "\nprint('RESULTS:' + json.dumps(results))\n"
+    try:
+        process = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as hung:
+        # Shown with the test's failure (pytest captures stderr): where the child was when it was killed.
+        stderr = hung.stderr.decode("utf-8", "replace") if isinstance(hung.stderr, bytes) else hung.stderr or ""
+        sys.stderr.write(f"the child was still running after {timeout} s; where it was:\n{stderr[-6000:]}\n")
+        raise
     assert process.returncode == 0, f"child exited with {process.returncode}:\n{process.stderr[-3000:]}"
     line = next(line for line in process.stdout.splitlines() if line.startswith("RESULTS:"))
     return json.loads(line[len("RESULTS:") :])

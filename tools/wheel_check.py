@@ -48,8 +48,12 @@ def check(wheel: Path, version: str) -> None:
         shutil.copy(EXAMPLE, example)
         env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "EXAMPLE_INTERPRETER", "DSPY_LM")}
         where = subprocess.run(
-            [venv_python, "-c", "import dspy_rust_interpreter as p; assert p._native.SYSTEM_CALL_FILTER; "
-                "assert not hasattr(p._native.Session, '_inject_fault'), 'a test build'; print(p.__file__)"],
+            [
+                venv_python,
+                "-c",
+                "import dspy_rust_interpreter as p; assert p._native.SYSTEM_CALL_FILTER; "
+                "assert not hasattr(p._native.Session, '_inject_fault'), 'a test build'; print(p.__file__)",
+            ],
             cwd=work,
             env=env,
             capture_output=True,

@@ -83,8 +83,8 @@ impl Cells {
     }
 }
 
-/// What a session keeps between runs besides its VM.
-pub struct Session {
+/// A session process's workspace: what it keeps between runs besides its VM.
+pub struct Workspace {
     pub namespace: Namespace,
     pub cells: Cells,
     pub kept: KeptValues,
@@ -111,7 +111,7 @@ impl Drop for RunGuard<'_> {
 /// filesystem's Python code is the session's to change.
 pub fn files_command(
     vm: &VirtualMachine,
-    session: &mut Session,
+    session: &mut Workspace,
     command: crate::protocol::files::FilesCommand,
 ) -> Outcome {
     let shared = session.shared.clone();
@@ -130,8 +130,8 @@ const REHEARSAL: &str = "_rehearsed = [str(n) for n in range(3)]\nprint(f'{len(_
 /// sharing every page with the zygote, and a first run writes to ~200 of them (reference counts, free lists,
 /// allocator headers, the compiler's and the streams' state), each a copy-on-write fault that a new session's
 /// first `print(1)` would otherwise pay: here they are paid while the standby waits.
-pub fn rehearse(vm: &VirtualMachine, session: &Session) {
-    let mut scratch = Session {
+pub fn rehearse(vm: &VirtualMachine, session: &Workspace) {
+    let mut scratch = Workspace {
         namespace: session.namespace.scratch(vm),
         cells: Cells::default(),
         kept: KeptValues::default(),
@@ -148,7 +148,7 @@ pub fn rehearse(vm: &VirtualMachine, session: &Session) {
     crate::sandbox::bridge::files::set_runs(runs);
 }
 
-pub fn execute(vm: &VirtualMachine, session: &mut Session, request: Execute) -> Outcome {
+pub fn execute(vm: &VirtualMachine, session: &mut Workspace, request: Execute) -> Outcome {
     let Execute { code, variables, tools: new_tools, fields, checkpoint: _ } = request;
     // The time limit applies from here on: converting values allocates, which can collect garbage and run
     // a finalizer the code left behind.

@@ -220,7 +220,7 @@ fn socket_from_zygote(zygote: Channel) -> OwnedFd {
 }
 
 /// Confine the process and make its session; the reason to tell the host when that cannot be done.
-fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String> {
+fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Workspace, String> {
     let Start { namespace, options, files, filters, data_bytes, signals, zygote } = start;
     // The hard edge behind the counting allocator: what the process had, twice the limit, and room for the
     // monitor thread and the allocator's own structures.
@@ -241,7 +241,7 @@ fn set_up(vm: &VirtualMachine, start: Start<'_>) -> Result<run::Session, String>
         let report = crate::sandbox::vm::errors::exception_report(vm, &exc, |_, _| None);
         format!("the session's files could not be set up ({}: {})", report.type_name, report.message)
     })?;
-    Ok(run::Session {
+    Ok(run::Workspace {
         namespace: namespace.clone(),
         cells: Cells::default(),
         kept: KeptValues::default(),
@@ -287,7 +287,7 @@ fn announce() {
     }
 }
 
-fn serve(vm: &VirtualMachine, mut session: run::Session) -> ! {
+fn serve(vm: &VirtualMachine, mut session: run::Workspace) -> ! {
     #[cfg(feature = "fault-injection")]
     let mut fault: Option<FaultPlace> = None;
     // A checkpoint is due (the host asked, or a run was long), and how many runs it has waited for a quiet
@@ -405,7 +405,7 @@ fn fork_with_socket() -> Option<Side> {
 /// Freeze a copy of the session as it is now and hand its socket to the host; false if the fork failed
 /// (it is tried again later; the host keeps journaling meanwhile). The copy waits: `Resume` makes it the
 /// live session (it returns into the serve loop), end-of-file ends it.
-fn checkpoint(session: &mut run::Session) -> bool {
+fn checkpoint(session: &mut run::Workspace) -> bool {
     match fork_with_socket() {
         None => false,
         Some(Side::Original(handed)) => {
@@ -421,7 +421,7 @@ fn checkpoint(session: &mut run::Session) -> bool {
 
 /// A frozen copy (checkpoint or fork) waits for `Resume`, then serves: it answers `Ready`, and makes a
 /// checkpoint of itself at once (the host's journal is now relative to this process's state).
-fn wait_for_resume(session: &mut run::Session) {
+fn wait_for_resume(session: &mut run::Workspace) {
     match receive(Spin::Never).0 {
         ToSession::Resume => {
             take_over();
@@ -434,7 +434,7 @@ fn wait_for_resume(session: &mut run::Session) {
 
 /// `interp.fork()`: a live, independent copy of the session. Like a checkpoint, the copy waits for the
 /// host's `Resume` (sent once the host can attest who answers) before it answers `Ready`.
-fn fork_live(session: &mut run::Session) {
+fn fork_live(session: &mut run::Workspace) {
     match fork_with_socket() {
         None => send(&ToHost::Failed("the session process could not be forked".into()), &[]),
         Some(Side::Original(handed)) => send(&ToHost::Forked, &[handed.as_raw_fd()]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -25,9 +26,15 @@ def apart(text: str) -> tuple[str, str]:
 
 
 def cpython_cells(
-    cells: list[str], *, fresh: bool = False, tools: list[Path] = (), variables: dict | None = None
+    cells: list[str],
+    *,
+    fresh: bool = False,
+    tools: list[Path] = (),
+    variables: dict | None = None,
+    cwd: str | None = None,
 ) -> list[list[str]]:
-    """Each cell's outcome in the reference CPython (see cpython_cells.py for the shape)."""
+    """Each cell's outcome in the reference CPython (see cpython_cells.py for the shape), run in ``cwd`` if given,
+    with UTF-8 as the default encoding of files, as the sandbox's."""
     job = {"cells": cells, "fresh": fresh, "tools": [str(path) for path in tools], "variables": variables or {}}
     done = subprocess.run(
         [reference_python(), str(RUNNER)],
@@ -35,6 +42,8 @@ def cpython_cells(
         capture_output=True,
         text=True,
         encoding="utf-8",
+        cwd=cwd,
+        env=dict(os.environ, PYTHONUTF8="1"),
         timeout=600,
     )
     assert done.returncode == 0, done.stderr

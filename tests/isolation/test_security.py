@@ -973,10 +973,12 @@ def _expected(group: str, name: str) -> Expect:
 
 ATTEMPTS = [(g, n) for g in GROUPS for n in GROUPS[g]] + [(g, n) for g in CUSTOM for n in CUSTOM[g]]
 # Attempts whose outcome needs native speed: under qemu-user, filling 128 MiB a megabyte at a time, nesting lists
-# four million deep, or a list and a dict a million deep each, outlasts the 5 s time limit, which stops it first.
+# four million deep (then dumping them as JSON or pickling them), or a list and a dict a million deep each,
+# outlasts the 5 s time limit, which stops it first.
 AT_NATIVE_SPEED = {
     ("giant_allocations", "growth_loop"),
     ("deep_nesting", "json_dumps_deep"),
+    ("deep_nesting", "pickle_deep"),
     ("deep_nesting", "free_deep_structures"),
 }
 

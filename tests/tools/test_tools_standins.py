@@ -8,7 +8,8 @@ import inspect
 import pytest
 
 from dspy_rust_interpreter import CodeExecutionError
-from dspy_rust_interpreter._tools import stand_in_source, tool_signature
+from dspy_rust_interpreter._stand_ins import stand_in_source
+from dspy_rust_interpreter._tools import tool_signature
 
 SIGNATURE = "import inspect\nstr(inspect.signature({}))"
 

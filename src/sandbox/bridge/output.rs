@@ -117,6 +117,11 @@ impl Capture {
     /// tail). Both ends count: a loop's last lines, a final result or a traceback printed after much output are
     /// what the model reads first, and dspy's RLM shows the model the head and the tail of each step's output.
     fn write(&mut self, stream: Stream, text: &str, cap: usize) {
+        self.write_counted(stream, text, text.chars().count(), cap);
+    }
+
+    /// `write`, the characters of `text` counted already (a str knows its length: a print needs no count).
+    fn write_counted(&mut self, stream: Stream, text: &str, length: usize, cap: usize) {
         let tail_budget = cap / 2;
         let head_budget = cap - tail_budget;
         let room = head_budget - self.head_chars.min(head_budget);
@@ -125,11 +130,12 @@ impl Capture {
             Stream::Err => &mut self.err,
         };
         // A stream whose tail has begun has no room left in the heads (it began when that room ran out).
-        let (head, length) = match text.char_indices().nth(room) {
-            None => (text, text.chars().count()),
-            Some((at, _)) => (&text[..at], room + text[at..].chars().count()),
-        };
         let head_length = length.min(room);
+        let head = if head_length == length {
+            text
+        } else {
+            &text[..text.char_indices().nth(head_length).map_or(text.len(), |(at, _)| at)]
+        };
         kept.written += length;
         kept.head.push_str(head);
         self.head_chars += head_length;
@@ -146,8 +152,9 @@ thread_local! {
 /// Append to a stream of the current run.
 fn write_to(stream: Stream, text: PyStrRef) -> usize {
     let cap = limits::max_output_chars();
-    CAPTURE.with_borrow_mut(|capture| capture.write(stream, &text.to_string_lossy(), cap));
-    text.char_len()
+    let length = text.char_len();
+    CAPTURE.with_borrow_mut(|capture| capture.write_counted(stream, &text.to_string_lossy(), length, cap));
+    length
 }
 
 fn writer(vm: &VirtualMachine, stream: Stream) -> (PyObjectRef, PyObjectRef) {
@@ -242,4 +249,65 @@ pub fn shown(text: &str, cap: usize) -> String {
 /// What the run wrote, leaving the buffers empty for the next.
 pub fn take_output() -> Printed {
     Printed { capture: CAPTURE.take(), cap: limits::max_output_chars() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(writes: &[(Stream, &str)], cap: usize) -> String {
+        let mut printed = Printed { capture: Capture::default(), cap };
+        for (stream, text) in writes {
+            printed.capture.write(*stream, text, cap);
+        }
+        printed.into_text()
+    }
+
+    #[test]
+    fn text_within_the_cap_is_kept_whole() {
+        assert_eq!(shown(&[(Stream::Out, "abc"), (Stream::Err, "e")], 4), "abc\n[stderr]\ne");
+    }
+
+    #[test]
+    fn past_the_cap_the_head_and_the_tail_are_kept_with_a_note_between() {
+        let text = shown(&[(Stream::Out, "0123456789"), (Stream::Out, "abcdefghij")], 8);
+        assert_eq!(
+            text,
+            "0123\n[output truncated: 12 of 20 characters were dropped here, before the last 4; print less, e.g. a \
+             slice, a count or a summary]\nghij"
+        );
+    }
+
+    #[test]
+    fn characters_are_counted_and_cut_as_characters() {
+        let text = shown(&[(Stream::Out, "ééééé"), (Stream::Out, "ü€😀")], 4);
+        assert!(text.starts_with("éé\n[output truncated: 4 of 8 characters"), "{text}");
+        assert!(text.ends_with("\n€😀"), "{text}");
+    }
+
+    #[test]
+    fn stderr_keeps_its_tail_after_much_stdout() {
+        // The tails share half the cap, each at least half of that: a warning within its share is kept whole.
+        let text = shown(&[(Stream::Out, &"x".repeat(1000)), (Stream::Err, "warning")], 40);
+        assert!(text.ends_with("[stderr]\nwarning"), "{text}");
+        let kept: usize = text.lines().filter(|line| !line.starts_with('[')).map(|line| line.chars().count()).sum();
+        assert_eq!(kept, 40, "{text}");
+    }
+
+    #[test]
+    fn a_tail_of_many_writes_holds_only_its_last_characters() {
+        let mut capture = Capture::default();
+        for i in 0..100_000 {
+            capture.write(Stream::Out, &format!("{i}\n"), 100);
+        }
+        assert!(capture.out.tail.len() <= 2 * 50 + 8, "{}", capture.out.tail.len());
+        let text = Printed { capture, cap: 100 }.into_text();
+        assert!(text.ends_with("99998\n99999\n"), "{text}");
+    }
+
+    #[test]
+    fn a_cap_of_zero_or_one_keeps_at_most_that() {
+        assert!(shown(&[(Stream::Out, "abc")], 0).starts_with("[output truncated: 3 of 3 characters"));
+        assert!(shown(&[(Stream::Out, "abc")], 1).starts_with("a\n[output truncated: 2 of 3 characters"));
+    }
 }
