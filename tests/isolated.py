@@ -12,9 +12,7 @@ from typing import Any
 import pytest
 
 PRELUDE = """
-import faulthandler, json, sys, time
-# A child that hangs shows where before it is killed: every thread's stack, on stderr.
-faulthandler.dump_traceback_later({hang_after}, exit=False)
+import json, sys, time
 from dspy_rust_interpreter import RustInterpreter, CodeExecutionError, CodeInterpreterError
 
 def outcome(interp, code, **kwargs):
@@ -38,8 +36,9 @@ def run_isolated(script: str, timeout: float = 120) -> dict[str, Any]:
 
     Fails if the child crashes, hangs past ``timeout`` or exits with an error.
     """
-    prelude = PRELUDE.replace("{hang_after}", repr(max(timeout - 10, timeout / 2)))
-    source = prelude + textwrap.dedent(script) + "\nprint('RESULTS:' + json.dumps(results))\n"
+    # A child that hangs shows where before it is killed: every thread's stack, on stderr.
+    watch = f"import faulthandler\nfaulthandler.dump_traceback_later({max(timeout - 10, timeout / 2)!r}, exit=False)\n"
+    source = watch + PRELUDE + textwrap.dedent(script) + "\nprint('RESULTS:' + json.dumps(results))\n"
     try:
         process = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as hung:
