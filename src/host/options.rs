@@ -58,10 +58,11 @@ impl Options {
     #[pyo3(signature = (**options))]
     fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let given = options.cloned().unwrap_or_else(|| PyDict::new(py));
+        let names = Self::names();
         let mut unknown: Vec<String> = Vec::new();
         for key in given.keys() {
             let key: String = key.extract()?;
-            if !Self::names().contains(&key.as_str()) {
+            if !names.contains(&key.as_str()) {
                 unknown.push(key);
             }
         }
@@ -70,7 +71,7 @@ impl Options {
             return Err(PyTypeError::new_err(format!(
                 "RustInterpreter() got unexpected option(s) {}; the options are: {}",
                 unknown.join(", "),
-                Self::names().join(", ")
+                names.join(", ")
             )));
         }
         Ok(Self { session: SessionOptions::read(&given)?, host: HostOptions::read(&given)? })

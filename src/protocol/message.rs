@@ -192,8 +192,10 @@ pub enum Outcome {
 
 /// An error's type name longer than this is cut (CPython's are a few dozen characters).
 const MAX_TYPE_NAME_CHARS: usize = 256;
-/// Room past `max_output_chars` for the note the sandbox adds to the printed output it truncated.
-const OUTPUT_NOTE_CHARS: usize = 256;
+/// Room past `max_output_chars` for what the sandbox adds to the printed output it keeps: a truncation note in each
+/// stream it cut (stdout's and stderr's, each under 200 characters with the largest counts) and stderr's heading
+/// (`sandbox::bridge::output`, whose tests hold it to this).
+pub const OUTPUT_NOTE_CHARS: usize = 512;
 
 impl Outcome {
     /// The outcome with each text that reaches the caller bounded by `max_chars` (the session's
@@ -205,7 +207,7 @@ impl Outcome {
                 cap_text(&mut type_name, MAX_TYPE_NAME_CHARS);
                 let message_chars = cap_text(&mut message, max_chars);
                 cap_text(&mut traceback, max_chars.saturating_sub(message_chars));
-                // The sandbox caps printed output itself and says how much it dropped: its note is kept.
+                // The sandbox caps printed output itself and says how much it dropped: its notes are kept.
                 cap_text(&mut output, max_chars.saturating_add(OUTPUT_NOTE_CHARS));
                 Outcome::Error { type_name, message, traceback, output, stop }
             }

@@ -183,7 +183,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Workspace, request: Execute) -
     crate::sandbox::vm::sys_clamps::enforce(vm);
     limits::begin_job();
     crate::sandbox::bridge::finish::begin_run(fields);
-    crate::sandbox::bridge::files::set_runs(crate::sandbox::bridge::files::runs() + 1);
+    crate::sandbox::bridge::files::begin_run();
     output::begin_run();
     if let Err(exc) = output::install_streams(vm, &session.namespace.streams) {
         return error_outcome(vm, &exc, &session.cells, String::new());

@@ -33,6 +33,11 @@ pub fn runs() -> u64 {
     with_state(|s| s.runs)
 }
 
+/// A run starts: the filesystem notes the changes it makes under its number.
+pub fn begin_run() {
+    with_state(|s| s.runs += 1);
+}
+
 /// Set the count of runs (a rehearsal's run is not the session's).
 pub fn set_runs(runs: u64) {
     with_state(|s| s.runs = runs);

@@ -306,6 +306,19 @@ mod tests {
     }
 
     #[test]
+    fn what_the_notes_add_fits_the_room_the_host_leaves_for_them() {
+        // Both streams cut, with as many characters written and dropped as counts go: the host's cap keeps all
+        // of it. Each note's third count (the tail's length) is 1 here; it is at most as wide as the others.
+        let cut =
+            |text: &str| Kept { head: text.to_owned(), tail: text.to_owned(), tail_chars: 1, written: usize::MAX };
+        let capture = Capture { out: cut("o"), err: cut("e"), head_chars: 2 };
+        let text = Printed { capture, cap: usize::MAX / 2 }.into_text();
+        let widest_tail_count = usize::MAX.to_string().len() - 1;
+        let added = text.chars().count() - 4 + 2 * widest_tail_count;
+        assert!(added <= crate::protocol::message::OUTPUT_NOTE_CHARS, "{added} characters: {text}");
+    }
+
+    #[test]
     fn a_cap_of_zero_or_one_keeps_at_most_that() {
         assert!(shown(&[(Stream::Out, "abc")], 0).starts_with("[output truncated: 3 of 3 characters"));
         assert!(shown(&[(Stream::Out, "abc")], 1).starts_with("a\n[output truncated: 2 of 3 characters"));

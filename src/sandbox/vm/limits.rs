@@ -304,13 +304,7 @@ mod tests {
     fn time_in_tools_never_seems_to_shrink_to_the_monitor() {
         static BUDGET: Budget = Budget::new();
         let (signals, _receiver) = rustpython_vm::signal::user_signal_channel();
-        let options = SessionOptions {
-            timeout: None,
-            abandon_after: 1.0,
-            max_output_chars: 0,
-            memory_limit: None,
-            preload: vec![],
-        };
+        let options = SessionOptions { timeout: None, memory_limit: None, ..SessionOptions::default() };
         let shared = Shared::new(options, signals, &BUDGET);
         let reader = {
             let shared = shared.clone();
@@ -339,13 +333,7 @@ mod tests {
     fn only_the_tools_own_time_of_a_call_is_exempt() {
         static BUDGET: Budget = Budget::new();
         let (signals, _receiver) = rustpython_vm::signal::user_signal_channel();
-        let options = SessionOptions {
-            timeout: None,
-            abandon_after: 1.0,
-            max_output_chars: 0,
-            memory_limit: None,
-            preload: vec![],
-        };
+        let options = SessionOptions { timeout: None, memory_limit: None, ..SessionOptions::default() };
         let shared = Shared::new(options, signals, &BUDGET);
         shared.tool_call_started();
         std::thread::sleep(Duration::from_millis(30));

@@ -322,3 +322,15 @@ def test_the_note_in_a_tail_is_the_hosts_alone(make_interp):
     text = interp.execute("print('x' * 500)\nprint('[output truncated: all is well]')")
     assert text.endswith("\n\\[output truncated: all is well]\n")
     assert text.count("\n[output truncated: ") == 1
+
+
+def test_both_streams_cut_before_an_error_keep_their_last_lines(make_interp):
+    # Each stream's note, and stderr's heading, fit the room the host leaves past the cap for them.
+    interp = make_interp(max_output_chars=1000)
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute(
+            "import sys\nprint('o' * 100_000)\nprint('e' * 100_000, file=sys.stderr)\nprint('LAST', file=sys.stderr)\n1 / 0"
+        )
+    output = raised.value.output
+    assert output.endswith("e\nLAST\n"), output[-300:]
+    assert output.count("[output truncated: ") == 2
