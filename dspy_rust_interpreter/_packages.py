@@ -46,6 +46,10 @@ class PackageSet:
     entries: tuple[tuple[str, str], ...]
     distributions: tuple[str, ...]
     extension_modules: tuple[str, ...]
+    # The top-level modules (import name, host path) of the distributions with compiled code and of those they
+    # require or that require them: the set's zygote imports these into its CPython, and the sandbox reaches them
+    # through the bridge (src/sandbox/cpython/), not its own importer.
+    cpython: tuple[tuple[str, str], ...] = ()
     # The user's `preload` modules that are in these packages (`sympy.physics.units`): the set's zygote imports
     # them too, so no session pays for them; a different list is a different set.
     preloaded: tuple[str, ...] = ()
@@ -147,7 +151,10 @@ def import_names(packages: PackageSet) -> list[str]:
     """The top-level modules and packages of a set, then its preloaded modules: what its zygote imports before
     serving."""
     names = []
+    served_by_cpython = {name for name, _host in packages.cpython}
     for path, _host in packages.entries:
+        if path.rsplit("/", 1)[1] in served_by_cpython:
+            continue
         name = path.rsplit("/", 1)[1]
         name = name[:-3] if name.endswith(".py") else name
         if name.isidentifier() and not name.startswith("_"):
@@ -177,6 +184,11 @@ def describe_packages(packages: PackageSet | None) -> str:
         return ""
     names = ", ".join(packages.distributions)
     text = f"Third-party packages installed for you (import them as usual): {names}."
+    if packages.cpython:
+        compiled = ", ".join(
+            sorted({name.removesuffix(".py") for name, _host in packages.cpython if not name.startswith("_")})
+        )
+        text += f" These run as the real compiled libraries, as in CPython: {compiled}."
     if packages.extension_modules:
         # Told up front, so the model does not plan around a module that cannot load (a package with a
         # pure-Python fallback, as PyYAML has, still works without it).
@@ -289,6 +301,7 @@ def resolve_packages(packages) -> PackageSet | None:
             raise ValueError(f"packages: {item!r} is neither an installed distribution's name nor a folder")
         else:
             raise TypeError(f"packages: each item is a distribution's name or a folder, not {type(item).__name__}")
+    resolved: dict[str, tuple[tuple[Path, ...], tuple[str, ...], set[str]]] = {}
     while pending:
         name = pending.pop(0)
         if _normalized(name) in seen:
@@ -297,11 +310,40 @@ def resolve_packages(packages) -> PackageSet | None:
         label, tops, found_extensions, required = _distribution(_normalized(name))
         for top in tops:
             entries.setdefault(top.name, str(top.resolve()))
-        extensions.extend(found_extensions)
+        resolved[_normalized(name)] = (tops, found_extensions, {_normalized(r) for r in required})
         distributions.append(label)
         pending.extend(required)
+    bridged = _bridged(resolved)
+    for name, (_tops, found_extensions, _required) in resolved.items():
+        if name not in bridged:
+            extensions.extend(found_extensions)
+    cpython = sorted(
+        (top.name, str(top.resolve()))
+        for name in bridged
+        for top in resolved[name][0]
+        if top.name.removesuffix(".py").isidentifier()
+    )
     return PackageSet(
         entries=tuple(sorted((f"{PACKAGES_ROOT}/{name}", host) for name, host in entries.items())),
         distributions=tuple(distributions),
         extension_modules=tuple(sorted(extensions)),
+        cpython=tuple(cpython),
     )
+
+
+def _bridged(resolved: dict[str, tuple[tuple[Path, ...], tuple[str, ...], set[str]]]) -> set[str]:
+    """The distributions CPython imports: each with compiled code, what they require, and what requires any of
+    them (a pure package over numpy, seaborn, must see numpy's own objects)."""
+    bridged = {name for name, (_tops, extensions, _required) in resolved.items() if extensions}
+    changed = True
+    while changed:
+        changed = False
+        for name, (_tops, _extensions, required) in resolved.items():
+            required = required & resolved.keys()
+            if name in bridged and not required <= bridged:
+                bridged |= required
+                changed = True
+            elif name not in bridged and required & bridged:
+                bridged.add(name)
+                changed = True
+    return bridged

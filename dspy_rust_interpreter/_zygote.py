@@ -28,8 +28,14 @@ MAX_PACKAGE_SETS = 8
 
 def _manifest(packages: PackageSet) -> str:
     """The manifest a package set's zygote reads (``src/sandbox/zygote_data/bundle.rs``)."""
-    lines = [f"file\t{sandbox_path}\t{host_path}\n" for sandbox_path, host_path in packages.entries]
+    served_by_cpython = {name for name, _host in packages.cpython}
+    lines = [
+        f"file\t{sandbox_path}\t{host_path}\n"
+        for sandbox_path, host_path in packages.entries
+        if sandbox_path.rsplit("/", 1)[1] not in served_by_cpython
+    ]
     lines += [f"import\t{module}\n" for module in import_names(packages)]
+    lines += [f"cpython\t{name}\t{host_path}\n" for name, host_path in packages.cpython]
     return "".join(lines)
 
 

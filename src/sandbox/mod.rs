@@ -9,6 +9,8 @@
 //!   (`library/stand_ins/`).
 //! - `bridge`: what connects a session to the host: tools, finish calls (`SUBMIT`/`FINAL`), values across
 //!   the boundary, captured output, the session's files (the filesystem itself is Python, in `machinery/`).
+//! - `cpython`: the host's compiled packages (numpy, pandas, ...) in the session process's own CPython, and the
+//!   bridge the sandbox reaches them by.
 //! - `rewrite`: changes to compiled cell code (line tables, constants the compiler folded, specialisations).
 //! - `zygote_data`: what a zygote reads from the host before it serves (time-zone data, a package set's files).
 //! - `machinery/`: the sandbox's own Python modules (`_sandbox_*`: filesystem, streams, tracebacks, imports,
@@ -16,6 +18,7 @@
 //! - `prepare`: builds a VM and puts the parts above together for a session.
 
 pub mod bridge;
+pub mod cpython;
 pub mod library;
 pub mod prepare;
 pub mod rewrite;

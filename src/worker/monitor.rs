@@ -142,5 +142,7 @@ fn check(run: &mut Run) {
             crate::worker::fault::abandon(reason);
         }
         run.shared.request_stop(Stopping::Limit(reason));
+        // Code of the packages running in CPython checks its own interrupt, not the VM's.
+        crate::sandbox::cpython::interrupt();
     }
 }

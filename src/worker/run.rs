@@ -182,6 +182,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Workspace, request: Execute) -
     shared.begin_memory_budget();
     crate::sandbox::vm::sys_clamps::enforce(vm);
     limits::begin_job();
+    crate::sandbox::cpython::clear_interrupt();
     crate::sandbox::bridge::finish::begin_run(fields);
     crate::sandbox::bridge::files::begin_run();
     output::begin_run();

@@ -59,16 +59,32 @@ pub fn serve_zygote(
     // Read before the zygote is confined (and before its VM exists, so a failure costs nothing but the data).
     let tzdata =
         tzdata_dir.as_deref().filter(|dir| !dir.as_os_str().is_empty()).and_then(sandbox::zygote_data::tzdata::read);
-    let bundle = packages
+    let mut bundle = packages
         .as_deref()
         .map(sandbox::zygote_data::bundle::read)
         .transpose()
         .map_err(pyo3::exceptions::PyOSError::new_err)?;
+    // Compiled packages are CPython's: imported here, on CPython's main thread, before anything is forked.
+    let cpython_tops = bundle.as_mut().map(|b| std::mem::take(&mut b.cpython)).unwrap_or_default();
+    if let (false, Some(manifest)) = (cpython_tops.is_empty(), packages.as_deref()) {
+        let config = manifest.parent().unwrap_or(std::path::Path::new("/")).join("cpython-config");
+        let _ = std::fs::create_dir_all(&config);
+        sandbox::cpython::zygote::prepare(py, &cpython_tops, &config)?;
+    }
     let served = py.detach(move || {
         std::thread::Builder::new()
             .name("zygote".into())
             .stack_size(VM_STACK_BYTES)
-            .spawn(move || crate::memory::counted_on(&crate::memory::SESSION, || serve(control, tzdata, bundle)))
+            .spawn(move || {
+                let serve = || crate::memory::counted_on(&crate::memory::SESSION, || serve(control, tzdata, bundle));
+                // With the packages' CPython, the VM thread holds CPython's lock for the zygote's life, and so
+                // for each session's (it is the thread every session continues on).
+                if sandbox::cpython::active() {
+                    Python::attach(|_| serve())
+                } else {
+                    serve()
+                }
+            })
             .map(|thread| thread.join())
     });
     // SAFETY: signals this process group: the zygote and its sessions.
@@ -98,7 +114,12 @@ fn serve(
         // first session's latency: it waits for the first idle second, as the idle preload does. A package set's
         // zygote has just spent seconds importing, and its sessions fork a far larger heap: it collapses now.
         let collapse_now = bundle.is_some();
-        let prepared = prepare(vm, tzdata, bundle);
+        let prepared = prepare(vm, tzdata, bundle).and_then(|namespace| {
+            sandbox::cpython::zygote::connect(vm).map(|()| namespace).map_err(|exc| {
+                let report = crate::sandbox::vm::errors::exception_report(vm, &exc, |_, _| None);
+                format!("{}: {}", report.type_name, report.message)
+            })
+        });
         // The Unicode tables of the regex automata (~1 ms from the ICU data's ranges): every session finds them.
         crate::sandbox::library::re::warm();
         let filters = confine::session_filters().map_err(|e| e.to_string());
@@ -202,9 +223,16 @@ fn session_start<'a>(
 /// Fork a session process that starts with `start` and finds its socket by `link`; its pid, or None when the
 /// fork failed (a `Link::Socket`'s host is then told so).
 fn fork_session(vm: &VirtualMachine, start: session::Start<'_>, link: session::Link) -> Option<libc::pid_t> {
+    sandbox::cpython::zygote::before_fork();
     // SAFETY: this thread is the only one that runs Rust here (the main thread waits in CPython for it); the
     // child continues on this thread, with the VM, and never returns into the zygote's loop.
-    match unsafe { libc::fork() } {
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        sandbox::cpython::zygote::after_fork_child();
+    } else {
+        sandbox::cpython::zygote::after_fork_parent();
+    }
+    match pid {
         0 => {
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session::begin(vm, start, link)));
             // SAFETY: a child that could not become a session ends here, never in the zygote's loop.

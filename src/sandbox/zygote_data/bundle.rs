@@ -5,7 +5,8 @@
 //! read-only in each session (`/packages`), so `open`, `os` and `importlib.metadata` see what the importer sees.
 //!
 //! The manifest the host writes is one line per item, tab-separated: `file <sandbox path> <host path>` (a
-//! file, or a folder read whole) and `import <module>`.
+//! file, or a folder read whole), `import <module>`, and `cpython <import name> <host path>` for a top-level module
+//! of a distribution with compiled code, which the zygote's CPython imports instead (`sandbox::cpython`).
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -21,17 +22,20 @@ const MAX_BYTES: u64 = 1 << 30;
 pub struct Bundle {
     files: Tree,
     imports: Vec<String>,
+    /// The top-level modules CPython imports (`sandbox::cpython::zygote::prepare`).
+    pub cpython: Vec<(String, std::path::PathBuf)>,
 }
 
 /// The bundle a manifest names. Compiled modules and bytecode caches are left out (the sandbox loads
 /// neither).
 pub fn read(manifest: &Path) -> Result<Bundle, String> {
     let text = std::fs::read_to_string(manifest).map_err(|e| format!("the package manifest {manifest:?}: {e}"))?;
-    let mut bundle = Bundle { files: Tree::new(MAX_FILES, MAX_BYTES), imports: Vec::new() };
+    let mut bundle = Bundle { files: Tree::new(MAX_FILES, MAX_BYTES), imports: Vec::new(), cpython: Vec::new() };
     for line in text.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         match fields.as_slice() {
             ["import", module] => bundle.imports.push((*module).to_owned()),
+            ["cpython", module, host] => bundle.cpython.push(((*module).to_owned(), host.into())),
             ["file", sandbox, host] => {
                 bundle.files.add(sandbox, Path::new(host), compiled).map_err(|e| format!("the packages: {e}"))?
             }
@@ -50,7 +54,7 @@ static FILES: OnceLock<Tree> = OnceLock::new();
 
 /// Let the importer read from the bundle, then import the packages' modules (a module that fails to import
 /// here fails again, with its own error, when the session imports it).
-pub fn install(vm: &VirtualMachine, Bundle { files, imports }: Bundle) -> PyResult<()> {
+pub fn install(vm: &VirtualMachine, Bundle { files, imports, .. }: Bundle) -> PyResult<()> {
     if FILES.set(files).is_err() {
         return Ok(());
     }
