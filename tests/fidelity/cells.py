@@ -32,12 +32,13 @@ def cpython_cells(
     tools: list[Path] = (),
     variables: dict | None = None,
     cwd: str | None = None,
+    python: str | None = None,
 ) -> list[list[str]]:
     """Each cell's outcome in the reference CPython (see cpython_cells.py for the shape), run in ``cwd`` if given,
     with UTF-8 as the default encoding of files, as the sandbox's."""
     job = {"cells": cells, "fresh": fresh, "tools": [str(path) for path in tools], "variables": variables or {}}
     done = subprocess.run(
-        [reference_python(), str(RUNNER)],
+        [python or reference_python(), str(RUNNER)],
         input=json.dumps(job),
         capture_output=True,
         text=True,

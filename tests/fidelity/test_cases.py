@@ -13,6 +13,8 @@ The case folders (``FOLDERS``), each a concept of its own:
   lines at the top bind variables (evaluated over the names of the tool modules ``corpus/tools_*.py``, whose
   ``TOOLS`` are deterministic stand-ins for ``llm_query`` and the tools CodeAct programs call, the same functions
   on both sides), and ``# %% title`` starts each cell.
+- ``fidelity/data/``: sessions of the same shape over numpy, pandas, matplotlib and scipy, with those packages
+  (``packages``); the reference is the host's own CPython, whose libraries the sandbox runs, in a fresh directory.
 
 In any case file, a ``# differs: reason`` line marks a cell allowed to differ; the test checks that it still does
 (so a fix removes the mark). Every case's output is deterministic (no times, ids, addresses), and a program's last
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,12 +59,26 @@ class Folder:
     timeout: float = 30.0
     # At least this many cells (a folder that lost its files fails).
     least_cells: int = 1
+    # The `packages` option of the sandbox; with packages, the reference is this test process's own Python (the
+    # libraries the sandbox runs are its).
+    packages: tuple[str, ...] = ()
+
+    def reference(self) -> str:
+        return sys.executable if self.packages else reference_python()
 
 
 FOLDERS = [
     Folder(TESTS / "fidelity" / "cases", program=True, least_cells=20),
     Folder(TESTS / "files" / "cases", in_directory=True, timeout=120.0, least_cells=80),
     Folder(CORPUS, sessions=True, least_cells=400),
+    Folder(
+        TESTS / "fidelity" / "data",
+        sessions=True,
+        in_directory=True,
+        timeout=120.0,
+        least_cells=1,
+        packages=("numpy", "pandas", "matplotlib", "scipy"),
+    ),
 ]
 
 
@@ -126,13 +143,14 @@ def load(folder: Folder, path: Path) -> Case:
 def in_cpython(case: Case) -> list[list[str]]:
     sources = [cell.source for cell in case.cells]
     if case.folder.program:
-        return [["value", cpython_output(source, python=reference_python()), "", ""] for source in sources]
+        return [["value", cpython_output(source, python=case.folder.reference()), "", ""] for source in sources]
     modules = TOOL_MODULES if case.folder.sessions else []
+    python = case.folder.reference()
     if not case.folder.in_directory:
-        return cpython_cells(sources, tools=modules, variables=case.variables)
+        return cpython_cells(sources, tools=modules, variables=case.variables, python=python)
     workdir = tempfile.mkdtemp(prefix="case-")
     try:
-        outcomes = cpython_cells(sources, tools=modules, variables=case.variables, cwd=workdir)
+        outcomes = cpython_cells(sources, tools=modules, variables=case.variables, cwd=workdir, python=python)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     spellings = {os.path.realpath(workdir), workdir}
@@ -155,7 +173,8 @@ def test_case_runs_as_in_cpython(make_interp, folder: Folder, path: Path):
     case = load(folder, path)
     assert case.cells, f"{path.name} has no cells"
     expected = in_cpython(case)
-    interp = make_interp(tools=tools() if folder.sessions else {}, timeout=folder.timeout)
+    options = {"packages": list(folder.packages)} if folder.packages else {}
+    interp = make_interp(tools=tools() if folder.sessions else {}, timeout=folder.timeout, **options)
     if folder.in_directory:
         assert interp.execute(f"import os\nos.makedirs({CASE_DIR!r})\nos.chdir({CASE_DIR!r})") is None
     problems = []

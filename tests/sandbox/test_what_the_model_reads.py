@@ -51,6 +51,7 @@ def test_a_missing_module_says_why_in_cpythons_type(interp, module):
         f"ModuleNotFoundError: No module named '{module}': the sandbox has Python's standard library and the "
         "third-party packages its host installed for it"
     ), text
+    assert f'the host gives it one it has installed with RustInterpreter(packages=["{module}"])' in text, text
     # Code that probes for an optional module still sees CPython's exception and words.
     assert interp.execute(f"import importlib.util\nimportlib.util.find_spec('{module}') is None") is True
     assert interp.execute(f"try:\n    import {module}\nexcept ImportError as e:\n    r = str(e)\nr") == (

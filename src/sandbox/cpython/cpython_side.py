@@ -472,6 +472,13 @@ _OWN_SPECIAL = frozenset(
 )
 
 
+def _is_method(tp, name):
+    """Whether ``tp.<name>`` is a method (forwarded as one), not data (``function.__globals__``, ``__doc__``)."""
+    found = getattr(tp, name, None)
+    data = (types.GetSetDescriptorType, types.MemberDescriptorType, property, type)
+    return found is not None and callable(found) and not isinstance(found, data)
+
+
 def describe(tp):
     """What the sandbox's mirror of class ``tp`` needs: its names, bases (classes, mirrored in turn), the value
     type it derives from, whether it is an exception, and the special methods it has."""
@@ -484,7 +491,7 @@ def describe(tp):
     special = sorted(
         name
         for name in dir(tp)
-        if name.startswith("__") and name.endswith("__") and name not in _OWN_SPECIAL and getattr(tp, name, None) is not None
+        if name.startswith("__") and name.endswith("__") and name not in _OWN_SPECIAL and _is_method(tp, name)
     )
     return (
         tp.__name__,

@@ -220,7 +220,6 @@ def _warn(message, category):
         frame.f_lineno,
         module=module_globals.get("__name__"),
         registry=registry,
-        module_globals=module_globals,
     )
 
 

@@ -117,14 +117,20 @@ pub fn exception_report(
 /// CPython's words for a module no finder found, and why it is not here (the model would otherwise try to install
 /// it, or guess its name again): only the standard library and the host's packages, and no network.
 pub fn with_missing_module_reason(message: String) -> String {
-    let missing =
-        message.strip_prefix("No module named '").is_some_and(|rest| rest.ends_with('\'') && !rest.contains(' '));
+    let missing = message
+        .strip_prefix("No module named '")
+        .and_then(|rest| rest.strip_suffix('\''))
+        .filter(|name| !name.contains(' ') && !name.contains('\''));
     match missing {
-        true => format!(
-            "{message}: the sandbox has Python's standard library and the third-party packages its host installed \
-             for it (importable as usual; none unless the host gave some), and no network to install more"
-        ),
-        false => message,
+        Some(name) => {
+            let top = name.split('.').next().unwrap_or(name);
+            format!(
+                "{message}: the sandbox has Python's standard library and the third-party packages its host installed \
+                 for it (importable as usual; none unless the host gave some), and no network to install more; the \
+                 host gives it one it has installed with RustInterpreter(packages=[\"{top}\"])"
+            )
+        }
+        None => message,
     }
 }
 
