@@ -35,6 +35,7 @@ ALLOWED = {
     "sandbox/vm": {"memory", "protocol"},
     "sandbox/library": {"memory", "protocol", "sandbox/vm"},
     "sandbox/bridge": {"memory", "protocol", "sandbox/vm"},
+    "sandbox/cpython": {"memory", "protocol", "sandbox/vm"},
     "sandbox/rewrite": {"memory", "protocol", "sandbox/vm"},
     "sandbox/zygote_data": {"memory", "protocol", "sandbox/vm"},
     "sandbox/prepare.rs": {"memory", "protocol", "sandbox"},
