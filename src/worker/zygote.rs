@@ -162,6 +162,16 @@ fn serve(
                 });
             }
             let Ok((frame, mut fds)) = control.recv(MAX_CONTROL_FRAME) else { return };
+            if sandbox::cpython::active() {
+                if let (Ok(namespace), Ok(filters), Ok(()), Some(socket)) =
+                    (&prepared, &filters, &interrupts, fds.pop())
+                {
+                    let start = Decoded { namespace, filters, data_bytes, signals: &signals };
+                    spawn_decoding_in_child(vm, frame, socket, start);
+                    continue;
+                }
+                // Not ready: the refusal below says why.
+            }
             let (Ok(ToSession::Spawn { options, files, stand_ins }), Some(socket)) =
                 (ToSession::decode(&frame), fds.pop())
             else {
@@ -205,6 +215,52 @@ fn serve(
             }
         }
     });
+}
+
+/// What a session forked by `spawn_decoding_in_child` starts from.
+struct Decoded<'a> {
+    namespace: &'a Namespace,
+    filters: &'a [seccompiler::BpfProgram],
+    data_bytes: u64,
+    signals: &'a rustpython_vm::signal::UserSignalSender,
+}
+
+/// A zygote whose sessions have CPython can read their own memory (ctypes reaches it), and each starts with a copy
+/// of the zygote's: so the zygote never keeps what one host's interpreter sent. It does not decode the request (its
+/// options, files and tools would stay in the heap it forks): the child does, and the zygote zeroes the request's
+/// bytes. No standby is kept and no tool stand-in prepared ahead, for the same reason.
+fn spawn_decoding_in_child(vm: &VirtualMachine, mut frame: Vec<u8>, socket: OwnedFd, start: Decoded<'_>) {
+    // SAFETY: a plain system call: the zygote's own pid (the session's parent).
+    let zygote = unsafe { libc::getpid() };
+    sandbox::cpython::zygote::before_fork();
+    // SAFETY: as in `fork_session`: this thread is the only one that runs Rust here, and the child never returns
+    // into the zygote's loop.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        sandbox::cpython::zygote::after_fork_child();
+        let Ok(ToSession::Spawn { options, files, stand_ins: _ }) = ToSession::decode(&frame) else {
+            // SAFETY: a child that could not become a session ends here.
+            unsafe { libc::_exit(4) }
+        };
+        let begin = || {
+            let Decoded { namespace, filters, data_bytes, signals } = start;
+            let signals = signals.clone();
+            let start = session::Start { namespace, options, files, filters, data_bytes, signals, zygote };
+            session::begin(vm, start, session::Link::Socket(socket))
+        };
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(begin));
+        // SAFETY: as above.
+        unsafe { libc::_exit(4) }
+    }
+    sandbox::cpython::zygote::after_fork_parent();
+    for byte in frame.iter_mut() {
+        // SAFETY: a byte of our own buffer; volatile, so the zeroing is not removed as a dead store.
+        unsafe { std::ptr::write_volatile(byte, 0) };
+    }
+    if pid == -1 {
+        let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
+        let _ = Channel::from_owned(socket).send(&refusal, &[]);
+    }
 }
 
 fn session_start<'a>(

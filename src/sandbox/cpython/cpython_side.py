@@ -10,8 +10,8 @@ warns reaches the session's own files, output and ``warnings`` through the sandb
 files (fonts, time zones) are answered from memory. ``classify`` and ``describe`` tell the Rust end how an
 object crosses into the sandbox; ``SandboxObject`` is a sandbox object on this side."""
 
-import builtins
 import errno
+import gc
 import importlib
 import importlib.machinery
 import io
@@ -33,6 +33,15 @@ _FOLDERS = {}
 # Bounds on what the zygote reads of the packages' data files.
 _MAX_PREREAD_BYTES = 512 << 20
 _MAX_PREREAD_FILE = 64 << 20
+
+# Standard-library modules the packages import only when used (a session cannot read files to import them):
+# every codec (zipfile's names are cp437), compression, and what file formats need.
+_STANDARD_AHEAD = [f"encodings.{m.name}" for m in pkgutil.iter_modules(importlib.import_module("encodings").__path__)] + [
+    "zipfile", "gzip", "bz2", "lzma", "tarfile", "csv", "json", "decimal", "fractions", "statistics", "zoneinfo",
+    "uuid", "pickle", "copy", "shutil", "tempfile", "locale", "calendar", "difflib", "html", "xml.etree.ElementTree",
+    "sqlite3", "email.utils", "urllib.parse", "urllib.error", "urllib.request", "dataclasses", "typing", "inspect",
+    "textwrap", "string", "random",
+]
 
 # Folders inside packages that are never imported ahead: test suites (they import test frameworks and fixtures).
 _SKIPPED_PARTS = frozenset({"tests", "test", "conftest", "_pytest", "benchmarks"})
@@ -63,6 +72,22 @@ def _allowed(module_name):
     return isinstance(module_name, str) and module_name.partition(".")[0] in _ALLOWED
 
 
+# Host folder of each top-level module -> where the sandbox shows it (/packages, as its files are mounted there).
+_SHOWN_FOLDERS = {}
+
+
+def shown_path(path):
+    """A path of the packages' files as the sandbox sees them (``np.__file__`` is ``/packages/numpy/...``)."""
+    if isinstance(path, str):
+        for folder, shown in _SHOWN_FOLDERS.items():
+            if path == folder or path.startswith(folder + os.sep):
+                return shown + path[len(folder) :]
+        return path
+    if isinstance(path, (list, tuple)):
+        return type(path)(shown_path(item) for item in path)
+    return path
+
+
 def prepare(tops, config_dir):
     """Import the packages (``tops``: (import name, host path) pairs) with every module inside them, and read their
     data files. One thread for every numeric library: no thread needs to survive the forks that follow."""
@@ -75,6 +100,7 @@ def prepare(tops, config_dir):
     for name, path in tops:
         name = name[:-3] if name.endswith(".py") else name
         parents[name] = os.path.dirname(path)
+        _SHOWN_FOLDERS[path] = "/packages/" + os.path.basename(path)
     _ALLOWED = frozenset(parents)
     sys.meta_path.append(_PackagesFinder(parents))
     failed = []
@@ -85,6 +111,11 @@ def prepare(tops, config_dir):
             failed.append(f"{name}: {type(error).__name__}: {error}")
             continue
         _import_inside(name)
+    for module in _STANDARD_AHEAD:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
     budget = [_MAX_PREREAD_BYTES]
     for name, path in tops:
         if os.path.isdir(path):
@@ -111,6 +142,7 @@ def _import_inside(name):
 
 
 def _read_folder(root, budget):
+    real_root = os.path.realpath(root) + os.sep
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in _SKIPPED_PARTS and d != "__pycache__"]
         _FOLDERS[folder] = sorted(dirs + files)
@@ -118,6 +150,9 @@ def _read_folder(root, budget):
             if file.endswith((".py", ".pyc", ".pyi", ".so", ".pxd", ".pyx", ".h", ".c")):
                 continue
             path = os.path.join(folder, file)
+            # A link is read only when it stays inside the package (one out of it would show a host file).
+            if not os.path.realpath(path).startswith(real_root):
+                continue
             try:
                 size = os.path.getsize(path)
                 if size > _MAX_PREREAD_FILE or size > budget[0]:
@@ -270,17 +305,41 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     _sandbox("warn", str(message), category)
 
 
+def _replace_everywhere(original, replacement):
+    """Put ``replacement`` wherever a dict holds ``original``: a module's globals (``from os import stat``), a
+    table a package built at import (numpy's ``DataSource`` keeps ``{None: io.open}``)."""
+    for holder in gc.get_referrers(original):
+        if isinstance(holder, dict):
+            for key, value in list(holder.items()):
+                if value is original:
+                    holder[key] = replacement
+
+
 def connect(apply):
     """Point the session's CPython at the sandbox (done in the zygote, for every session it forks)."""
     global _apply
     _apply = apply
-    builtins.open = io.open = _open
+    replaced = [(io.open, _open)]
     for name in _ROUTED_OS:
-        setattr(os, name, _path_function(name))
-    os.rename = _two_paths("rename")
-    os.replace = _two_paths("replace")
-    os.getcwd = _getcwd
-    os.chdir = _chdir
+        replaced.append((getattr(os, name), _path_function(name)))
+    replaced += [
+        (os.rename, _two_paths("rename")),
+        (os.replace, _two_paths("replace")),
+        (os.getcwd, _getcwd),
+        (os.chdir, _chdir),
+    ]
+    # The host's name and kernel are not the session's (CPython's `platform` cached them in the zygote).
+    shown = os.uname_result(("Linux", "sandbox", "", "", os.uname().machine))
+    replaced.append((os.uname, lambda: shown))
+    socket = sys.modules.get("socket")
+    if socket is not None:
+        replaced.append((socket.gethostname, lambda: "sandbox"))
+    platform = sys.modules.get("platform")
+    if platform is not None:
+        platform._uname_cache = None
+        platform._node = lambda default="": "sandbox"
+    for original, replacement in replaced:
+        _replace_everywhere(original, replacement)
     sys.stdout = _SandboxStream("stdout")
     sys.stderr = _SandboxStream("stderr")
     warnings.resetwarnings()
@@ -344,7 +403,7 @@ def sandbox_object(ref, special):
 
 
 # Kinds `classify` answers (read by src/sandbox/cpython/values.rs).
-WRAP, MODULE, MIRROR, SANDBOX, VALUE, REFUSED, UNWRAP = range(7)
+WRAP, MODULE, MIRROR, SANDBOX, VALUE, REFUSED, UNWRAP, EXCEPTION = range(8)
 
 _CALLABLE_TYPES = (
     types.FunctionType,
@@ -416,11 +475,19 @@ def classify(obj):
         if _allowed(obj.__module__):
             return (MIRROR, None)
         return (SANDBOX, (obj.__module__, obj.__qualname__))
+    if isinstance(obj, BaseException):
+        return (EXCEPTION, None)
+    if isinstance(obj, types.TracebackType):
+        # What a context manager's `__exit__` is handed with the exception: nothing of CPython's frames.
+        return (SANDBOX, ("builtins", "None"))
     if obj is NotImplemented or obj is Ellipsis:
         return (SANDBOX, ("builtins", "NotImplemented" if obj is NotImplemented else "Ellipsis"))
     tp = type(obj)
     if _allowed(tp.__module__):
         _kind_of_type[tp] = (WRAP, None)
+        return (WRAP, None)
+    # A function of the packages whatever its type (Cython's own function type, `np.random.default_rng`).
+    if callable(obj) and not isinstance(obj, _CALLABLE_TYPES) and _allowed(getattr(obj, "__module__", None)):
         return (WRAP, None)
     if isinstance(obj, _CALLABLE_TYPES):
         owner = getattr(obj, "__self__", None)
@@ -460,15 +527,18 @@ def classify(obj):
     return (VALUE, (buffer.getvalue(), refs))
 
 
-_VALUE_BASES = {float: "float", complex: "complex", str: "str", bytes: "bytes", int: "int"}
-# Special methods a mirror class never forwards: the sandbox's own object model answers them.
+_VALUE_BASES = {
+    float: "float", complex: "complex", str: "str", bytes: "bytes", int: "int", tuple: "tuple", list: "list"
+}
+# Special methods a mirror class never forwards: the sandbox's own object model answers them (and `__del__`: a
+# handle going away must not finalize CPython's object, which another handle may hold; CPython does that itself).
 _OWN_SPECIAL = frozenset(
     "__class__ __dict__ __doc__ __module__ __weakref__ __slots__ __getattribute__ __getattr__ __setattr__ "
-    "__delattr__ __init__ __new__ __init_subclass__ __subclasshook__ __reduce__ __reduce_ex__ __getstate__ "
+    "__delattr__ __init__ __new__ __init_subclass__ __subclasshook__ __getstate__ "
     "__setstate__ __sizeof__ __class_getitem__ __instancecheck__ __subclasscheck__ __abstractmethods__ "
     "__annotations__ __dictoffset__ __weakrefoffset__ __basicsize__ __itemsize__ __flags__ __mro__ __bases__ "
     "__base__ __name__ __qualname__ __text_signature__ __orig_bases__ __parameters__ __firstlineno__ "
-    "__static_attributes__ __type_params__ __copy__ __deepcopy__".split()
+    "__static_attributes__ __type_params__ __del__".split()
 )
 
 
@@ -523,6 +593,20 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"the sandbox may not send {module}.{name}")
 
 
+_named_tuples = {}
+
+
+def named_tuple(name, fields, items):
+    """A sandbox named tuple on this side: a CPython one of the same name and fields (pandas reads its fields)."""
+    key = (name, tuple(fields))
+    cls = _named_tuples.get(key)
+    if cls is None:
+        import collections
+
+        cls = _named_tuples[key] = collections.namedtuple(name, fields)
+    return cls(*items)
+
+
 def from_pickle(data, refs):
     return _Unpickler(io.BytesIO(data), refs).load()
 
@@ -548,7 +632,12 @@ def _instancecheck(cls, obj):
     return isinstance(obj, cls)
 
 
+def _module_path(module, name):
+    return shown_path(list(getattr(module, name)) if name == "__path__" else getattr(module, name))
+
+
 _OPS = {
+    "module_path": _module_path,
     "setattr": _setattr,
     "delattr": _delattr,
     "method": _call_method,

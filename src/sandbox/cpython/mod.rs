@@ -8,8 +8,8 @@
 //! (`machinery/_sandbox_cpython.py`); objects cross as plain values (numbers, str, bytes, containers of them,
 //! standard-library values by pickle) or as handles whose class mirrors CPython's (`values`); sandbox functions
 //! and objects handed to CPython are called back as sandbox code; CPython's files, streams and warnings are the
-//! session's (`cpython_side.py`, the CPython end). `natives` is the sandbox end's primitives; `data_memory`
-//! counts numpy's array data against the session's memory limit.
+//! session's (`cpython_side.py`, the CPython end). `natives` is the sandbox end's primitives; `memory` counts
+//! numpy's array data and CPython's own memory against the session's memory limit.
 //!
 //! What CPython reaches is bounded twice: by the bridge, which hands the sandbox only the packages' own objects
 //! (the standard library's modules and functions are the sandbox's own: `np.lib.npyio.os` is the sandbox's
@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use rustpython_vm::{PyObjectRef, VirtualMachine};
 
-mod data_memory;
+mod memory;
 mod natives;
 mod values;
 pub mod zygote;

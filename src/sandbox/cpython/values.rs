@@ -65,6 +65,8 @@ pub enum ValueBase {
     Str,
     Bytes,
     Int,
+    /// A tuple or list subclass (scipy's result tuples, matplotlib's containers): its items.
+    Items,
 }
 
 impl ValueBase {
@@ -75,6 +77,7 @@ impl ValueBase {
             "str" => ValueBase::Str,
             "bytes" => ValueBase::Bytes,
             "int" => ValueBase::Int,
+            "tuple" | "list" => ValueBase::Items,
             _ => return None,
         })
     }
@@ -88,6 +91,7 @@ const SANDBOX: u8 = 3;
 const VALUE: u8 = 4;
 const REFUSED: u8 = 5;
 const UNWRAP: u8 = 6;
+const EXCEPTION: u8 = 7;
 
 /// A CPython object as a sandbox object.
 pub fn to_sandbox(py: Python<'_>, vm: &VirtualMachine, obj: &Bound<'_, PyAny>) -> VmResult {
@@ -188,6 +192,9 @@ fn to_sandbox_at(py: Python<'_>, vm: &VirtualMachine, obj: &Bound<'_, PyAny>, de
             machinery.get_attr("from_pickle", vm)?.call((vm.ctx.new_bytes(data), vm.ctx.new_list(refs)), vm)
         }
         REFUSED => Err(vm.new_type_error(detail.extract::<String>().map_err(cpy)?)),
+        EXCEPTION => Ok(match exception_from_cpython(py, vm, obj) {
+            Ok(exc) | Err(exc) => exc.into(),
+        }),
         UNWRAP => {
             let held = detail.cast::<SandboxRef>().map_err(|e| cpy(e.into()))?;
             Ok(held.borrow().obj.clone())
@@ -199,6 +206,12 @@ fn to_sandbox_at(py: Python<'_>, vm: &VirtualMachine, obj: &Bound<'_, PyAny>, de
 fn too_deep(vm: &VirtualMachine, way: &str) -> PyBaseExceptionRef {
     let message = format!("maximum recursion depth exceeded while crossing {way}");
     vm.new_exception_msg(vm.ctx.exceptions.recursion_error.to_owned(), message.into())
+}
+
+/// A sandbox error as CPython's, where a conversion on CPython's side failed in the sandbox.
+fn sandbox_error_text(vm: &VirtualMachine, exc: PyBaseExceptionRef) -> PyErr {
+    let text = exc.as_object().str(vm).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    pyo3::exceptions::PyTypeError::new_err(text)
 }
 
 fn handle(vm: &VirtualMachine, obj: &Bound<'_, PyAny>) -> PyObjectRef {
@@ -248,6 +261,15 @@ fn value_of(vm: &VirtualMachine, obj: &Bound<'_, PyAny>, base: ValueBase) -> PyR
         ValueBase::Int => {
             let plain = obj.py().get_type::<PyInt>().call1((obj,))?;
             int_to_sandbox(vm, &plain)?
+        }
+        ValueBase::Items => {
+            // The items as CPython's own iteration of the base gives them (a named tuple's fields in order).
+            let items = obj.py().get_type::<PyTuple>().call1((obj,))?;
+            let converted: Vec<PyObjectRef> = items
+                .try_iter()?
+                .map(|item| to_sandbox(obj.py(), vm, &item?).map_err(|e| sandbox_error_text(vm, e)))
+                .collect::<PyResult<_>>()?;
+            vm.ctx.new_list(converted).into()
         }
     })
 }
@@ -415,8 +437,29 @@ fn to_cpython_at<'py>(
     if let Some(held) = held_cpython(vm, obj)? {
         return Ok(held.bind(py).clone());
     }
+    if let Some(class) = obj.downcast_ref::<VmType>() {
+        // The sandbox's builtin classes are CPython's of the same name (`dtype=float`, `astype(str)`).
+        let name = class.name().to_string();
+        let builtin = vm.builtins.get_attr(&vm.ctx.new_str(name.as_str()), vm).is_ok_and(|found| found.is(obj));
+        if builtin {
+            if let Ok(found) = py.import("builtins").and_then(|b| b.getattr(name.as_str())) {
+                return Ok(found);
+            }
+        }
+    }
     if let Some(exc) = obj.downcast_ref::<PyBaseException>() {
         return Ok(exception_to_cpython(py, vm, &exc.to_owned())?.into_any());
+    }
+    if let Some(tuple) = obj.downcast_ref::<VmTuple>() {
+        // A named tuple (a tuple subclass with `_fields`): CPython's own named tuple of that name and fields.
+        if let Ok(fields) = obj.get_attr("_fields", vm).and_then(|f| f.try_to_value::<Vec<String>>(vm)) {
+            let items: Vec<Bound<'py, PyAny>> =
+                tuple.as_slice().iter().map(|item| to_cpython_at(py, vm, item, depth + 1)).collect::<VmResult<_>>()?;
+            let name = class.name().to_string();
+            return side(py)
+                .call_method1("named_tuple", (name, fields, PyTuple::new(py, items).map_err(cpy)?))
+                .map_err(cpy);
+        }
     }
     let machinery = machinery(vm)?;
     let pickled = machinery.get_attr("to_pickle", vm)?.call((obj.to_owned(),), vm)?;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rustpython_vm::{PyResult as VmResult, VirtualMachine};
 
-use super::{data_memory, natives, side, SIDE};
+use super::{memory, natives, side, SIDE};
 
 const SOURCE: &str = include_str!("cpython_side.py");
 
@@ -50,7 +50,8 @@ pub fn connect(vm: &VirtualMachine) -> VmResult<()> {
         machinery.set_attr("BRIDGED", bridged, vm).map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("BRIDGED"))?;
         let callback = wrap_pyfunction!(natives::sandbox_apply, py)?;
         side(py).call_method1("connect", (callback,))?;
-        data_memory::install(py)
+        memory::install_cpython(py);
+        memory::install_numpy(py)
     })
     .map_err(|e| vm.new_runtime_error(format!("the packages' CPython could not be connected: {e}")))?;
     // The packages are found before the standard library's finders and the sandbox's own path (after the

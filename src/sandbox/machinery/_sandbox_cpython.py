@@ -120,7 +120,13 @@ def make_mirror(ref, name, qualname, module, bases, value, exception, special, u
 
 def wrap(cls, ref, value):
     """An object of CPython's, as an instance of its class's mirror (``value``: what a value-type base holds)."""
-    obj = _object_new(cls) if value is None else cls._value_base.__new__(cls, value)
+    if value is None:
+        obj = _object_new(cls)
+    elif cls._value_base is list:
+        obj = list.__new__(cls)
+        list.extend(obj, value)
+    else:
+        obj = cls._value_base.__new__(cls, value)
     _set_ref(obj, ref)
     return obj
 
@@ -132,6 +138,9 @@ class ForeignModule(_ModuleType):
         ref = _ModuleType.__getattribute__(self, "__dict__").get("__cpython__")
         if ref is None:
             raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
+        if name in ("__file__", "__path__", "__cached__"):
+            # Where the sandbox shows the packages' files (/packages), not the host's folders.
+            return _apply(ref, "module_path", (name,))
         value = _getattr(ref, name)
         if callable(value) or isinstance(value, _ModuleType):
             _ModuleType.__setattr__(self, name, value)
@@ -155,6 +164,8 @@ def module_for(name, ref):
 
 def standard(module, qualname):
     """The sandbox's own object for one of CPython's standard library (``np.lib.npyio.os`` is the sandbox's ``os``)."""
+    if module == "builtins" and qualname == "None":
+        return None
     __import__(module)
     found = sys.modules[module]
     for part in (qualname or "").split(".") if qualname else ():
