@@ -185,9 +185,7 @@ def describe_packages(packages: PackageSet | None) -> str:
     names = ", ".join(packages.distributions)
     text = f"Third-party packages installed for you (import them as usual): {names}."
     if packages.cpython:
-        compiled = ", ".join(
-            sorted({name.removesuffix(".py") for name, _host in packages.cpython if not name.startswith("_")})
-        )
+        compiled = ", ".join(sorted({name.removesuffix(".py") for name, _host in packages.cpython if not name.startswith("_")}))
         text += f" These run as the real compiled libraries, as in CPython: {compiled}."
     if packages.extension_modules:
         # Told up front, so the model does not plan around a module that cannot load (a package with a

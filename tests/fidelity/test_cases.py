@@ -76,7 +76,7 @@ FOLDERS = [
         sessions=True,
         in_directory=True,
         timeout=120.0,
-        least_cells=1,
+        least_cells=200,
         packages=("numpy", "pandas", "matplotlib", "scipy"),
     ),
 ]

@@ -117,6 +117,15 @@ def test_allocations_count_against_the_memory_limit(make_interp):
     assert interp.execute("float(np.ones(10).sum())") == 10.0
 
 
+def test_cpythons_own_objects_count_against_the_memory_limit(make_interp):
+    # A list of 30 million Python ints is CPython's memory, not numpy's: over a 256 MiB limit it is a MemoryError in
+    # the cell, and the session lives.
+    interp = make_interp(packages=["numpy"], memory_limit=256 * 2**20)
+    error = error_of(interp, "import numpy as np\nbig = np.arange(3 * 10**7).tolist()")
+    assert error.error_type == "MemoryError"
+    assert interp.execute("len(np.arange(1000).tolist())") == 1000
+
+
 def test_a_long_operation_in_the_libraries_ends_at_the_time_limit(make_interp):
     interp = make_interp(packages=["numpy", "pandas"], timeout=2)
     interp.execute("import pandas as pd\ndf = pd.DataFrame({'v': range(1000)})")
@@ -143,5 +152,7 @@ def test_the_standard_librarys_modules_are_the_sandboxs_own(data):
     error = error_of(data, "pd.read_csv.__globals__")
     assert error.error_type == "TypeError" and "the sandbox does not hand out CPython's" in str(error)
     # Classes and functions of the standard library a package holds are the sandbox's own too.
-    assert data.execute("import io, pathlib, abc\n(pd.io.common.BytesIO is io.BytesIO, pd.io.common.Path is pathlib.Path, "
-                        "pd.io.common.abstractmethod is abc.abstractmethod)") == (True, True, True)
+    assert data.execute(
+        "import io, pathlib, abc\n(pd.io.common.BytesIO is io.BytesIO, pd.io.common.Path is pathlib.Path, "
+        "pd.io.common.abstractmethod is abc.abstractmethod)"
+    ) == (True, True, True)
