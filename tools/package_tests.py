@@ -60,12 +60,35 @@ SLICES: dict[str, list[str]] = {
         "sympy.functions.elementary.tests.test_trigonometric",
     ],
     "more-itertools": ["tests/test_more.py", "tests/test_recipes.py"],
+    # Compiled packages, which the sandbox reaches in CPython: their tests run in the sandbox, against the bridge.
+    "numpy": [
+        "lib/tests/test_arraysetops.py",
+        "lib/tests/test_function_base.py",
+        "lib/tests/test_nanfunctions.py",
+        "lib/tests/test_shape_base.py",
+        "lib/tests/test_twodim_base.py",
+        "_core/tests/test_numeric.py",
+        "_core/tests/test_shape_base.py",
+        "_core/tests/test_indexing.py",
+        "linalg/tests/test_linalg.py",
+        "random/tests/test_generator_mt19937.py",
+    ],
+    "pandas": [
+        "tests/reshape/test_pivot.py",
+        "tests/frame/methods/test_sort_values.py",
+        "tests/series/methods/test_value_counts.py",
+        "tests/groupby/test_groupby.py",
+        "tests/window/test_rolling.py",
+    ],
 }
 # pytest options a suite needs here: sympy's conftest.py refuses to start without hypothesis, whose newest
 # releases need a compiled module; the slices below do not use it.
 SUITE_OPTIONS = {"sympy": ["--noconftest"]}
 # Packages whose tests are not installed: their sdist's tests/ folder is mounted here.
 SDIST_TESTS = {"more-itertools": "/suite"}
+# Packages whose tests are installed inside them, each test folder mounted under /suite as a package of its own
+# (`/suite/numpy_lib_tests`): the tests are sandbox code, and the package they test is the one CPython serves.
+IN_PACKAGE_TESTS = {"numpy", "pandas"}
 CACHE = USER_CACHE / "package-tests"
 MODULE_TIMEOUT = 900.0
 
@@ -153,7 +176,16 @@ def sdist_tests(package: str) -> Path:
 def run_module(package: str, target: str) -> dict:
     mounts = []
     root = "/"
-    if package in SDIST_TESTS:
+    if package in IN_PACKAGE_TESTS:
+        from importlib.util import find_spec
+
+        folder, _, module = target.rpartition("/")
+        base = Path(next(iter(find_spec(package).submodule_search_locations)))
+        alias = f"{package}_{folder.replace('/', '_')}"
+        mounts.append(Mount(f"/suite/{alias}", str(base / folder)))
+        root = "/suite"
+        args = [f"/suite/{alias}/{module}"]
+    elif package in SDIST_TESTS:
         folder = sdist_tests(package)
         mounts.append(Mount(SDIST_TESTS[package] + "/tests", str(folder / "tests")))
         root = SDIST_TESTS[package]
