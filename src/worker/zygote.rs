@@ -65,7 +65,14 @@ pub fn serve_zygote(
         .transpose()
         .map_err(pyo3::exceptions::PyOSError::new_err)?;
     // Compiled packages are CPython's: imported here, on CPython's main thread, before anything is forked.
-    let cpython_tops = bundle.as_mut().map(|b| std::mem::take(&mut b.cpython)).unwrap_or_default();
+    let mut cpython_tops = bundle.as_mut().map(|b| std::mem::take(&mut b.cpython)).unwrap_or_default();
+    // CPython's `zoneinfo` reads the host's `tzdata` package where it cannot read the system's zone files (a session
+    // cannot): pandas' and dateutil's time zones need it.
+    if let (false, Some(dir)) = (cpython_tops.is_empty(), tzdata_dir.as_ref().filter(|d| !d.as_os_str().is_empty())) {
+        if !cpython_tops.iter().any(|(name, _)| name == "tzdata") {
+            cpython_tops.push(("tzdata".to_owned(), dir.clone()));
+        }
+    }
     if let (false, Some(manifest)) = (cpython_tops.is_empty(), packages.as_deref()) {
         let config = manifest.parent().unwrap_or(std::path::Path::new("/")).join("cpython-config");
         let _ = std::fs::create_dir_all(&config);

@@ -35,10 +35,61 @@ struct Handler {
     allocator: Allocator,
 }
 
+/// Large array blocks freed, kept for the next array of about their size (address, usable size): a vectorised
+/// expression makes and frees a temporary of the same size at every step, and a fresh block costs a page fault per
+/// page (the session's allocator maps every large block anew, `worker::zygote`), where CPython's malloc reuses the
+/// memory. A kept block is not counted (it holds no data), so together they are bounded: at most a quarter of the
+/// memory limit (`KEPT_WITHOUT_LIMIT` without one), and given back when a request would otherwise be refused.
+static KEPT: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+const KEEP_FROM: usize = 1 << 20;
+const KEEP_AT_MOST: usize = 4;
+const KEPT_WITHOUT_LIMIT: usize = 512 << 20;
+
+fn kept_room() -> usize {
+    crate::sandbox::vm::limits::shared()
+        .and_then(|shared| shared.options.memory_limit())
+        .map_or(KEPT_WITHOUT_LIMIT, |limit| limit / 4)
+}
+
+fn kept_block(size: usize) -> Option<*mut c_void> {
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    let best = kept
+        .iter()
+        .enumerate()
+        .filter(|(_, &(_, usable))| usable >= size && usable / 2 <= size)
+        .min_by_key(|(_, &(_, usable))| usable)
+        .map(|(at, _)| at)?;
+    let (block, usable) = kept.swap_remove(best);
+    memory::account(usable as isize);
+    Some(block as *mut c_void)
+}
+
+fn give_back_kept() {
+    let blocks = std::mem::take(&mut *KEPT.lock().unwrap_or_else(|e| e.into_inner()));
+    for (block, _usable) in blocks {
+        // SAFETY: a block of the system allocator this module kept.
+        unsafe { libc::free(block as *mut c_void) };
+    }
+}
+
+/// Whether `size` more bytes would pass the run's ceiling, once the kept blocks are given back.
+fn refused_even_without_kept(size: usize) -> bool {
+    if !memory::refuses_any(size) {
+        return false;
+    }
+    give_back_kept();
+    memory::refuses_any(size)
+}
+
 // SAFETY (all four): the C allocator's own contracts; the count uses the block's usable size both ways, so it
 // holds whatever size numpy passes to `free`.
 unsafe extern "C" fn counted_malloc(_: *mut c_void, size: usize) -> *mut c_void {
-    if memory::refuses_any(size) {
+    if size >= KEEP_FROM {
+        if let Some(block) = kept_block(size) {
+            return block;
+        }
+    }
+    if refused_even_without_kept(size) {
         return std::ptr::null_mut();
     }
     // SAFETY: see above.
@@ -46,7 +97,15 @@ unsafe extern "C" fn counted_malloc(_: *mut c_void, size: usize) -> *mut c_void 
 }
 
 unsafe extern "C" fn counted_calloc(_: *mut c_void, count: usize, size: usize) -> *mut c_void {
-    if memory::refuses_any(count.saturating_mul(size)) {
+    let total = count.saturating_mul(size);
+    if total >= KEEP_FROM {
+        if let Some(block) = kept_block(total) {
+            // SAFETY: a kept block of at least `total` bytes.
+            unsafe { std::ptr::write_bytes(block as *mut u8, 0, total) };
+            return block;
+        }
+    }
+    if refused_even_without_kept(total) {
         return std::ptr::null_mut();
     }
     // SAFETY: see above.
@@ -56,7 +115,7 @@ unsafe extern "C" fn counted_calloc(_: *mut c_void, count: usize, size: usize) -
 unsafe extern "C" fn counted_realloc(_: *mut c_void, block: *mut c_void, size: usize) -> *mut c_void {
     // SAFETY: see above.
     let before = unsafe { usable(block) };
-    if size > before && memory::refuses_any(size - before) {
+    if size > before && refused_even_without_kept(size - before) {
         return std::ptr::null_mut();
     }
     // SAFETY: see above.
@@ -70,7 +129,17 @@ unsafe extern "C" fn counted_realloc(_: *mut c_void, block: *mut c_void, size: u
 
 unsafe extern "C" fn counted_free(_: *mut c_void, block: *mut c_void, _size: usize) {
     // SAFETY: see above.
-    memory::account(-(unsafe { usable(block) } as isize));
+    let usable = unsafe { usable(block) };
+    memory::account(-(usable as isize));
+    if usable >= KEEP_FROM {
+        let room = kept_room();
+        let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+        let held: usize = kept.iter().map(|&(_, size)| size).sum();
+        if kept.len() < KEEP_AT_MOST && held + usable <= room {
+            kept.push((block as usize, usable));
+            return;
+        }
+    }
     // SAFETY: see above.
     unsafe { libc::free(block) }
 }

@@ -39,9 +39,10 @@ pub fn connect(vm: &VirtualMachine) -> VmResult<()> {
     let machinery = super::machinery(vm)?;
     natives::install(vm, &machinery)?;
     super::values::make_types();
-    Python::attach(|py| -> PyResult<()> {
+    let names = Python::attach(|py| -> PyResult<Vec<String>> {
         let allowed: Vec<String> = side(py).call_method0("allowed_names")?.extract()?;
-        let bridged: Vec<rustpython_vm::PyObjectRef> = allowed.into_iter().map(|n| vm.ctx.new_str(n).into()).collect();
+        let bridged: Vec<rustpython_vm::PyObjectRef> =
+            allowed.iter().map(|n| vm.ctx.new_str(n.as_str()).into()).collect();
         let bridged = vm
             .builtins
             .get_attr("frozenset", vm)
@@ -51,13 +52,18 @@ pub fn connect(vm: &VirtualMachine) -> VmResult<()> {
         let callback = wrap_pyfunction!(natives::sandbox_apply, py)?;
         side(py).call_method1("connect", (callback,))?;
         memory::install_cpython(py);
-        memory::install_numpy(py)
+        memory::install_numpy(py)?;
+        Ok(allowed)
     })
     .map_err(|e| vm.new_runtime_error(format!("the packages' CPython could not be connected: {e}")))?;
     // The packages are found before the standard library's finders and the sandbox's own path (after the
     // refusals, which name the standard library's modules only).
     let finder = machinery.get_attr("CPythonFinder", vm)?;
     vm.sys_module.get_attr("meta_path", vm)?.get_attr("insert", vm)?.call((1, finder), vm)?;
+    // The sandbox's modules for the packages, made once here: a session's `import numpy` is then a lookup.
+    for name in names {
+        let _ = vm.import(&vm.ctx.new_str(name.as_str()), 0);
+    }
     Ok(())
 }
 
