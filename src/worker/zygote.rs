@@ -150,6 +150,8 @@ fn serve(
         // When the last `Spawn` was served (none yet: nothing forked).
         let mut last_spawn: Option<std::time::Instant> = None;
         let mut standby: Option<Standby> = None;
+        // Keys of the digests a zygote with CPython knows its standby's request by.
+        let digests = Digest::keys();
         loop {
             if last_spawn.is_some()
                 && !idle_preload_done
@@ -162,7 +164,7 @@ fn serve(
                 }
                 // The standby was forked before all that: its sessions would not find it.
                 standby = standby.take().and_then(|old| {
-                    let frame = old.discard();
+                    let frame = old.discard()?;
                     let Ok(ToSession::Spawn { options, files, .. }) = ToSession::decode(&frame) else { return None };
                     let (Ok(namespace), Ok(filters)) = (&prepared, &filters) else { return None };
                     Standby::fork(vm, frame, session_start(namespace, options, files, filters, data_bytes, &signals))
@@ -173,8 +175,30 @@ fn serve(
                 if let (Ok(namespace), Ok(filters), Ok(()), Some(socket)) =
                     (&prepared, &filters, &interrupts, fds.pop())
                 {
-                    let start = Decoded { namespace, filters, data_bytes, signals: &signals };
-                    spawn_decoding_in_child(vm, frame, socket, start);
+                    let mut frame = frame;
+                    let start = || Decoded { namespace, filters, data_bytes, signals: &signals };
+                    let digest = Digest::of(&digests, &frame);
+                    let burst = last_spawn.is_some_and(|last| last.elapsed() < BURST_GAP);
+                    last_spawn = Some(std::time::Instant::now());
+                    let socket = match standby.take() {
+                        Some(ready) if ready.made_for == MadeFor::Digest(digest) => ready.hand_over(socket),
+                        other => {
+                            other.map(Standby::discard);
+                            Some(socket)
+                        }
+                    };
+                    if let Some(socket) = socket {
+                        let link = session::Link::Socket(socket);
+                        if spawn_decoding_in_child(vm, &frame, link, start()).is_none() {
+                            zero(&mut frame);
+                            continue;
+                        }
+                    }
+                    let quiet = if burst { std::time::Duration::ZERO } else { QUIET_BEFORE_STANDBY };
+                    if !control.readable_within(quiet).unwrap_or(true) {
+                        standby = Standby::fork_decoding(vm, &frame, digest, start());
+                    }
+                    zero(&mut frame);
                     continue;
                 }
                 // Not ready: the refusal below says why.
@@ -199,7 +223,7 @@ fn serve(
             let burst = last_spawn.is_some_and(|last| last.elapsed() < BURST_GAP);
             last_spawn = Some(std::time::Instant::now());
             let socket = match standby.take() {
-                Some(ready) if ready.frame == frame => ready.hand_over(socket),
+                Some(ready) if ready.made_for == MadeFor::Frame(frame.clone()) => ready.hand_over(socket),
                 other => {
                     other.map(Standby::discard);
                     Some(socket)
@@ -235,8 +259,13 @@ struct Decoded<'a> {
 /// A zygote whose sessions have CPython can read their own memory (ctypes reaches it), and each starts with a copy
 /// of the zygote's: so the zygote never keeps what one host's interpreter sent. It does not decode the request (its
 /// options, files and tools would stay in the heap it forks): the child does, and the zygote zeroes the request's
-/// bytes. No standby is kept and no tool stand-in prepared ahead, for the same reason.
-fn spawn_decoding_in_child(vm: &VirtualMachine, mut frame: Vec<u8>, socket: OwnedFd, start: Decoded<'_>) {
+/// bytes; a standby is known by the request's digest, and no tool stand-in is prepared ahead. The session's pid.
+fn spawn_decoding_in_child(
+    vm: &VirtualMachine,
+    frame: &[u8],
+    link: session::Link,
+    start: Decoded<'_>,
+) -> Option<libc::pid_t> {
     // SAFETY: a plain system call: the zygote's own pid (the session's parent).
     let zygote = unsafe { libc::getpid() };
     sandbox::cpython::zygote::before_fork();
@@ -245,7 +274,7 @@ fn spawn_decoding_in_child(vm: &VirtualMachine, mut frame: Vec<u8>, socket: Owne
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         sandbox::cpython::zygote::after_fork_child();
-        let Ok(ToSession::Spawn { options, files, stand_ins: _ }) = ToSession::decode(&frame) else {
+        let Ok(ToSession::Spawn { options, files, stand_ins: _ }) = ToSession::decode(frame) else {
             // SAFETY: a child that could not become a session ends here.
             unsafe { libc::_exit(4) }
         };
@@ -253,20 +282,44 @@ fn spawn_decoding_in_child(vm: &VirtualMachine, mut frame: Vec<u8>, socket: Owne
             let Decoded { namespace, filters, data_bytes, signals } = start;
             let signals = signals.clone();
             let start = session::Start { namespace, options, files, filters, data_bytes, signals, zygote };
-            session::begin(vm, start, session::Link::Socket(socket))
+            session::begin(vm, start, link)
         };
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(begin));
         // SAFETY: as above.
         unsafe { libc::_exit(4) }
     }
     sandbox::cpython::zygote::after_fork_parent();
+    if pid == -1 {
+        if let session::Link::Socket(socket) = link {
+            let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
+            let _ = Channel::from_owned(socket).send(&refusal, &[]);
+        }
+        return None;
+    }
+    Some(pid)
+}
+
+/// Zero a request's bytes (a zygote with CPython keeps none).
+fn zero(frame: &mut [u8]) {
     for byte in frame.iter_mut() {
         // SAFETY: a byte of our own buffer; volatile, so the zeroing is not removed as a dead store.
         unsafe { std::ptr::write_volatile(byte, 0) };
     }
-    if pid == -1 {
-        let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
-        let _ = Channel::from_owned(socket).send(&refusal, &[]);
+}
+
+/// A request's digest: two keyed SipHash values (keys drawn once per zygote), so a standby is handed only the
+/// socket of a request with the same bytes, and the zygote holds nothing of what the request said.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Digest(u64, u64);
+
+impl Digest {
+    fn keys() -> [std::collections::hash_map::RandomState; 2] {
+        [std::collections::hash_map::RandomState::new(), std::collections::hash_map::RandomState::new()]
+    }
+
+    fn of(keys: &[std::collections::hash_map::RandomState; 2], frame: &[u8]) -> Digest {
+        use std::hash::BuildHasher;
+        Digest(keys[0].hash_one(frame), keys[1].hash_one(frame))
     }
 }
 
@@ -321,18 +374,37 @@ fn fork_session(vm: &VirtualMachine, start: session::Start<'_>, link: session::L
 struct Standby {
     pid: libc::pid_t,
     /// The `Spawn` it was made for.
-    frame: Vec<u8>,
+    made_for: MadeFor,
     /// The zygote's end of the pair the standby waits on.
     zygote: Channel,
+}
+
+/// What a standby was made for: the request itself, or, in a zygote with CPython (which keeps no request), a
+/// digest of it (`Digest`).
+#[derive(PartialEq, Eq)]
+enum MadeFor {
+    Frame(Vec<u8>),
+    Digest(Digest),
 }
 
 impl Standby {
     fn fork(vm: &VirtualMachine, frame: Vec<u8>, start: session::Start<'_>) -> Option<Standby> {
         let (zygote, standby) = Channel::pair().ok()?;
         let pid = fork_session(vm, start, session::Link::Standby(standby.into_fd()))?;
+        Some(Standby::made(pid, MadeFor::Frame(frame), zygote))
+    }
+
+    /// A standby whose child decodes `frame` itself (`spawn_decoding_in_child`), known by the frame's digest.
+    fn fork_decoding(vm: &VirtualMachine, frame: &[u8], digest: Digest, start: Decoded<'_>) -> Option<Standby> {
+        let (zygote, standby) = Channel::pair().ok()?;
+        let pid = spawn_decoding_in_child(vm, frame, session::Link::Standby(standby.into_fd()), start)?;
+        Some(Standby::made(pid, MadeFor::Digest(digest), zygote))
+    }
+
+    fn made(pid: libc::pid_t, made_for: MadeFor, zygote: Channel) -> Standby {
         // SAFETY: our child, which has not run anything but the sandbox's own set-up (it never execs).
         unsafe { libc::setpgid(pid, pid) };
-        Some(Standby { pid, frame, zygote })
+        Standby { pid, made_for, zygote }
     }
 
     /// Send it the session's socket; the socket back when it could not take it (it is gone).
@@ -350,8 +422,11 @@ impl Standby {
     }
 
     /// Let it go (it never served anyone): closing this end is its end of file, and it exits.
-    fn discard(self) -> Vec<u8> {
-        self.frame
+    fn discard(self) -> Option<Vec<u8>> {
+        match self.made_for {
+            MadeFor::Frame(frame) => Some(frame),
+            MadeFor::Digest(_) => None,
+        }
     }
 }
 
