@@ -378,8 +378,7 @@ fn to_cpython_at<'py>(
             Some(list) => list.borrow_vec().to_vec(),
             None => obj.downcast_ref::<VmTuple>().expect("a tuple").as_slice().to_vec(),
         };
-        let items: Vec<Bound<'py, PyAny>> =
-            items.iter().map(|item| to_cpython_at(py, vm, item, depth + 1)).collect::<VmResult<_>>()?;
+        let items = all_to_cpython(py, vm, &items, depth + 1)?;
         return Ok(if class.is(types.list_type) {
             PyList::new(py, items).map_err(cpy)?.into_any()
         } else {
@@ -400,8 +399,7 @@ fn to_cpython_at<'py>(
             Some(set) => set.elements(),
             None => obj.downcast_ref::<VmFrozenSet>().expect("a frozenset").elements(),
         };
-        let items: Vec<Bound<'py, PyAny>> =
-            elements.iter().map(|item| to_cpython_at(py, vm, item, depth + 1)).collect::<VmResult<_>>()?;
+        let items = all_to_cpython(py, vm, &elements, depth + 1)?;
         return Ok(if class.is(types.set_type) {
             PySet::new(py, items).map_err(cpy)?.into_any()
         } else {
@@ -453,8 +451,7 @@ fn to_cpython_at<'py>(
     if let Some(tuple) = obj.downcast_ref::<VmTuple>() {
         // A named tuple (a tuple subclass with `_fields`): CPython's own named tuple of that name and fields.
         if let Ok(fields) = obj.get_attr("_fields", vm).and_then(|f| f.try_to_value::<Vec<String>>(vm)) {
-            let items: Vec<Bound<'py, PyAny>> =
-                tuple.as_slice().iter().map(|item| to_cpython_at(py, vm, item, depth + 1)).collect::<VmResult<_>>()?;
+            let items = all_to_cpython(py, vm, tuple.as_slice(), depth + 1)?;
             let name = class.name().to_string();
             return side(py)
                 .call_method1("named_tuple", (name, fields, PyTuple::new(py, items).map_err(cpy)?))
@@ -469,13 +466,21 @@ fn to_cpython_at<'py>(
             <[PyObjectRef; 2]>::try_from(pair).map_err(|_| vm.new_type_error("to_pickle gives a pair"))?;
         let data = data.downcast_ref::<VmBytes>().map(|b| b.as_bytes().to_vec()).unwrap_or_default();
         let refs: Vec<PyObjectRef> = refs.try_to_value(vm)?;
-        let refs: Vec<Bound<'py, PyAny>> =
-            refs.iter().map(|r| to_cpython_at(py, vm, r, depth + 1)).collect::<VmResult<_>>()?;
+        let refs = all_to_cpython(py, vm, &refs, depth + 1)?;
         return side(py)
             .call_method1("from_pickle", (PyBytes::new(py, &data), PyList::new(py, refs).map_err(cpy)?))
             .map_err(cpy);
     }
     sandbox_object(py, vm, obj.to_owned())
+}
+
+fn all_to_cpython<'py>(
+    py: Python<'py>,
+    vm: &VirtualMachine,
+    items: &[PyObjectRef],
+    depth: usize,
+) -> VmResult<Vec<Bound<'py, PyAny>>> {
+    items.iter().map(|item| to_cpython_at(py, vm, item, depth)).collect()
 }
 
 /// A sandbox object wrapped for CPython.
