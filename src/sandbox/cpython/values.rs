@@ -6,6 +6,8 @@
 //! object that goes and returns is itself again. Exceptions cross as their own classes (mirrored where they are
 //! the packages'), and one that left the sandbox comes back as the same object.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 
 use pyo3::exceptions::PyRuntimeError;
@@ -18,10 +20,11 @@ use rustpython_vm::builtins::{
     PyBaseException, PyBaseExceptionRef, PyByteArray as VmByteArray, PyBytes as VmBytes, PyComplex as VmComplex,
     PyDict as VmDict, PyFloat as VmFloat, PyFrozenSet as VmFrozenSet, PyInt as VmInt, PyList as VmList,
     PyRange as VmRange, PySet as VmSet, PySlice as VmSlice, PyStr as VmStr, PyTuple as VmTuple, PyType as VmType,
+    PyWeak,
 };
 use rustpython_vm::class::PyClassImpl;
 use rustpython_vm::function::{FuncArgs, KwArgs};
-use rustpython_vm::{pyclass, AsObject, PyObject, PyObjectRef, PyPayload, PyResult as VmResult, VirtualMachine};
+use rustpython_vm::{pyclass, AsObject, PyObject, PyObjectRef, PyPayload, PyRef, PyResult as VmResult, VirtualMachine};
 
 use super::{machinery, side, Mirror, MIRRORS};
 
@@ -167,13 +170,18 @@ fn to_sandbox_at(py: Python<'_>, vm: &VirtualMachine, obj: &Bound<'_, PyAny>, de
     let machinery = machinery(vm)?;
     match kind {
         WRAP => {
+            if let Some(live) = live_handle(obj) {
+                return Ok(live);
+            }
             let class = obj.get_type();
             let (mirror, value) = mirror_of(py, vm, &class)?;
             let value = match value {
                 Some(base) => value_of(vm, obj, base).map_err(cpy)?,
                 None => vm.ctx.none(),
             };
-            machinery.get_attr("wrap", vm)?.call((mirror, handle(vm, obj), value), vm)
+            let wrapped = machinery.get_attr("wrap", vm)?.call((mirror, handle(vm, obj), value), vm)?;
+            keep_handle(vm, obj, &wrapped);
+            Ok(wrapped)
         }
         MODULE => {
             let name = str_to_sandbox(vm, &detail).map_err(cpy)?;
@@ -201,6 +209,29 @@ fn to_sandbox_at(py: Python<'_>, vm: &VirtualMachine, obj: &Bound<'_, PyAny>, de
         }
         _ => Err(vm.new_system_error(format!("the bridge does not know kind {kind}"))),
     }
+}
+
+thread_local! {
+    /// The sandbox's handle of each CPython object that has one alive, by the object's address (the handle holds
+    /// the object, so the address stays its own while the handle lives): an object that crosses again is the same
+    /// handle (`a[()] is a`, `df['x'] is df['x']` as in CPython). Entries of handles gone are dropped as it grows.
+    static HANDLES: RefCell<(HashMap<usize, PyRef<PyWeak>>, usize)> = RefCell::new((HashMap::new(), 1024));
+}
+
+fn live_handle(obj: &Bound<'_, PyAny>) -> Option<PyObjectRef> {
+    HANDLES.with(|handles| handles.borrow().0.get(&(obj.as_ptr() as usize)).and_then(|weak| weak.upgrade()))
+}
+
+fn keep_handle(vm: &VirtualMachine, obj: &Bound<'_, PyAny>, wrapped: &PyObjectRef) {
+    let Ok(weak) = wrapped.downgrade(None, vm) else { return };
+    HANDLES.with(|handles| {
+        let (map, sweep_at) = &mut *handles.borrow_mut();
+        map.insert(obj.as_ptr() as usize, weak);
+        if map.len() >= *sweep_at {
+            map.retain(|_, weak| weak.upgrade().is_some());
+            *sweep_at = (map.len() * 2).max(1024);
+        }
+    });
 }
 
 fn too_deep(vm: &VirtualMachine, way: &str) -> PyBaseExceptionRef {

@@ -26,7 +26,8 @@ _ModuleType = type(sys)
 class Foreign:
     """What every mirror of a CPython class derives from: an object of CPython's, held by ``_cpy``."""
 
-    __slots__ = ("_cpy",)
+    # `__weakref__`: the bridge keeps one handle per CPython object while it lives, by a weak reference.
+    __slots__ = ("_cpy", "__weakref__")
 
     def __init__(self, *args, **kwargs):
         pass

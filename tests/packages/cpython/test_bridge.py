@@ -51,6 +51,14 @@ def test_numpy_scalars_mix_with_sandbox_numbers_as_in_cpython(data):
     assert data.execute("sorted([np.int64(3), 1, np.float64(2.0)])") == "[1, np.float64(2.0), np.int64(3)]"
 
 
+def test_an_object_that_crosses_again_is_the_same_handle(data):
+    assert data.execute("b = np.arange(3)\nview = b[1:]\n(view.base is b, view.base is view.base, b is not np.arange(3))") == (
+        True,
+        True,
+        True,
+    )
+
+
 def test_sandbox_functions_are_called_back(data):
     assert data.execute("df.apply(lambda r: r['v'] * 10, axis=1).tolist()") == [10, 20, 30]
     assert data.execute("df.sort_values('k', key=lambda s: s.str.upper(), kind='stable')['v'].tolist()") == [1, 3, 2]
