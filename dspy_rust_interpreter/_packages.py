@@ -153,9 +153,9 @@ def import_names(packages: PackageSet) -> list[str]:
     names = []
     served_by_cpython = {name for name, _host in packages.cpython}
     for path, _host in packages.entries:
-        if path.rsplit("/", 1)[1] in served_by_cpython:
-            continue
         name = path.rsplit("/", 1)[1]
+        if name in served_by_cpython:
+            continue
         name = name[:-3] if name.endswith(".py") else name
         if name.isidentifier() and not name.startswith("_"):
             names.append(name)

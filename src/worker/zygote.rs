@@ -223,7 +223,7 @@ fn serve(
             let burst = last_spawn.is_some_and(|last| last.elapsed() < BURST_GAP);
             last_spawn = Some(std::time::Instant::now());
             let socket = match standby.take() {
-                Some(ready) if ready.made_for == MadeFor::Frame(frame.clone()) => ready.hand_over(socket),
+                Some(ready) if ready.made_for.is_frame(&frame) => ready.hand_over(socket),
                 other => {
                     other.map(Standby::discard);
                     Some(socket)
@@ -266,37 +266,14 @@ fn spawn_decoding_in_child(
     link: session::Link,
     start: Decoded<'_>,
 ) -> Option<libc::pid_t> {
-    // SAFETY: a plain system call: the zygote's own pid (the session's parent).
+    // SAFETY: a plain system call: the zygote's own pid (the session's parent), taken before the fork.
     let zygote = unsafe { libc::getpid() };
-    sandbox::cpython::zygote::before_fork();
-    // SAFETY: as in `fork_session`: this thread is the only one that runs Rust here, and the child never returns
-    // into the zygote's loop.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        sandbox::cpython::zygote::after_fork_child();
-        let Ok(ToSession::Spawn { options, files, stand_ins: _ }) = ToSession::decode(frame) else {
-            // SAFETY: a child that could not become a session ends here.
-            unsafe { libc::_exit(4) }
-        };
-        let begin = || {
-            let Decoded { namespace, filters, data_bytes, signals } = start;
-            let signals = signals.clone();
-            let start = session::Start { namespace, options, files, filters, data_bytes, signals, zygote };
-            session::begin(vm, start, link)
-        };
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(begin));
-        // SAFETY: as above.
-        unsafe { libc::_exit(4) }
-    }
-    sandbox::cpython::zygote::after_fork_parent();
-    if pid == -1 {
-        if let session::Link::Socket(socket) = link {
-            let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
-            let _ = Channel::from_owned(socket).send(&refusal, &[]);
-        }
-        return None;
-    }
-    Some(pid)
+    fork_session_made_in_child(vm, link, || {
+        let Ok(ToSession::Spawn { options, files, stand_ins: _ }) = ToSession::decode(frame) else { return None };
+        let Decoded { namespace, filters, data_bytes, signals } = start;
+        let signals = signals.clone();
+        Some(session::Start { namespace, options, files, filters, data_bytes, signals, zygote })
+    })
 }
 
 /// Zero a request's bytes (a zygote with CPython keeps none).
@@ -339,30 +316,40 @@ fn session_start<'a>(
 /// Fork a session process that starts with `start` and finds its socket by `link`; its pid, or None when the
 /// fork failed (a `Link::Socket`'s host is then told so).
 fn fork_session(vm: &VirtualMachine, start: session::Start<'_>, link: session::Link) -> Option<libc::pid_t> {
+    fork_session_made_in_child(vm, link, || Some(start))
+}
+
+/// Fork a session process whose start `start` makes in the child (None: the child ends, not a session); its pid,
+/// or None when the fork failed (a `Link::Socket`'s host is then told so).
+fn fork_session_made_in_child<'a>(
+    vm: &VirtualMachine,
+    link: session::Link,
+    start: impl FnOnce() -> Option<session::Start<'a>>,
+) -> Option<libc::pid_t> {
     sandbox::cpython::zygote::before_fork();
     // SAFETY: this thread is the only one that runs Rust here (the main thread waits in CPython for it); the
     // child continues on this thread, with the VM, and never returns into the zygote's loop.
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         sandbox::cpython::zygote::after_fork_child();
-    } else {
-        sandbox::cpython::zygote::after_fork_parent();
-    }
-    match pid {
-        0 => {
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session::begin(vm, start, link)));
-            // SAFETY: a child that could not become a session ends here, never in the zygote's loop.
-            unsafe { libc::_exit(4) }
-        }
-        -1 => {
-            if let session::Link::Socket(socket) = link {
-                let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
-                let _ = Channel::from_owned(socket).send(&refusal, &[]);
+        let begin = || {
+            if let Some(start) = start() {
+                session::begin(vm, start, link)
             }
-            None
-        }
-        pid => Some(pid),
+        };
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(begin));
+        // SAFETY: a child that could not become a session ends here, never in the zygote's loop.
+        unsafe { libc::_exit(4) }
     }
+    sandbox::cpython::zygote::after_fork_parent();
+    if pid == -1 {
+        if let session::Link::Socket(socket) = link {
+            let refusal = ToHost::Failed("the zygote could not fork a session process".into()).encode();
+            let _ = Channel::from_owned(socket).send(&refusal, &[]);
+        }
+        return None;
+    }
+    Some(pid)
 }
 
 /// A session process forked ahead for the `Spawn` the zygote last served, confined and set up, waiting for
@@ -385,6 +372,12 @@ struct Standby {
 enum MadeFor {
     Frame(Vec<u8>),
     Digest(Digest),
+}
+
+impl MadeFor {
+    fn is_frame(&self, frame: &[u8]) -> bool {
+        matches!(self, MadeFor::Frame(made_for) if made_for == frame)
+    }
 }
 
 impl Standby {

@@ -638,14 +638,6 @@ def _delattr(obj, name):
     delattr(obj, name)
 
 
-def _call_method(obj, name, *args, **kwargs):
-    return getattr(type(obj), name)(obj, *args, **kwargs)
-
-
-def _instancecheck(cls, obj):
-    return isinstance(obj, cls)
-
-
 def _module_path(module, name):
     return shown_path(list(getattr(module, name)) if name == "__path__" else getattr(module, name))
 
@@ -654,7 +646,5 @@ _OPS = {
     "module_path": _module_path,
     "setattr": _setattr,
     "delattr": _delattr,
-    "method": _call_method,
     "dir": lambda obj: sorted(dir(obj)),
-    "isinstance": _instancecheck,
 }
