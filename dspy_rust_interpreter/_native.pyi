@@ -249,13 +249,15 @@ class Session:
         package_mounts: list[Mount] = ...,
         zygote_source: Callable[[], int] | None = None,
         stand_ins: list[tuple[str, str | None]] = ...,
+        libraries: list[str] = ...,
     ) -> Session:
         """Start a session process with ``options`` from the zygote on ``control_fd``, showing ``package_mounts``
         (its zygote's packages) too. Raises ConnectionError when the zygote is gone, ValueError when a module in
         ``preload`` cannot be imported in the sandbox or two mounts overlap, FileNotFoundError when a mount's host
         path is gone. ``zygote_source`` gives a live zygote's control socket, for a rollback that finds this one
         gone. ``stand_ins`` (tool name, stand-in source) are the tools the first run will declare: the zygote
-        makes their stand-ins before it forks, once per zygote."""
+        makes their stand-ins before it forks, once per zygote. ``libraries``: the session's packages whose values
+        cross as themselves (numpy arrays, pandas frames)."""
     def execute(
         self,
         code: str,

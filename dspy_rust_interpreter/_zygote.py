@@ -117,10 +117,19 @@ def spawn(
     ``package_mounts``), which first makes the stand-ins of the tools ``stand_ins`` (name, source) if it has
     not yet; ConnectionError if no zygote can serve it."""
     source = functools.partial(live_control_fd, packages)
+    # The packages whose values cross as themselves (numpy's, pandas'): those the session's CPython serves.
+    libraries = sorted({name.removesuffix(".py") for name, _host in packages.cpython}) if packages else []
     for attempt in range(2):
         zygote = _zygote(packages)
         try:
-            return _native.Session(zygote.control.fileno(), options, package_mounts, zygote_source=source, stand_ins=stand_ins)
+            return _native.Session(
+                zygote.control.fileno(),
+                options,
+                package_mounts,
+                zygote_source=source,
+                stand_ins=stand_ins,
+                libraries=libraries,
+            )
         except ConnectionError:
             # The zygote is gone (killed, or failed to start): start another once.
             _discard(zygote)

@@ -12,14 +12,16 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, 
 
 use crate::host::known::{self, Form};
 use crate::protocol::conversion::{index_segment, ConvertError, ConvertErrorKind, Direction};
+use crate::protocol::library_data::{self, LIBRARIES};
 use crate::protocol::value::{Value, CONTAINER_DATA, MAX_DEPTH, MAX_VALUES, MAX_WIDENED, PER_VALUE};
 use crate::protocol::wire::{HostBuffer, REFER_FROM};
 
 type Result<T> = std::result::Result<T, ConvertError>;
 
-/// A host value as protocol data; a value of no known kind is refused.
-pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
-    Walk { seen: 0, unknown_as_str: false, as_str: Vec::new(), data: 0, max_data: None }.value(obj, 0)
+/// A host value as protocol data for a session whose sandbox has `libraries` (numpy, pandas: their values
+/// cross as `Value::Library`); a value of no known kind is refused.
+pub fn to_value(obj: &Bound<'_, PyAny>, libraries: &[String]) -> Result<Value> {
+    Walk::new(false, None, libraries).value(obj, 0)
 }
 
 /// A tool's result as protocol data, refused past `max_data` bytes of data (counted as `Value::data_size`, while
@@ -29,13 +31,14 @@ pub fn to_result_value(
     obj: &Bound<'_, PyAny>,
     unknown_as_str: bool,
     max_data: Option<usize>,
+    libraries: &[String],
 ) -> Result<(Value, Vec<String>)> {
-    let mut walk = Walk { seen: 0, unknown_as_str, as_str: Vec::new(), data: 0, max_data };
+    let mut walk = Walk::new(unknown_as_str, max_data, libraries);
     let value = walk.value(obj, 0)?;
     Ok((value, walk.as_str))
 }
 
-struct Walk {
+struct Walk<'a> {
     seen: usize,
     unknown_as_str: bool,
     /// The type names of the values that crossed as their str() (each name once).
@@ -43,9 +46,17 @@ struct Walk {
     /// The data counted so far, and the most allowed.
     data: usize,
     max_data: Option<usize>,
+    /// The libraries the session's sandbox has (of `library_data::LIBRARIES`).
+    libraries: &'a [String],
+    /// Walking a library value's parts, where an array's data is a `HostBytes`.
+    in_library: bool,
 }
 
-impl Walk {
+impl<'a> Walk<'a> {
+    fn new(unknown_as_str: bool, max_data: Option<usize>, libraries: &'a [String]) -> Self {
+        Walk { seen: 0, unknown_as_str, as_str: Vec::new(), data: 0, max_data, libraries, in_library: false }
+    }
+
     /// Count `size` bytes of data against the budget.
     fn spend(&mut self, size: usize) -> Result<()> {
         self.data = self.data.saturating_add(size);
@@ -77,6 +88,11 @@ impl Walk {
         if let Ok(b) = obj.cast::<PyBool>() {
             return self.leaf(Value::Bool(b.is_true()));
         }
+        if !is_plain_type(obj) {
+            if let Some(library) = self.library(obj, depth)? {
+                return Ok(library);
+            }
+        }
         if obj.is_instance_of::<PyInt>() {
             if let Ok(small) = obj.extract::<i64>() {
                 return self.leaf(Value::Int(small));
@@ -105,6 +121,9 @@ impl Walk {
                 return self.leaf(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
             }
             return self.leaf(Value::Bytes(bytes.to_vec()));
+        }
+        if self.in_library && is_host_bytes(obj) {
+            return self.array_data(obj);
         }
         if let Ok(list) = obj.cast::<PyList>() {
             self.spend(CONTAINER_DATA)?;
@@ -151,6 +170,62 @@ impl Walk {
         }
     }
 
+    /// A value of numpy's or pandas' as its kind and parts (`library_data.py`), when the session has that
+    /// library; None for a value of any other module.
+    fn library(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Result<Option<Value>> {
+        let py = obj.py();
+        let module = match obj.get_type().module() {
+            Ok(module) => module.to_string(),
+            Err(_) => return Ok(None),
+        };
+        let top = module.split('.').next().unwrap_or_default();
+        if !LIBRARIES.contains(&top) {
+            return Ok(None);
+        }
+        if !self.libraries.iter().any(|name| name == top) {
+            if self.unknown_as_str {
+                return self.unknown(obj, None).map(Some);
+            }
+            return Err(ConvertError::new(ConvertErrorKind::NeedsPackage {
+                type_name: format!("{module}.{}", type_name(obj)),
+                package: top.to_owned(),
+            }));
+        }
+        let parts = library_data::module(py)
+            .and_then(|data| data.call_method1(pyo3::intern!(py, "parts_of"), (obj, false)))
+            .map_err(|e| failed(py, e))?;
+        if parts.is_none() {
+            return self.unknown(obj, None).map(Some);
+        }
+        let (kind, parts): (String, Bound<'_, PyAny>) = parts.extract().map_err(|e| failed(py, e))?;
+        self.spend(kind.len())?;
+        let in_library = std::mem::replace(&mut self.in_library, true);
+        let parts = self.value(&parts, depth + 1);
+        self.in_library = in_library;
+        Ok(Some(Value::Library(kind, Box::new(parts?))))
+    }
+
+    /// An array's data (`library_data.HostBytes`), written into the frame from the array's own memory.
+    fn array_data(&mut self, obj: &Bound<'_, PyAny>) -> Result<Value> {
+        let py = obj.py();
+        let read = || -> PyResult<(usize, usize)> {
+            Ok((
+                obj.getattr(pyo3::intern!(py, "address"))?.extract()?,
+                obj.getattr(pyo3::intern!(py, "size"))?.extract()?,
+            ))
+        };
+        let (address, size) = read().map_err(|e| failed(py, e))?;
+        // SAFETY: `HostBytes` holds a contiguous array of `size` bytes at `address` (`__array_interface__`),
+        // which lives and keeps its size while `owner` holds the `HostBytes`: numpy refuses to resize an array
+        // referred to elsewhere.
+        let bytes = unsafe { std::slice::from_raw_parts(address as *const u8, size) };
+        if size >= REFER_FROM {
+            // SAFETY: as above.
+            return self.leaf(Value::Host(unsafe { HostBuffer::new(false, bytes, owner(obj)) }));
+        }
+        self.leaf(Value::Bytes(bytes.to_vec()))
+    }
+
     fn items(&mut self, iter: &mut dyn Iterator<Item = Bound<'_, PyAny>>, depth: usize) -> Result<Vec<Value>> {
         iter.enumerate().map(|(i, item)| self.value(&item, depth + 1).map_err(|e| e.within(index_segment(i)))).collect()
     }
@@ -172,6 +247,26 @@ impl Walk {
         let text = obj.str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("<{name} object>"));
         self.leaf(Value::Str(without_addresses(&text)))
     }
+}
+
+/// Whether `obj` is exactly one of the plain types (not a subclass: numpy's `float64` is a float subclass that
+/// crosses as itself).
+fn is_plain_type(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_exact_instance_of::<PyInt>()
+        || obj.is_exact_instance_of::<PyFloat>()
+        || obj.is_exact_instance_of::<PyString>()
+        || obj.is_exact_instance_of::<PyBytes>()
+        || obj.is_exact_instance_of::<PyList>()
+        || obj.is_exact_instance_of::<PyDict>()
+        || obj.is_exact_instance_of::<PyTuple>()
+}
+
+/// Whether `obj` is an array's data from `library_data.parts_of`.
+fn is_host_bytes(obj: &Bound<'_, PyAny>) -> bool {
+    let py = obj.py();
+    library_data::module(py)
+        .and_then(|module| module.getattr(pyo3::intern!(py, "HostBytes")))
+        .is_ok_and(|class| obj.get_type().is(&class))
 }
 
 /// `text` without the host memory addresses that default reprs carry (`<object object at 0x7f...>` becomes
@@ -284,6 +379,12 @@ impl Build {
                     "a host kind of value cannot come from a session".into(),
                 )))
             }
+            Value::Library(kind, parts) => {
+                let parts = self.value(parts, py)?;
+                let made = library_data::module(py)
+                    .and_then(|data| data.call_method1(pyo3::intern!(py, "make"), (kind, parts)));
+                made.map_err(|e| failed(py, e).within(format!(" (a {kind})")))?.unbind()
+            }
         })
     }
 
@@ -386,9 +487,12 @@ mod tests {
                 "[None, True, 0, -7, 2**200, -(3**90), 1.5, float('inf'), 'héllo ✓', b'\\x00\\xff', (1, (2,)), \
                  {'k': [1, {2: 'x'}], (1, 'a'): None}, {1, 'two'}, frozenset({3})]",
             );
-            let back = from_value(&to_value(&original).unwrap(), py).unwrap();
+            let back = from_value(&to_value(&original, &[]).unwrap(), py).unwrap();
             assert!(back.bind(py).eq(&original).unwrap());
-            assert!(from_value(&to_value(&host(py, "True")).unwrap(), py).unwrap().bind(py).is_instance_of::<PyBool>());
+            assert!(from_value(&to_value(&host(py, "True"), &[]).unwrap(), py)
+                .unwrap()
+                .bind(py)
+                .is_instance_of::<PyBool>());
         });
     }
 
@@ -398,7 +502,7 @@ mod tests {
         Python::attach(|py| {
             let locals = PyDict::new(py);
             py.run(c"a = [0]\nfor _ in range(64): a = [a, a]", None, Some(&locals)).unwrap();
-            let err = to_value(&locals.get_item("a").unwrap().unwrap()).unwrap_err();
+            let err = to_value(&locals.get_item("a").unwrap().unwrap(), &[]).unwrap_err();
             assert!(matches!(err.kind, ConvertErrorKind::TooLarge), "{err:?}");
         });
     }
@@ -407,7 +511,7 @@ mod tests {
     fn unsupported_host_values_name_their_path() {
         Python::initialize();
         Python::attach(|py| {
-            let err = to_value(&host(py, "{'a': [1, object()]}")).unwrap_err();
+            let err = to_value(&host(py, "{'a': [1, object()]}"), &[]).unwrap_err();
             assert!(err.describe("x").starts_with("x['a'][1] has type 'object', which cannot enter the sandbox"));
         });
     }

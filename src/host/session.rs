@@ -21,7 +21,7 @@ use crate::host::mounts::Mount;
 use crate::host::options::Options;
 use crate::host::outcome::{self, Cause, RunOutcome};
 use crate::host::process::{self, Failure, Process};
-use crate::host::tools::{ResultRules, ToolHooks, ToolSpec, ToolTable};
+use crate::host::tools::{ToolHooks, ToolSpec, ToolTable, ValueRules};
 use crate::protocol::channel::Channel;
 use crate::protocol::files::FilesCommand;
 use crate::protocol::files::FilesOptions;
@@ -68,7 +68,7 @@ pub struct Session {
     /// The host folders mounted in the session, shared with its forks.
     mounts: std::sync::Arc<HostMounts>,
     /// What a tool's result may be (`strict_values`, `max_tool_result_bytes`).
-    result_rules: ResultRules,
+    value_rules: ValueRules,
     /// Gives the control socket of a live zygote (starting one if need be): a rollback before the first
     /// checkpoint whose zygote is gone spawns from the new one.
     zygote_source: Option<Py<PyAny>>,
@@ -193,7 +193,7 @@ impl Session {
         tools: ToolTable,
         respawn_from: Option<OwnedFd>,
         mounts: std::sync::Arc<HostMounts>,
-        result_rules: ResultRules,
+        value_rules: ValueRules,
         zygote_source: Option<Py<PyAny>>,
         lineage: Lineage,
     ) -> Self {
@@ -221,7 +221,7 @@ impl Session {
             live: Mutex::new(live),
             interrupted: AtomicBool::new(false),
             mounts,
-            result_rules,
+            value_rules,
             zygote_source,
             lineages: Mutex::new(vec![lineage]),
         }
@@ -237,6 +237,7 @@ impl Session {
     fn variables(
         state: &State,
         variables: Option<&Bound<'_, PyDict>>,
+        libraries: &[String],
     ) -> PyResult<(Vec<(String, Value)>, Vec<(Py<PyAny>, u64)>, u64)> {
         let mut next_key = state.next_key;
         let mut kept = Vec::new();
@@ -253,7 +254,7 @@ impl Session {
                     continue;
                 }
             }
-            let data = convert::to_value(&value)
+            let data = convert::to_value(&value, libraries)
                 .map_err(|e| PyTypeError::new_err(e.describe(&format!("variable '{name}': {name}"))))?;
             if large {
                 let key = next_key;
@@ -489,7 +490,7 @@ impl Session {
     /// (the packages of that zygote). ConnectionError when the zygote is gone (the caller starts a new one),
     /// ValueError when a `preload` module is not in the sandbox or two mounts overlap.
     #[new]
-    #[pyo3(signature = (control_fd, options, package_mounts=Vec::new(), zygote_source=None, stand_ins=Vec::new()))]
+    #[pyo3(signature = (control_fd, options, package_mounts=Vec::new(), zygote_source=None, stand_ins=Vec::new(), libraries=Vec::new()))]
     fn new(
         py: Python<'_>,
         control_fd: RawFd,
@@ -497,6 +498,7 @@ impl Session {
         package_mounts: Vec<Bound<'_, Mount>>,
         zygote_source: Option<Py<PyAny>>,
         stand_ins: Vec<(String, Option<String>)>,
+        libraries: Vec<String>,
     ) -> PyResult<Self> {
         if control_fd < 0 {
             return Err(PyValueError::new_err(format!("control_fd must be a file descriptor, got {control_fd}")));
@@ -505,8 +507,11 @@ impl Session {
             options.host.mounts.iter().cloned().chain(package_mounts.iter().map(|m| m.get().clone())).collect();
         let (host_mounts, files) =
             crate::host::file_server::open_mounts(&mounts, options.host.files_max_bytes, options.host.files_max_count)?;
-        let result_rules =
-            ResultRules { strict_values: options.host.strict_values, max_bytes: options.host.max_tool_result_bytes };
+        let value_rules = ValueRules {
+            strict_values: options.host.strict_values,
+            max_bytes: options.host.max_tool_result_bytes,
+            libraries: libraries.into(),
+        };
         let options = options.session.clone();
         let stand_ins = stand_ins.into_iter().map(|(name, source)| ToolDecl { name, source }).collect();
         let process =
@@ -528,7 +533,7 @@ impl Session {
             ToolTable::default(),
             respawn_from,
             std::sync::Arc::new(host_mounts),
-            result_rules,
+            value_rules,
             zygote_source,
             lineage,
         ))
@@ -558,9 +563,9 @@ impl Session {
         let Some(state) = guard.as_mut().filter(|_| self.alive.load(Ordering::SeqCst)) else {
             return Ok(RunOutcome::dead(&self.death_reason()));
         };
-        let (variables, kept, next_key) = Self::variables(state, variables.as_ref())?;
+        let (variables, kept, next_key) = Self::variables(state, variables.as_ref(), &self.value_rules.libraries)?;
         if let Some(specs) = tools {
-            state.tools = ToolTable::new(specs, self.result_rules);
+            state.tools = ToolTable::new(specs, self.value_rules.clone());
             state.resend_tools = true;
         }
         // A fault for the tool call stays armed until the exchange serves one.
@@ -606,7 +611,7 @@ impl Session {
     /// The host API on the session's files (see `interp.files`): write `data` (str or bytes) to the file at
     /// sandbox path `path`.
     fn files_write(&self, py: Python<'_>, path: String, data: Bound<'_, PyAny>) -> PyResult<RunOutcome> {
-        let data = convert::to_value(&data).map_err(|e| PyTypeError::new_err(e.describe("data")))?;
+        let data = convert::to_value(&data, &[]).map_err(|e| PyTypeError::new_err(e.describe("data")))?;
         self.files_command(py, FilesCommand::Write { path, data })
     }
 
@@ -678,7 +683,7 @@ impl Session {
             state.tools.clone_ref(py),
             None,
             self.mounts.clone(),
-            self.result_rules,
+            self.value_rules.clone(),
             None,
             lineage,
         ))

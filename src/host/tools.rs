@@ -20,12 +20,14 @@ use crate::protocol::conversion::{ConvertError, ConvertErrorKind};
 use crate::protocol::message::{HostError, ToolDecl, ToolResult};
 use crate::protocol::value::Value;
 
-/// What a tool's result may be, from the session's options: of a kind the sandbox knows (`strict_values`),
-/// else passed as its str(); at most `max_bytes` of data (`max_tool_result_bytes`).
-#[derive(Clone, Copy, Default)]
-pub struct ResultRules {
+/// What a value sent into the session may be, from its options: a tool's result of a kind the sandbox knows
+/// (`strict_values`), else passed as its str(), and at most `max_bytes` of data (`max_tool_result_bytes`); any
+/// value may be one of `libraries`' (the session's packages among numpy and pandas).
+#[derive(Clone, Default)]
+pub struct ValueRules {
     pub strict_values: bool,
     pub max_bytes: Option<u64>,
+    pub libraries: std::sync::Arc<[String]>,
 }
 
 /// What a tool's host call returns for a result that is a stream (`ToolRuntime` keeps the iterator under
@@ -124,13 +126,13 @@ pub type ToolSpec = (String, Py<PyAny>, Option<String>);
 pub struct ToolTable {
     callables: HashMap<String, Py<PyAny>>,
     declarations: Vec<ToolDecl>,
-    rules: ResultRules,
+    rules: ValueRules,
     /// Results refused for `max_tool_result_bytes` since the last `take_results_too_large`.
     results_too_large: Cell<u32>,
 }
 
 impl ToolTable {
-    pub fn new(specs: Vec<ToolSpec>, rules: ResultRules) -> Self {
+    pub fn new(specs: Vec<ToolSpec>, rules: ValueRules) -> Self {
         let mut table = Self { rules, ..Self::default() };
         for (name, callable, source) in specs {
             table.callables.insert(name.clone(), callable);
@@ -147,7 +149,7 @@ impl ToolTable {
         Self {
             callables: self.callables.iter().map(|(name, callable)| (name.clone(), callable.clone_ref(py))).collect(),
             declarations: self.declarations.clone(),
-            rules: self.rules,
+            rules: self.rules.clone(),
             results_too_large: Cell::new(0),
         }
     }
@@ -290,9 +292,9 @@ impl ToolTable {
         if let Ok(opened) = value.cast::<StreamOpened>() {
             return ToolResult::Stream(opened.get().id);
         }
-        let ResultRules { strict_values, max_bytes } = self.rules;
+        let ValueRules { strict_values, max_bytes, libraries } = &self.rules;
         let max_bytes = max_bytes.map(|max| usize::try_from(max).unwrap_or(usize::MAX));
-        match convert::to_result_value(&value, !strict_values, max_bytes) {
+        match convert::to_result_value(&value, !strict_values, max_bytes, libraries) {
             Ok((value, as_str)) => {
                 if !as_str.is_empty() {
                     warn_as_str(py, name, &as_str);

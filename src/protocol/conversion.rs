@@ -17,6 +17,9 @@ pub enum Direction {
 pub enum ConvertErrorKind {
     #[error("has type '{type_name}', which cannot {direction}; use {SUPPORTED}{hint}", direction = match .direction { Direction::IntoSandbox => "enter the sandbox", Direction::OutOfSandbox => "leave the sandbox" }, hint = match .direction { Direction::IntoSandbox => " (pydantic models, dataclasses and named tuples cross as dicts; dates, times, Decimal, UUID, enums and paths are converted too)", Direction::OutOfSandbox => " (convert it, e.g. with str() or a dict of its fields)" })]
     Unsupported { type_name: String, direction: Direction },
+    /// A value of a library the session does not have (numpy's, pandas').
+    #[error("is a {type_name}, which the sandbox has only when it is given {package}: RustInterpreter(packages=[\"{package}\"])")]
+    NeedsPackage { type_name: String, package: String },
     #[error("is nested more than {MAX_DEPTH} levels deep, or contains itself")]
     TooDeep,
     #[error("holds more than {MAX_VALUES} values (counting shared parts each time they appear)")]

@@ -42,6 +42,9 @@ pub enum Value {
     /// A host str (its UTF-8) or bytes, written from the host object's own buffer (host -> session only; it
     /// reads back as `Str` or `Bytes`).
     Host(HostBuffer),
+    /// A value of numpy's or pandas' (`kind`, e.g. "pandas.DataFrame"), taken apart into `parts` and made again by
+    /// the same library at the other end (`library_data`).
+    Library(String, Box<Value>),
 }
 
 mod tag {
@@ -66,6 +69,7 @@ mod tag {
     pub const WHEN: u8 = 17;
     pub const DECIMAL: u8 = 18;
     pub const UUID: u8 = 19;
+    pub const LIBRARY: u8 = 20;
 }
 
 /// How much data a value holds, the measure of `max_tool_result_bytes` and of the output counter for a result
@@ -114,6 +118,7 @@ impl Value {
         match self {
             Value::List(_) | Value::Tuple(_) | Value::Set(_) | Value::FrozenSet(_) | Value::Dict(_) => CONTAINER_DATA,
             Value::Keep(..) => 0,
+            Value::Library(kind, _) => kind.len(),
             Value::Str(_) | Value::Decimal(_) | Value::Bytes(_) | Value::BigInt(_) | Value::Host(_) => self.own_bytes(),
             _ => SCALAR_DATA,
         }
@@ -163,7 +168,7 @@ impl Value {
                     items.iter().map(|item| item.sum_over(own)).sum()
                 }
                 Value::Dict(pairs) => pairs.iter().map(|(k, v)| k.sum_over(own) + v.sum_over(own)).sum(),
-                Value::Keep(_, value) => value.sum_over(own),
+                Value::Keep(_, value) | Value::Library(_, value) => value.sum_over(own),
                 _ => 0,
             }
     }
@@ -200,6 +205,12 @@ impl Serialize for Value {
                 kept.end()
             }
             Value::Kept(key) => s.serialize_newtype_variant(VALUE, tagged(tag::KEPT), "Kept", key),
+            Value::Library(kind, parts) => {
+                let mut library = s.serialize_tuple_variant(VALUE, tagged(tag::LIBRARY), "Library", 2)?;
+                library.serialize_field(kind.as_str())?;
+                library.serialize_field(&**parts)?;
+                library.end()
+            }
             Value::Host(buffer) if buffer.bytes().len() >= REFER_FROM => {
                 let (tag, name) =
                     if buffer.is_str { (tag::PADDED_STR, "PaddedStr") } else { (tag::PADDED_BYTES, "PaddedBytes") };
@@ -235,6 +246,7 @@ const VARIANTS: &[&str] = &[
     "When",
     "Decimal",
     "Uuid",
+    "Library",
 ];
 
 impl<'de> Deserialize<'de> for Value {
@@ -306,8 +318,26 @@ impl<'de> Visitor<'de> for ValueVisitor {
             }
             tag::PADDED_STR => Value::Str(utf8(variant.newtype_variant::<Padded>()?.0)?),
             tag::PADDED_BYTES => Value::Bytes(variant.newtype_variant::<Padded>()?.0),
+            tag::LIBRARY => variant.tuple_variant(2, LibraryVisitor)?,
             other => return Err(de::Error::custom(WireError::BadTag(other))),
         })
+    }
+}
+
+struct LibraryVisitor;
+
+impl<'de> Visitor<'de> for LibraryVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a kind and its parts")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let missing = || de::Error::custom("a library value has a kind and its parts");
+        let kind: String = seq.next_element()?.ok_or_else(missing)?;
+        let parts: Value = seq.next_element()?.ok_or_else(missing)?;
+        Ok(Value::Library(kind, Box::new(parts)))
     }
 }
 
@@ -388,6 +418,7 @@ mod tests {
             Value::Dict(vec![(Value::Str("k".into()), Value::Set(vec![Value::Int(2)]))]),
             Value::FrozenSet(vec![]),
             Value::Keep(3, Box::new(Value::Str("x".into()))),
+            Value::Library("numpy.ndarray".into(), Box::new(Value::Tuple(vec![Value::Str("<f8".into())]))),
             Value::When(When::Date { year: 2024, month: 2, day: 29 }),
             Value::When(When::DateTime {
                 year: 1,

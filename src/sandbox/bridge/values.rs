@@ -116,7 +116,38 @@ pub fn to_sandbox(value: &Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
         Value::Host(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a host buffer only exists in the host".into())))
         }
+        Value::Library(kind, parts) => {
+            let parts = to_sandbox(parts, vm)?;
+            bridge_call(vm, "library_value", vec![vm.ctx.new_str(kind.as_str()).into(), parts])?
+        }
     })
+}
+
+/// A function of the bridge to the session's CPython (`_sandbox_cpython.py`), which makes and takes apart the
+/// values of numpy and pandas.
+fn bridge_call(vm: &VirtualMachine, name: &'static str, args: Vec<PyObjectRef>) -> Result<PyObjectRef> {
+    let failed = |e| sandbox_failed(vm, e);
+    let function = vm.import("_sandbox_cpython", 0).and_then(|bridge| bridge.get_attr(name, vm)).map_err(failed)?;
+    function.call(args, vm).map_err(failed)
+}
+
+/// `obj` as a `Value::Library` when it is a value of numpy's or pandas' (an object of the session's CPython,
+/// whose class is a mirror: see `_sandbox_cpython.py`); None for any other object.
+fn library_value(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize, seen: &mut usize) -> Result<Option<Value>> {
+    if obj.class().get_attr(vm.ctx.intern_str("_cpy_type")).is_none() {
+        return Ok(None);
+    }
+    let found = bridge_call(vm, "library_parts", vec![obj.clone()])?;
+    if vm.is_none(&found) {
+        return Ok(None);
+    }
+    let failed = |e| sandbox_failed(vm, e);
+    let pair = found.downcast_ref::<VmTuple>().filter(|pair| pair.len() == 2).ok_or_else(|| {
+        ConvertError::new(ConvertErrorKind::Failed("the bridge took a library value apart wrongly".into()))
+    })?;
+    let kind = pair[0].str(vm).map_err(failed)?.to_string_lossy().into_owned();
+    let parts = to_value_at(&pair[1], vm, depth + 1, seen)?;
+    Ok(Some(Value::Library(kind, Box::new(parts))))
 }
 
 /// A date, time or duration, made by the sandbox's own `datetime` (which checks every field).
@@ -163,7 +194,8 @@ fn construct(
     class.call(FuncArgs::new(args, keywords.into_iter().collect::<KwArgs>()), vm).map_err(failed)
 }
 
-/// A sandbox object as protocol data, or where and why it cannot leave. Runs no sandbox code.
+/// A sandbox object as protocol data, or where and why it cannot leave. Runs no sandbox code (a library value is
+/// taken apart by the bridge and its library).
 pub fn to_value(obj: &PyObjectRef, vm: &VirtualMachine) -> Result<Value> {
     to_value_counted(obj, vm, &std::cell::Cell::new(0))
 }
@@ -197,6 +229,11 @@ fn to_value_at(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize, seen: &mut 
     }
     if obj.class().is(vm.ctx.types.bool_type) {
         return Ok(Value::Bool(obj.is(&vm.ctx.true_value)));
+    }
+    if !obj.class().is(vm.ctx.types.str_type) && !obj.class().is(vm.ctx.types.int_type) {
+        if let Some(library) = library_value(obj, vm, depth, seen)? {
+            return Ok(library);
+        }
     }
     if let Some(int) = obj.downcast_ref::<VmInt>() {
         let big = int.as_bigint();

@@ -40,7 +40,7 @@ _STANDARD_AHEAD = [f"encodings.{m.name}" for m in pkgutil.iter_modules(importlib
     "zipfile", "gzip", "bz2", "lzma", "tarfile", "csv", "json", "decimal", "fractions", "statistics", "zoneinfo",
     "uuid", "pickle", "copy", "shutil", "tempfile", "locale", "calendar", "difflib", "html", "xml.etree.ElementTree",
     "sqlite3", "email.utils", "urllib.parse", "urllib.error", "urllib.request", "dataclasses", "typing", "inspect",
-    "textwrap", "string", "random",
+    "textwrap", "string", "random", "importlib.resources", "importlib.resources.readers", "importlib.readers",
 ]
 
 # Folders inside packages that are never imported ahead: test suites (they import test frameworks and fixtures).
@@ -166,7 +166,13 @@ def _read_folder(root, budget):
 
 def _warm_up():
     """What a library does once, on first use, and would do in every session otherwise (matplotlib: its font
-    list and the default font's glyphs)."""
+    list and the default font's glyphs), or could not do in a session (a time zone read from ``tzdata`` imports
+    ``importlib.resources``' readers)."""
+    if "tzdata" in sys.modules:
+        try:
+            sys.modules["zoneinfo"].ZoneInfo.no_cache("Europe/Paris")
+        except Exception:  # noqa: BLE001, S110 - a session's time zones fail then, in their words
+            pass
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
         return
@@ -642,7 +648,17 @@ def _module_path(module, name):
     return shown_path(list(getattr(module, name)) if name == "__path__" else getattr(module, name))
 
 
+def _library_parts(obj):
+    return sys.modules["_dspy_library_data"].parts_of(obj, True)
+
+
+def _library_value(_none, kind, parts):
+    return sys.modules["_dspy_library_data"].make(kind, parts)
+
+
 _OPS = {
+    "library_parts": _library_parts,
+    "library_value": _library_value,
     "module_path": _module_path,
     "setattr": _setattr,
     "delattr": _delattr,

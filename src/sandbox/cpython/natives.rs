@@ -61,13 +61,14 @@ fn method(target: Ref, name: PyStrRef, args: PyObjectRef, kwargs: PyObjectRef, v
     })
 }
 
-/// One of the CPython end's own operations (`cpython_side.apply`).
-fn apply(target: Ref, op: PyStrRef, args: PyObjectRef, vm: &VirtualMachine) -> VmResult {
+/// One of the CPython end's own operations (`cpython_side.apply`), on an object of CPython's or on None.
+fn apply(target: Option<Ref>, op: PyStrRef, args: PyObjectRef, vm: &VirtualMachine) -> VmResult {
     let args: Vec<PyObjectRef> = args.try_to_value(vm)?;
     enter(vm, |py| {
         let (args, _) = call_args(py, vm, &args, None)?;
+        let target = target.map_or_else(|| py.None().into_bound(py), |target| target.obj.bind(py).clone());
         let result = side(py)
-            .call_method1("apply", (target.obj.bind(py), &*op.to_string_lossy(), args, PyDict::new(py)))
+            .call_method1("apply", (target, &*op.to_string_lossy(), args, PyDict::new(py)))
             .map_err(|e| error_to_sandbox(py, vm, e))?;
         to_sandbox(py, vm, &result)
     })

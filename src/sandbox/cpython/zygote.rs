@@ -21,7 +21,10 @@ const SOURCE: &str = include_str!("cpython_side.py");
 pub fn prepare(py: Python<'_>, tops: &[(String, PathBuf)], config_dir: &std::path::Path) -> PyResult<Vec<String>> {
     let source = CString::new(SOURCE).expect("the CPython end has no NUL");
     let module = PyModule::from_code(py, &source, c"cpython_side.py", c"_dspy_cpython_side")?;
-    py.import("sys")?.getattr("modules")?.set_item("_dspy_cpython_side", &module)?;
+    let modules = py.import("sys")?.getattr("modules")?;
+    modules.set_item("_dspy_cpython_side", &module)?;
+    // How numpy's and pandas' values cross to and from the host (`Value::Library`).
+    modules.set_item("_dspy_library_data", crate::protocol::library_data::module(py)?)?;
     let tops: Vec<(String, String)> =
         tops.iter().map(|(name, path)| (name.clone(), path.to_string_lossy().into_owned())).collect();
     let failed = module.call_method1("prepare", (tops, config_dir.to_string_lossy().into_owned()))?;
@@ -40,7 +43,10 @@ pub fn connect(vm: &VirtualMachine) -> VmResult<()> {
     natives::install(vm, &machinery)?;
     super::values::make_types();
     let names = Python::attach(|py| -> PyResult<Vec<String>> {
-        let allowed: Vec<String> = side(py).call_method0("allowed_names")?.extract()?;
+        let mut allowed: Vec<String> = side(py).call_method0("allowed_names")?.extract()?;
+        // `tzdata` is CPython's for its own `zoneinfo` (pandas' time zones); the sandbox's `zoneinfo` reads its own
+        // (`zygote_data::tzdata`), as a package of data files that a bridged module could not give it.
+        allowed.retain(|name| name != "tzdata");
         let bridged: Vec<rustpython_vm::PyObjectRef> =
             allowed.iter().map(|n| vm.ctx.new_str(n.as_str()).into()).collect();
         let bridged = vm

@@ -316,6 +316,20 @@ SPECIAL = tuple(
 _special_of_class = {}
 
 
+def library_parts(obj):
+    """A value of numpy's or pandas' leaving the sandbox: ``(kind, parts)`` (src/protocol/library_data.py), or None
+    for another object of CPython's."""
+    return _apply(_ref_of(obj), "library_parts", ())
+
+
+def library_value(kind, parts):
+    """A value of numpy's or pandas' from the host, made by the session's CPython from its parts."""
+    if _apply is None:
+        library = kind.partition(".")[0]
+        raise TypeError(f"a {kind} needs {library} in the sandbox: RustInterpreter(packages=[{library!r}])")
+    return _apply(None, "library_value", (kind, parts))
+
+
 def special_of(obj):
     cls = type(obj)
     found = _special_of_class.get(cls)
