@@ -6,7 +6,10 @@ Rows: a new session with numpy and pandas imported beside a plain new session (e
 sessions, made at RLM's pace, one per call with a pause between, and back to back, after the set's first session); the first session of
 the set (its zygote's import, once per host process); and work timed inside a cell against the same code run by
 this process's CPython: a vectorised expression over 10 million floats, ``groupby(...).agg(...)`` over a million
-rows, and one crossing (``arr[i]`` in a loop of 100,000). Times are medians of ``--repeat`` runs.
+rows, and one crossing (``arr[i]`` in a loop of 100,000). Then values across the host boundary: a 100 MB array
+and a DataFrame of a million rows given as a variable and returned as a cell's value, beside a pickle round trip of
+the same value in this process (the least a sandbox in another process pays). Times are medians of ``--repeat``
+runs.
 """
 
 from __future__ import annotations
@@ -15,8 +18,12 @@ import argparse
 import datetime
 import json
 import os
+import pickle
 import statistics
 import time
+
+import numpy as np
+import pandas as pd
 
 from dspy_rust_interpreter import RustInterpreter
 
@@ -86,6 +93,27 @@ def work_rows(repeat: int) -> dict[str, tuple[float, float]]:
     return rows
 
 
+def crossing_rows(repeat: int) -> dict[str, tuple[float, float]]:
+    rng = np.random.default_rng(0)
+    values = {
+        "100 MB float array": rng.random(12_500_000),
+        "DataFrame, 1M rows (int, float, str)": pd.DataFrame(
+            {"key": rng.integers(0, 1000, 1_000_000), "value": rng.random(1_000_000), "label": ["abc", "de"] * 500_000}
+        ),
+    }
+    interp = RustInterpreter(packages=PACKAGES, timeout=300)
+    interp.execute("import numpy, pandas")
+    rows = {}
+    for name, value in values.items():
+        round_trip = median_of(repeat, lambda value=value: pickle.loads(pickle.dumps(value, protocol=5)))
+        given = median_of(repeat, lambda value=value: interp.execute("kept = v\nNone", variables={"v": value}))
+        returned = median_of(repeat, lambda: interp.execute("kept"))
+        rows[f"{name} given as a variable"] = (given, round_trip)
+        rows[f"{name} returned as a cell's value"] = (returned, round_trip)
+    interp.shutdown()
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
@@ -93,17 +121,21 @@ def main() -> None:
     args = parser.parse_args()
     sessions = session_rows(args.repeat)
     work = work_rows(args.repeat)
+    crossing = crossing_rows(args.repeat)
     print("| session | ms |\n|---|---|")
     for name, seconds in sessions.items():
         print(f"| {name} | {seconds * 1000:.2f} |")
     print("\n| work in a cell | sandbox ms | CPython ms | ratio |\n|---|---|---|---|")
     for name, (sandbox, cpython) in work.items():
         print(f"| {name} | {sandbox * 1000:.1f} | {cpython * 1000:.1f} | {sandbox / cpython:.2f} |")
+    print("\n| value across the host boundary | sandbox ms | pickle round trip ms | ratio |\n|---|---|---|---|")
+    for name, (sandbox, cpython) in crossing.items():
+        print(f"| {name} | {sandbox * 1000:.1f} | {cpython * 1000:.1f} | {sandbox / cpython:.2f} |")
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         path = os.path.join(args.out, f"data_packages_{datetime.date.today().isoformat()}.json")
         with open(path, "w", encoding="utf-8") as file:
-            json.dump({"sessions": sessions, "work": work}, file, indent=1)
+            json.dump({"sessions": sessions, "work": work, "crossing": crossing}, file, indent=1)
 
 
 if __name__ == "__main__":

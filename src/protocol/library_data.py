@@ -22,6 +22,8 @@ _PANDAS_DTYPE = re.compile(r"[A-Za-z][A-Za-z0-9]{0,15}(\[[a-z]{1,8}\])?\Z")
 # A DatetimeIndex's frequency ('D', '2h', 'W-SUN', 'QE-DEC', ...).
 _FREQUENCY = re.compile(r"[A-Za-z0-9-]{1,16}\Z")
 _MAX_DIMS = 32
+# From how many items an array of strs crosses as one text.
+_TEXTS_FROM = 64
 _MAX_ITEMS = 1 << 62
 
 
@@ -60,7 +62,14 @@ def make(kind, parts):
 def _numpy_parts(np, obj, as_bytes):
     if type(obj) is np.ndarray:
         if obj.dtype == object:
-            return "numpy.ndarray[object]", (obj.shape, obj.reshape(-1).tolist())
+            items = obj.reshape(-1).tolist()
+            if len(items) >= _TEXTS_FROM and all(type(item) is str or item is None for item in items):
+                # Many strs cross as one text and their lengths, not as a value each.
+                missing = np.fromiter((item is None for item in items), dtype=bool, count=len(items))
+                lengths = np.fromiter((0 if item is None else len(item) for item in items), np.int64, len(items))
+                text = "".join(item for item in items if item is not None)
+                return "numpy.ndarray[str objects]", (obj.shape, text, lengths, missing)
+            return "numpy.ndarray[object]", (obj.shape, items)
         if not _fixed(obj.dtype):
             return None
         contiguous = obj if obj.flags.c_contiguous else obj.copy(order="C")
@@ -195,6 +204,22 @@ def _make_object_array(shape, items):
     return array.reshape(shape)
 
 
+def _make_str_objects(shape, text, lengths, missing):
+    np = _need("numpy")
+    shape, count = _shape(shape)
+    if not isinstance(text, str) or type(lengths) is not np.ndarray or type(missing) is not np.ndarray:
+        raise TypeError("an array of strs is a text, its lengths and which are missing")
+    if lengths.dtype != np.int64 or missing.dtype != bool or lengths.shape != (count,) or missing.shape != (count,):
+        raise ValueError(f"an array of shape {shape} has {count} lengths and {count} missing flags")
+    if count and (lengths.min() < 0 or int(lengths.sum()) != len(text)):
+        raise ValueError("the strs' lengths do not add up to their text")
+    ends = np.cumsum(lengths).tolist()
+    starts = [0, *ends[:-1]]
+    array = np.empty(count, dtype=object)
+    array[:] = [None if gone else text[start:end] for start, end, gone in zip(starts, ends, missing.tolist())]
+    return array.reshape(shape)
+
+
 def _make_scalar(dtype, data):
     np = _need("numpy")
     dtype = _dtype(np, dtype)
@@ -312,6 +337,7 @@ def _make_timedelta(value):
 _MAKERS = {
     "numpy.ndarray": _make_array,
     "numpy.ndarray[object]": _make_object_array,
+    "numpy.ndarray[str objects]": _make_str_objects,
     "numpy.scalar": _make_scalar,
     "pandas.DataFrame": _make_frame,
     "pandas.Series": _make_series,

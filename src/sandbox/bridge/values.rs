@@ -59,13 +59,25 @@ impl KeptValues {
 }
 
 /// Protocol data as a sandbox object, taking over a str's or bytes' buffer (a large variable is not copied
-/// once more).
+/// once more), and an array's data in a library value's parts.
 pub fn into_sandbox(value: Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
+    let items = |values: Vec<Value>| -> Result<Vec<PyObjectRef>> {
+        let each = values.into_iter().enumerate();
+        each.map(|(i, v)| into_sandbox(v, vm).map_err(|e| e.within(index_segment(i)))).collect()
+    };
     match value {
         Value::Str(s) => Ok(vm.ctx.new_str(s).into()),
         Value::Bytes(b) => Ok(vm.ctx.new_bytes(b).into()),
+        Value::Library(kind, parts) => library_in_sandbox(&kind, into_sandbox(*parts, vm)?, vm),
+        Value::Tuple(values) => Ok(vm.ctx.new_tuple(items(values)?).into()),
+        Value::List(values) => Ok(vm.ctx.new_list(items(values)?).into()),
         other => to_sandbox(&other, vm),
     }
+}
+
+/// A value of numpy's or pandas' from the host, made by the session's CPython from its parts (sandbox objects).
+fn library_in_sandbox(kind: &str, parts: PyObjectRef, vm: &VirtualMachine) -> Result<PyObjectRef> {
+    bridge_call(vm, "library_value", vec![vm.ctx.new_str(kind).into(), parts])
 }
 
 /// Protocol data as a sandbox object.
@@ -116,10 +128,7 @@ pub fn to_sandbox(value: &Value, vm: &VirtualMachine) -> Result<PyObjectRef> {
         Value::Host(_) => {
             return Err(ConvertError::new(ConvertErrorKind::Failed("a host buffer only exists in the host".into())))
         }
-        Value::Library(kind, parts) => {
-            let parts = to_sandbox(parts, vm)?;
-            bridge_call(vm, "library_value", vec![vm.ctx.new_str(kind.as_str()).into(), parts])?
-        }
+        Value::Library(kind, parts) => library_in_sandbox(kind, to_sandbox(parts, vm)?, vm)?,
     })
 }
 

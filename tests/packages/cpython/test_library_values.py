@@ -185,6 +185,10 @@ def maker():
         ("numpy.ndarray", ("<f8", (1,))),
         ("numpy.ndarray[object]", ((3,), [1, 2])),
         ("numpy.scalar", ("<f8", b"\0")),
+        ("numpy.ndarray[str objects]", ((2,), "abc", np.array([1, 1]), np.array([False, False]))),  # 2 of 3 chars
+        ("numpy.ndarray[str objects]", ((2,), "abc", np.array([4, -1]), np.array([False, False]))),
+        ("numpy.ndarray[str objects]", ((2,), "abc", np.array([1.0, 2.0]), np.array([False, False]))),
+        ("numpy.ndarray[str objects]", ((3,), "abc", np.array([1, 2]), np.array([False, False]))),
         ("pandas.Series", (np.arange(2), pd.RangeIndex(3), None)),
         ("pandas.Series", ("abc", pd.RangeIndex(3), None)),
         ("pandas.DataFrame", (pd.Index(["a"]), [np.arange(2)], pd.RangeIndex(3))),
@@ -221,3 +225,10 @@ def test_rlm_with_a_dataframe_input_answers_from_it():
         prediction = rlm(sales=sales, query="Which region sold most?")
     assert (prediction.region, prediction.total) == ("north", 17.25)
     assert "DataFrame (4, 2) ['str', 'float64']" in prediction.trajectory[0]["output"]
+
+
+def test_a_million_strs_cross_as_one_text_both_ways(data):
+    frame = pd.DataFrame({"label": ["abc", None, "é✓"] * 400_000, "n": np.arange(1_200_000)})
+    assert data.execute("(df['label'].isna().sum().item(), df['label'].iloc[2])", variables={"df": frame}) == (400_000, "é✓")
+    back = data.execute("df.assign(upper=df['label'].str.upper())")
+    assert same(frame.assign(upper=frame["label"].str.upper()), back)
