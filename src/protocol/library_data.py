@@ -22,8 +22,9 @@ _PANDAS_DTYPE = re.compile(r"[A-Za-z][A-Za-z0-9]{0,15}(\[[a-z]{1,8}\])?\Z")
 # A DatetimeIndex's frequency ('D', '2h', 'W-SUN', 'QE-DEC', ...).
 _FREQUENCY = re.compile(r"[A-Za-z0-9-]{1,16}\Z")
 _MAX_DIMS = 32
-# From how many items an array of strs crosses as one text.
+# From how many items an array of strs crosses as one text, and the characters that may join them.
 _TEXTS_FROM = 64
+_SEPARATORS = ("\x00", "\x1f", "\ufdd0", "\U0010fffe")
 _MAX_ITEMS = 1 << 62
 
 
@@ -64,11 +65,9 @@ def _numpy_parts(np, obj, as_bytes):
         if obj.dtype == object:
             items = obj.reshape(-1).tolist()
             if len(items) >= _TEXTS_FROM and all(type(item) is str or item is None for item in items):
-                # Many strs cross as one text and their lengths, not as a value each.
-                missing = np.fromiter((item is None for item in items), dtype=bool, count=len(items))
-                lengths = np.fromiter((0 if item is None else len(item) for item in items), np.int64, len(items))
-                text = "".join(item for item in items if item is not None)
-                return "numpy.ndarray[str objects]", (obj.shape, text, lengths, missing)
+                texts = _texts(np, items)
+                if texts is not None:
+                    return "numpy.ndarray[str objects]", (obj.shape, *texts)
             return "numpy.ndarray[object]", (obj.shape, items)
         if not _fixed(obj.dtype):
             return None
@@ -128,6 +127,18 @@ def _extension_parts(pd, np, array):
     if type(array) not in plain or not _PANDAS_DTYPE.match(name):
         return None
     return "pandas.array", (name, array.to_numpy(dtype=object, na_value=None))
+
+
+def _texts(np, items):
+    """Many strs (or None) as one text: joined by a character none of them holds, and which are missing; None
+    when each of the separators tried occurs in them."""
+    present = [item for item in items if item is not None]
+    for separator in _SEPARATORS:
+        text = separator.join(present)
+        if text.count(separator) == max(len(present) - 1, 0):
+            missing = np.fromiter((item is None for item in items), dtype=bool, count=len(items))
+            return text, separator, missing
+    return None
 
 
 def _tz_name(tz):
@@ -204,19 +215,19 @@ def _make_object_array(shape, items):
     return array.reshape(shape)
 
 
-def _make_str_objects(shape, text, lengths, missing):
+def _make_str_objects(shape, text, separator, missing):
     np = _need("numpy")
     shape, count = _shape(shape)
-    if not isinstance(text, str) or type(lengths) is not np.ndarray or type(missing) is not np.ndarray:
-        raise TypeError("an array of strs is a text, its lengths and which are missing")
-    if lengths.dtype != np.int64 or missing.dtype != bool or lengths.shape != (count,) or missing.shape != (count,):
-        raise ValueError(f"an array of shape {shape} has {count} lengths and {count} missing flags")
-    if count and (lengths.min() < 0 or int(lengths.sum()) != len(text)):
-        raise ValueError("the strs' lengths do not add up to their text")
-    ends = np.cumsum(lengths).tolist()
-    starts = [0, *ends[:-1]]
+    if not isinstance(text, str) or separator not in _SEPARATORS or type(missing) is not np.ndarray:
+        raise TypeError("an array of strs is a text, the character that joins them and which are missing")
+    if missing.dtype != bool or missing.shape != (count,):
+        raise ValueError(f"an array of shape {shape} has {count} missing flags")
+    present = count - int(missing.sum())
+    strs = text.split(separator) if present else []
+    if len(strs) != present:
+        raise ValueError(f"the text holds {len(strs)} strs, not {present}")
     array = np.empty(count, dtype=object)
-    array[:] = [None if gone else text[start:end] for start, end, gone in zip(starts, ends, missing.tolist())]
+    array[~missing] = np.array(strs, dtype=object)
     return array.reshape(shape)
 
 

@@ -185,10 +185,10 @@ def maker():
         ("numpy.ndarray", ("<f8", (1,))),
         ("numpy.ndarray[object]", ((3,), [1, 2])),
         ("numpy.scalar", ("<f8", b"\0")),
-        ("numpy.ndarray[str objects]", ((2,), "abc", np.array([1, 1]), np.array([False, False]))),  # 2 of 3 chars
-        ("numpy.ndarray[str objects]", ((2,), "abc", np.array([4, -1]), np.array([False, False]))),
-        ("numpy.ndarray[str objects]", ((2,), "abc", np.array([1.0, 2.0]), np.array([False, False]))),
-        ("numpy.ndarray[str objects]", ((3,), "abc", np.array([1, 2]), np.array([False, False]))),
+        ("numpy.ndarray[str objects]", ((2,), "a\0b\0c", "\0", np.array([False, False]))),  # three strs for two
+        ("numpy.ndarray[str objects]", ((2,), "ab", "b", np.array([False, False]))),  # not a separator
+        ("numpy.ndarray[str objects]", ((2,), "a\0b", "\0", np.array([0, 0]))),
+        ("numpy.ndarray[str objects]", ((3,), "a\0b", "\0", np.array([False, False]))),
         ("pandas.Series", (np.arange(2), pd.RangeIndex(3), None)),
         ("pandas.Series", ("abc", pd.RangeIndex(3), None)),
         ("pandas.DataFrame", (pd.Index(["a"]), [np.arange(2)], pd.RangeIndex(3))),
