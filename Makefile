@@ -7,7 +7,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/dspy-rust-interpreter/target
 export MATURIN_PEP517_ARGS ?= --ignore-rust-version --features fault-injection
 export RUST_MIN_STACK ?= 67108864
 
-.PHONY: install example lint test test-rust test-python test-dspy-versions wheel test-wheel test-aarch64 fuzz bench bench-smoke ci-bench-smoke dspy-tests
+.PHONY: install example lint reference-python test test-rust test-python test-dspy-versions wheel test-wheel test-aarch64 fuzz bench bench-smoke ci-bench-smoke dspy-tests
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip maturin
@@ -33,7 +33,12 @@ lint: install
 test-rust:
 	cargo test --release --ignore-rust-version --lib --features fault-injection
 
-test-python: install
+# CPython 3.14, the reference the tests compare the sandbox with (tools/reference_python.py: Debian's, unpacked once
+# into the cache).
+reference-python:
+	$(PYTHON) tools/reference_python.py
+
+test-python: install reference-python
 	$(PYTHON) -m pytest tests conformance
 
 # A bounded fuzz run; FUZZ_SECONDS=3600 make fuzz for a longer campaign (FUZZ_SEED picks another stream).
@@ -44,7 +49,7 @@ FUZZ_REGEX_SECONDS ?= 60
 # them under valgrind's memcheck in the unit-test binary (fuzz/memcheck_callbacks.py).
 FUZZ_CALLBACK_SECONDS ?= 60
 FUZZ_MEMCHECK_PROGRAMS ?= 200
-fuzz: install
+fuzz: install reference-python
 	$(PYTHON) fuzz/fuzz_interpreter.py --seconds $(FUZZ_SECONDS)
 	$(PYTHON) fuzz/fuzz_regex.py --seconds $(FUZZ_REGEX_SECONDS)
 	$(PYTHON) fuzz/fuzz_callbacks.py --seconds $(FUZZ_CALLBACK_SECONDS)

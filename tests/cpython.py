@@ -3,32 +3,28 @@
 from __future__ import annotations
 
 import difflib
-import glob
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-# The sandbox speaks Python 3.14; the reference is the newest CPython 3.12+ on the machine (3.12 changed
-# behaviour the sandbox follows, e.g. compensated float sums). REFERENCE_PYTHON names one explicitly.
-REFERENCE_MINOR = 12
+# The sandbox speaks Python 3.14, and CPython 3.14 is the reference (tools/reference_python.py makes it: `make
+# reference-python`). REFERENCE_PYTHON names another, e.g. a 3.13 to compare with the CPython a user has.
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
 
 def reference_python() -> str:
     named = os.environ.get("REFERENCE_PYTHON")
     if named:
         return named
-    if sys.version_info >= (3, REFERENCE_MINOR):
-        return sys.executable
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    found = []
-    for candidate in glob.glob(str(pyenv / "3.*" / "bin" / "python3")):
-        minor = candidate.split("/versions/3.")[1].split(".")[0]
-        if minor.isdigit() and int(minor) >= REFERENCE_MINOR:
-            found.append((int(minor), candidate))
-    if not found:
-        raise RuntimeError(f"no CPython 3.{REFERENCE_MINOR}+ to compare with: install one under pyenv or set REFERENCE_PYTHON")
-    return max(found)[1]
+    sys.path.insert(0, str(TOOLS))
+    try:
+        import reference_python as reference
+    finally:
+        sys.path.remove(str(TOOLS))
+    if not reference.WRAPPER.exists():
+        raise RuntimeError("CPython 3.14, the reference, is not made yet: run `make reference-python` (or set REFERENCE_PYTHON)")
+    return str(reference.WRAPPER)
 
 
 def cpython_output(source: str, *, python: str | None = None, cwd: str | None = None) -> str:

@@ -127,6 +127,9 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
     finish::install(vm, &globals)?;
     tools::install_call_tool(vm, &globals)?;
     let streams = output::new_streams(vm)?;
+    // A module's import-time decisions see the streams a session sees (sympy's pretty printer picks Unicode by
+    // `sys.stdout.encoding`): the zygote's preloads and packages import with them in place.
+    output::install_streams(vm, &streams)?;
     let factory = tools::new_stand_in_factory(vm)?;
     limits::set_finish_exception_type(finish::new_stop_exception_type(vm));
     let tool_error_types = errors::tool_error_types(vm);

@@ -211,6 +211,9 @@ pub fn execute(vm: &VirtualMachine, session: &mut Workspace, request: Execute) -
         let set = rustpython_vm::builtins::PySet::default().into_ref(&vm.ctx);
         let _ = globals.set_item(ANNOTATION_SET, set.into(), vm);
     }
+    if lacks_annotations_dict(&compiled) && !globals.contains_key("__annotations__", vm) {
+        let _ = globals.set_item("__annotations__", vm.ctx.new_dict().into(), vm);
+    }
     let scope = Scope::with_builtins(None, globals.clone(), vm);
     let result = run_cell(vm, compiled, scope);
     if lends_annotation_set {
@@ -272,6 +275,15 @@ const ANNOTATION_SET: &str = "__conditional_annotations__";
 /// have made it.
 fn lacks_annotation_set(compiled: &PyCode) -> bool {
     compiled.code.names.iter().any(|name| name.as_str() == ANNOTATION_SET)
+}
+
+/// Whether the cell's annotated assignments go to the module's `__annotations__` dict (`from __future__ import
+/// annotations`, PEP 563) with no prologue to make it: RustPython's block-expression mode leaves out the
+/// `SETUP_ANNOTATIONS` its other modes emit, so `x: int = 5` then `print(__annotations__)` would fail with
+/// `NameError`. The dict is made as that instruction makes it, once, in the globals.
+fn lacks_annotations_dict(compiled: &PyCode) -> bool {
+    compiled.flags.contains(CodeFlags::FUTURE_ANNOTATIONS)
+        && compiled.code.names.iter().any(|name| name.as_str() == "__annotations__")
 }
 
 /// Run a compiled cell. One that awaits at top level is a coroutine, run to its end on the session's event

@@ -4,7 +4,8 @@ runs a cell: its statements, then its trailing expression's repr), with what the
 
 An annotated assignment followed by ``print(...)`` once failed in the sandbox with ``NameError:
 __conditional_annotations__``: RustPython's block-expression compile mode left out a module's annotation
-set-up. The sandbox now lends such a cell the annotation set it expects (worker/run.rs).
+set-up. The sandbox now lends such a cell the annotation set it expects (worker/run.rs); with `from __future__
+import annotations` it makes the module's `__annotations__` dict that set-up would have made.
 """
 
 from __future__ import annotations
@@ -90,4 +91,13 @@ def test_every_statement_kind_at_the_end_and_in_the_middle_of_a_cell(make_interp
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_sequences_of_statements(make_interp, seed):
     differences = compare(make_interp, random_cells(40, seed))
+    assert not differences, "\n\n".join(differences)
+
+
+def test_module_annotations_under_the_future_import(make_interp):
+    """`from __future__ import annotations` first, annotated names, then each ending: the module's
+    `__annotations__` holds them as strings, as CPython's does."""
+    start = "from __future__ import annotations\nsize: int = 2\nnames: list[str]\nprint(__annotations__)"
+    cells = [(f"future-{index}", f"{start}\n{ending}".rstrip("\n")) for index, ending in enumerate(ENDINGS)]
+    differences = compare(make_interp, cells)
     assert not differences, "\n\n".join(differences)

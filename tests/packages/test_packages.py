@@ -72,6 +72,13 @@ def test_a_real_package_works_as_a_model_uses_it(with_packages, package):
     assert with_packages.execute(code) == expected
 
 
+def test_import_time_decisions_see_the_sessions_streams(with_packages):
+    """sympy picks its pretty printer's characters at import, from `sys.stdout.encoding`; the zygote imports it
+    with the session's streams in place, so it prints Unicode as in CPython."""
+    shown = with_packages.execute("import sympy as sp\nprint(sp.pretty(sp.Matrix([[1, 2], [3, 4]])))")
+    assert shown == "\u23a11  2\u23a4\n\u23a2    \u23a5\n\u23a33  4\u23a6\n"
+
+
 def test_the_model_is_told_which_packages_it_has(with_packages):
     told = with_packages.execution_instructions
     assert "Third-party packages installed for you" in told

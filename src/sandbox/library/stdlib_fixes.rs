@@ -2,8 +2,12 @@
 //! the argument reaches them as CPython would pass it:
 //! - `_bisect`'s functions: `hi=-1` means "to the end", as in CPython's C implementation (RustPython searches
 //!   an empty range);
-//! - `list.index` and `list.remove`: a value that is not there is named as CPython names it (`3 is not in
-//!   list`, `list.remove(x): x not in list`; RustPython quotes the value's str: `'3' is not in list`).
+//! - a value that is not there, in CPython 3.14's words: `list.index(x): x not in list`, `range.index(x): x not in
+//!   range`, `deque.index(x): x not in deque`, `subsection not found` for bytes (RustPython names the value, or
+//!   says "substring"); `MISSES` lists them;
+//! - `struct`'s packing functions: a wrong number of values names the format's count of items (RustPython counts
+//!   its codes: `pack expected 1 items for packing (got 1)` for `"<2i"`), and `pack_into` says so;
+//! - `array`'s repr: its items' reprs, as CPython shows them (`array('d', [-3.0])`; RustPython: `-3`);
 //! - `math.cbrt`: the C library's `cbrt`, which CPython calls (RustPython's own rounds differently:
 //!   its `cbrt(27)` is `3.0` where CPython gives `3.0000000000000004`).
 //! - `math.log(x, 1)`: a division by `log(1)`, so CPython's `ZeroDivisionError` (RustPython: "math domain error").
@@ -13,9 +17,10 @@
 //!   where CPython prints "--- Logging error ---" and goes on. Frozen code's file names have no folder: `[""]`.
 
 use crate::sandbox::library::method::fast_method;
-use rustpython_vm::builtins::PyInt;
+use rustpython_vm::buffer::FormatSpec;
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyBytes, PyInt, PyStr, PyType};
 use rustpython_vm::function::FuncArgs;
-use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 /// Wrap them (the zygote does it once, before sandbox code or `bisect` imports them).
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
@@ -50,22 +55,46 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         });
         bisect.set_attr(name, wrapped, vm)?;
     }
-    let list = vm.ctx.types.list_type;
-    for name in ["index", "remove"] {
+    let deque = vm
+        .import("_collections", 0)?
+        .get_attr("deque", vm)?
+        .downcast::<PyType>()
+        .map_err(|_| vm.new_type_error("_collections.deque is not a class"))?;
+    let deque: &'static Py<PyType> = PyRef::leak(deque);
+    let types = &vm.ctx.types;
+    let misses: [(&'static Py<PyType>, &'static str, &'static str, &'static str); 9] = [
+        (types.list_type, "index", " is not in list", "list.index(x): x not in list"),
+        (types.list_type, "remove", " is not in list", "list.remove(x): x not in list"),
+        (types.range_type, "index", " is not in range", "range.index(x): x not in range"),
+        (deque, "index", " is not in deque", "deque.index(x): x not in deque"),
+        (deque, "remove", " is not in deque", "deque.remove(x): x not in deque"),
+        (types.bytes_type, "index", "substring not found", "subsection not found"),
+        (types.bytes_type, "rindex", "substring not found", "subsection not found"),
+        (types.bytearray_type, "index", "substring not found", "subsection not found"),
+        (types.bytearray_type, "rindex", "substring not found", "subsection not found"),
+    ];
+    for (class, name, theirs, ours) in misses {
         let name = vm.ctx.intern_str(name);
-        let original = list.as_object().get_attr(name, vm)?;
-        let wrapped = fast_method(vm, name.as_str(), list, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            let value = args.args.get(1).cloned();
-            original.call(args, vm).map_err(|error| not_in_list(vm, name.as_str(), value, error))
+        let original = class.as_object().get_attr(name, vm)?;
+        let wrapped = fast_method(vm, name.as_str(), class, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            original.call(args, vm).map_err(|error| missed(vm, error, theirs, ours))
         });
-        list.set_attr(name, wrapped.into());
+        class.set_attr(name, wrapped.into());
     }
+    struct_counts(vm)?;
+    let array: &'static Py<PyType> = PyRef::leak(
+        vm.import("array", 0)?.get_attr("array", vm)?.downcast::<PyType>().map_err(|_| vm.new_type_error("array"))?,
+    );
+    array.slots.repr.store(Some(array_repr));
+    let method = vm.new_method("__repr__", array, |zelf: PyObjectRef, vm: &VirtualMachine| array_repr(&zelf, vm));
+    array.set_attr(vm.ctx.intern_str("__repr__"), method.into());
     Ok(())
 }
 
 /// What needs the sandbox's own modules in place first (`sandbox::prepare` calls it after the files layer):
 /// importing `logging` imports `io`, `os` and `threading`, which must be the sandbox's.
 pub fn install_after_files(vm: &VirtualMachine) -> PyResult<()> {
+    json_escape_words(vm)?;
     vm.import("logging", 0)?.set_attr("__path__", vm.ctx.new_list(vec![vm.ctx.new_str("").into()]), vm)
 }
 
@@ -79,25 +108,96 @@ fn c_library_cbrt() -> Option<unsafe extern "C" fn(f64) -> f64> {
         .then(|| unsafe { std::mem::transmute::<*mut libc::c_void, unsafe extern "C" fn(f64) -> f64>(symbol) })
 }
 
-/// RustPython's "... is not in list" from `list.index` or `list.remove`, in CPython's words.
-fn not_in_list(
-    vm: &VirtualMachine,
-    method: &str,
-    value: Option<PyObjectRef>,
-    error: rustpython_vm::builtins::PyBaseExceptionRef,
-) -> rustpython_vm::builtins::PyBaseExceptionRef {
-    let ours = error.class().is(vm.ctx.exceptions.value_error)
-        && crate::sandbox::vm::wording::message_of(&error).is_some_and(|message| message.ends_with(" is not in list"));
-    let (true, Some(value)) = (ours, value) else { return error };
-    let message = if method == "remove" {
-        "list.remove(x): x not in list".to_owned()
-    } else {
-        match value.repr(vm) {
-            Ok(repr) => format!("{} is not in list", repr.as_wtf8()),
-            Err(_) => return error,
+/// `json`'s error for a bad escape in the words of CPython's scanner, `Invalid \escape` (RustPython's names the
+/// character: `Invalid \escape: U+0078`).
+fn json_escape_words(vm: &VirtualMachine) -> PyResult<()> {
+    let class = vm.import("json", 0)?.get_attr("JSONDecodeError", vm)?;
+    let class: &'static Py<PyType> =
+        PyRef::leak(class.downcast::<PyType>().map_err(|_| vm.new_type_error("JSONDecodeError"))?);
+    let init = class.as_object().get_attr("__init__", vm)?;
+    let wrapped = vm.new_method("__init__", class, move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+        let bad_escape = args
+            .args
+            .get(1)
+            .and_then(|message| message.downcast_ref::<PyStr>().and_then(|m| m.to_str().map(str::to_owned)))
+            .filter(|message| message.starts_with("Invalid \\escape: U+"));
+        if bad_escape.is_some() {
+            args.args[1] = vm.ctx.new_str("Invalid \\escape").into();
         }
+        init.call(args, vm)
+    });
+    class.set_attr(vm.ctx.intern_str("__init__"), wrapped.into());
+    Ok(())
+}
+
+/// An array as CPython shows it: its items' reprs (`array('d', [-3.0])`; RustPython writes floats its own way,
+/// `-3`), a unicode array's text, or the type code alone when it is empty.
+fn array_repr(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
+    let class = zelf.class().name().to_string();
+    let typecode = zelf.get_attr("typecode", vm)?.str(vm)?;
+    let typecode = typecode.as_wtf8();
+    if zelf.length(vm)? == 0 {
+        return Ok(vm.ctx.new_str(format!("{class}('{typecode}')")));
+    }
+    let items = if typecode == "u" || typecode == "w" { "tounicode" } else { "tolist" };
+    let items = vm.call_method(zelf, items, ())?.repr(vm)?;
+    Ok(vm.ctx.new_str(format!("{class}('{typecode}', {})", items.as_wtf8())))
+}
+
+/// A miss RustPython words as `theirs` (the message's end), in CPython's words `ours`; any other error as it is.
+fn missed(vm: &VirtualMachine, error: PyBaseExceptionRef, theirs: &str, ours: &str) -> PyBaseExceptionRef {
+    let miss = error.class().is(vm.ctx.exceptions.value_error)
+        && crate::sandbox::vm::wording::message_of(&error).is_some_and(|message| message.ends_with(theirs));
+    if miss {
+        vm.new_value_error(ours.to_owned())
+    } else {
+        error
+    }
+}
+
+/// `struct`'s packing functions and methods, whose count of values in an error is the format's items.
+fn struct_counts(vm: &VirtualMachine) -> PyResult<()> {
+    let module = vm.import("_struct", 0)?;
+    for (name, function) in [("pack", "pack"), ("pack_into", "pack_into")] {
+        let original = module.get_attr(name, vm)?;
+        let wrapped = vm.new_function(name, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let format = args.args.first().cloned();
+            original.call(args, vm).map_err(|error| counted(vm, error, format, function))
+        });
+        module.set_attr(name, wrapped, vm)?;
+    }
+    let class = module.get_attr("Struct", vm)?.downcast::<PyType>().map_err(|_| vm.new_type_error("Struct"))?;
+    let class: &'static Py<PyType> = PyRef::leak(class);
+    for (name, function) in [("pack", "pack"), ("pack_into", "pack_into")] {
+        let original = class.as_object().get_attr(name, vm)?;
+        let wrapped = fast_method(vm, name, class, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let format = args.args.first().and_then(|this| this.get_attr("format", vm).ok());
+            original.call(args, vm).map_err(|error| counted(vm, error, format, function))
+        });
+        class.set_attr(vm.ctx.intern_str(name), wrapped.into());
+    }
+    Ok(())
+}
+
+/// RustPython's "pack expected N items for packing (got M)", with N the items of `format` and the function's name.
+fn counted(
+    vm: &VirtualMachine,
+    error: PyBaseExceptionRef,
+    format: Option<PyObjectRef>,
+    function: &str,
+) -> PyBaseExceptionRef {
+    let Some(message) = crate::sandbox::vm::wording::message_of(&error) else { return error };
+    let Some(got) = message.strip_prefix("pack expected ").and_then(|rest| rest.split_once(" items for packing (got "))
+    else {
+        return error;
     };
-    vm.new_value_error(message)
+    let format = format.and_then(|format| match format.downcast_ref::<PyStr>() {
+        Some(text) => Some(text.as_bytes().to_vec()),
+        None => format.downcast_ref::<PyBytes>().map(|bytes| bytes.as_bytes().to_vec()),
+    });
+    let Some(spec) = format.and_then(|format| FormatSpec::parse(&format, vm).ok()) else { return error };
+    let text = format!("{function} expected {} items for packing (got {}", spec.arg_count, got.1);
+    vm.new_exception(error.class().to_owned(), vec![vm.ctx.new_str(text).into()])
 }
 
 fn is_int(value: &PyObjectRef, wanted: i64) -> bool {

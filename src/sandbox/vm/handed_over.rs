@@ -8,10 +8,11 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 /// keeps only part of it: `_csv` (its dialect registry and field size limit are process-wide; the stand-in
 /// keeps them per session) and `gc` (`get_objects`, `get_referrers` and `get_referents` would hand out every
 /// object the VM holds, the sandbox's own machinery included); `zlib` is handed over whole, its errors worded
-/// anew (`python/zlib.py`), and `_sqlite3` whole, its `connect` confined (`python/_sqlite3.py`).
+/// anew (`python/zlib.py`), `_string` whole, its `formatter_parser` CPython's (`python/_string.py`), and
+/// `_sqlite3` whole, its `connect` confined (`python/_sqlite3.py`).
 /// Deleting the attributes from the module would not do: a new import, `importlib.reload` or
 /// `_imp.create_builtin` would make the whole module again.
-pub const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib", "_sqlite3"];
+pub const HANDED_OVER: &[&str] = &["_csv", "gc", "zlib", "_string", "_sqlite3"];
 
 thread_local! {
     /// The definitions of the `HANDED_OVER` modules, taken out by the init hook of the VM built on this thread.

@@ -176,7 +176,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("_ssl", R(Network)),
     ("_stat", A(Native)),
     ("_statistics", A(Native)),
-    ("_string", A(Native)),
+    ("_string", A(StandIn)),
     ("_strptime", A(Python)),
     ("_struct", A(Native)),
     ("_suggestions", A(Native)),
