@@ -1,4 +1,4 @@
-"""Write src/sandbox/machinery/_sandbox_signatures.py: CPython 3.14's ``__text_signature__`` of its C callables.
+"""Write src/sandbox/machinery/_sandbox_signature_table.py: CPython 3.14's ``__text_signature__`` of its C callables.
 
     /root/.cache/dspy-rust-interpreter/cpython-3.14/python3.14 tools/text_signatures.py
 
@@ -23,7 +23,7 @@ import sys
 import types
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "sandbox" / "machinery" / "_sandbox_signatures.py"
+OUT = Path(__file__).resolve().parent.parent / "src" / "sandbox" / "machinery" / "_sandbox_signature_table.py"
 
 # The C modules models commonly reach (directly or through the Python module that wraps them).
 MODULES = (

@@ -1,5 +1,5 @@
 """How far the sandbox's ``__text_signature__`` of its builtins is from CPython 3.14's (the table
-src/sandbox/machinery/_sandbox_signatures.py, written by tools/text_signatures.py).
+src/sandbox/machinery/_sandbox_signature_table.py, written by tools/text_signatures.py).
 
     python tools/text_signatures_check.py               # counts, and a few differences of each kind
     python tools/text_signatures_check.py --examples 40 # more of them
@@ -22,7 +22,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-TABLE = Path(__file__).resolve().parent.parent / "src" / "sandbox" / "machinery" / "_sandbox_signatures.py"
+TABLE = Path(__file__).resolve().parent.parent / "src" / "sandbox" / "machinery" / "_sandbox_signature_table.py"
 
 # Run in the sandbox with KEYS bound: a JSON list of [key, status, signature, key computed from the object].
 PROBE = r"""

@@ -80,6 +80,7 @@ pub fn prepare(vm: &VirtualMachine) -> PyResult<Namespace> {
         hand_over(vm, name)?;
     }
     hide_handed_over(vm)?;
+    library::zlib::install(vm)?;
     // Every native type exists before sandbox code runs, so that each gets its slots guarded.
     let natives: Vec<&'static str> = vm.state.module_defs.keys().copied().collect();
     for module in natives {

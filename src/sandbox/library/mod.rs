@@ -1,7 +1,7 @@
 //! The Python surface the sandbox puts in place of RustPython's, where CPython behaves differently or is much
 //! faster and code models write leans on it, grouped as users know it: `builtins` (`sum`, `round`,
 //! `__build_class__`), `str_methods` (methods, `format`, `%`, format specs), `re`, `set`, `collections`,
-//! `heapq`, `itertools`, `sort`, and `stdlib_fixes` for standard-library functions that take an argument
+//! `heapq`, `itertools`, `sort`, `signatures` (builtins' `__text_signature__`), and `stdlib_fixes` for standard-library functions that take an argument
 //! differently. The standard-library modules written here in Python are `stand_ins/`.
 
 pub mod builtins;
@@ -11,9 +11,11 @@ mod itertools;
 pub mod method;
 pub mod re;
 mod set;
+mod signatures;
 mod sort;
 pub mod stdlib_fixes;
 pub mod str_methods;
+pub mod zlib;
 
 use rustpython_vm::{PyResult, VirtualMachine};
 
@@ -31,5 +33,6 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     str_methods::install(vm)?;
     stdlib_fixes::install(vm)?;
     re::install(vm)?;
+    signatures::install(vm)?;
     wording::install(vm)
 }
