@@ -6,6 +6,7 @@
 
 pub mod builtins;
 mod collections;
+pub mod dict_keys;
 mod heapq;
 mod itertools;
 pub mod method;
@@ -26,6 +27,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     builtins::install(vm)?;
     itertools::install(vm)?;
     collections::install(vm)?;
+    dict_keys::install(vm)?;
     set::install(vm)?;
     // Before heapq, which takes `sorted` from builtins.
     sort::install(vm)?;

@@ -73,7 +73,6 @@ for fix in corrections:
         price = Decimal(raw.replace(".", "").replace(",", ".") if "," in raw else raw)
     print(fix["order_id"], fixed_date, price)
 print("\n".join(problems))
-# differs: the InvalidOperation message ("[<class 'decimal.ConversionSyntax'>]" in CPython) and the out-of-range date messages differ
 
 # %% apply what validated
 by_id = {r["order_id"]: r for r in cleaned}

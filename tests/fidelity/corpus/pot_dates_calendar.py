@@ -25,11 +25,9 @@ print([add_months(base, k).isoformat() for k in range(0, 13)])
 print(add_months(date(2023, 3, 31), -1), add_months(date(2020, 2, 29), 12), add_months(date(2020, 2, 29), 48))
 
 # %% naive month arithmetic (mistake)
-# differs: date range ValueError uses 3.14's 'day N must be in range 1..M for month ...' not 'day is out of range for month'
 base.replace(month=base.month + 1)
 
 # %% first day of next month (mistake: December rolls over to month 13)
-# differs: date(2024, 13, 1) says 'month must be in 1..12, not 13' (3.14) not 'month must be in 1..12'
 invoice_date = date(2024, 12, 18)
 due = date(invoice_date.year, invoice_date.month + 1, 1)
 
@@ -71,11 +69,9 @@ print(timedelta(days=-1, seconds=30), timedelta(seconds=-5), abs(timedelta(hours
 print(datetime(2024, 1, 1) + timedelta(days=365), (datetime(2024, 12, 31, 23, 59) - datetime(2024, 1, 1)).days)
 
 # %% a bad date string
-# differs: date range ValueError uses 3.14's 'day N must be in range 1..M for month ...' not 'day is out of range for month'
 datetime.strptime("2024-02-30", "%Y-%m-%d")
 
 # %% a date that does not exist
-# differs: date range ValueError uses 3.14's 'day N must be in range 1..M for month ...' not 'day is out of range for month'
 date(2023, 2, 29)
 
 # %% age in years, months and days

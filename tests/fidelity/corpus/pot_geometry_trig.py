@@ -14,7 +14,6 @@ C = math.degrees(math.acos((a * a + b * b - c * c) / (2 * a * b)))
 print(f"s={s} area={area:.4f} C={C:.4f}", round(area, 6), f"{area:.3e}")
 
 # %% an impossible triangle (mistake: sides 1, 2, 10)
-# differs: math.acos domain error uses 3.14's 'expected a number in range from -1 up to 1, got ...' not 'math domain error'
 a, b, c = 1, 2, 10
 cos_c = (a * a + b * b - c * c) / (2 * a * b)
 print(cos_c)

@@ -57,7 +57,6 @@ S = [[1, 2, 3], [2, 4, 6], [1, 0, 1]]
 solve(S, [6, 12, 2])
 
 # %% detect singularity first, and a float version dividing by zero
-# differs: float / 0.0 says 'division by zero' (3.14) not 'float division by zero'
 print(det(S))
 def solve_float(M, rhs):
     n = len(M)

@@ -66,7 +66,6 @@ print(f"All buses meet again after {math.lcm(*periods)} minutes = {math.lcm(*per
 print(pow(3, 200, 1000), pow(7, -1, 40), pow(2, 10), (-7) // 2, -7 % 3, divmod(-17, 5))
 
 # %% which of the listed periods divide 360 (mistake: a zero slipped in)
-# differs: int % 0 says 'division by zero' (3.14) not 'integer modulo by zero'
 candidates = [0, 1, 7, 8, 12, 15, 16, 24, 45]
 [d for d in candidates if 360 % d == 0]
 

@@ -53,7 +53,6 @@ print(clock_angle(3, 40), clock_angle(12, 0), clock_angle(9, 0), clock_angle(6, 
 answers[6] = f"{clock_angle(3, 40):g} degrees"
 
 # %% problem 7: average speed over legs (mistake: a leg with zero time)
-# differs: int // 0 says 'division by zero' (3.14) not 'integer division or modulo by zero'
 legs = [(30, 15), (30, 10), (0, 0)]
 times = [d // v for d, v in legs]
 print(times)

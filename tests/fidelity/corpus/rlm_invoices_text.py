@@ -103,7 +103,6 @@ vat_total = sum((i.total * VAT for i in invoices if i.currency == "USD"), Decima
 print(f"USD gross incl. VAT: {vat_total:,.2f}")
 
 # %% invoice dates as date objects (month first, as in the US)
-# differs: date(2024, 14, 12) says 'month must be in 1..12, not 14' (3.14's wording), CPython 3.13 'month must be in 1..12'
 from datetime import date
 first_dates = []
 for i in invoices[:5]:

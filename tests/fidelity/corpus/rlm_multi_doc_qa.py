@@ -35,7 +35,6 @@ for doc_id, doc in enumerate(context):
 print(len(rows), rows[:2])
 
 # %% quick look at the amounts
-# differs: unpacking a 6-tuple into 3 names says 'too many values to unpack (expected 3, got 6)', CPython 3.13 '(expected 3)'
 for doc_id, who, amount in rows[:3]:
     print(doc_id, who, amount)
 

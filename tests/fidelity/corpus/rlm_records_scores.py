@@ -8,7 +8,6 @@ import json
 print(len(json.dumps(context)), "chars as JSON")
 
 # %% duplicates?
-# differs: set() of dicts says "cannot use 'dict' as a set element (unhashable type: 'dict')", CPython 3.13 "unhashable type: 'dict'"
 print(len(context), len(set(context)))
 
 # %% dicts are unhashable: compare a frozen view of each record

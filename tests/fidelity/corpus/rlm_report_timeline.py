@@ -56,7 +56,6 @@ for m in sorted(months):
     print(f"{calendar.month_abbr[m]} {len(evs):>4}  biggest ${big.amount:>6,} ({big.who}, {big.topic}, {big.when:%d %b})")
 
 # %% month boundaries for the report (naively the 31st)
-# differs: date(2024, 2, 31) says 'day 31 must be in range 1..29 for month 2 in year 2024', CPython 3.13 'day is out of range for month'
 from datetime import date as _date
 bounds = {m: (_date(2024, m, 1), _date(2024, m, 31)) for m in sorted(months)}
 print(bounds[1])

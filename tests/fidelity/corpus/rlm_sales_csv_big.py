@@ -75,7 +75,6 @@ for region, (product, value) in leaders.items():
     print(f"{region}: {product} ${value:,.2f} ({pct:.1f}%)")
 
 # %% how many sub-LLM chunks would the raw CSV need at a 4 MB budget?
-# differs: int // 0 says 'division by zero', CPython 'integer division or modulo by zero'
 all_lines = context.splitlines()[1:]
 n_chunks = len(context) // 4_000_000
 rows_per_chunk = len(all_lines) // n_chunks

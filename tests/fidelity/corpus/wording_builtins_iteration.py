@@ -77,7 +77,6 @@ show(lambda: list(x=1))
 show(lambda: tuple(x=1))
 
 # %% dict() from a flat list
-# differs: "object is not iterable" instead of "cannot convert dictionary update sequence element #0 to a sequence"
 show(lambda: dict([1, 2]))
 
 # %% zip, with and without strict

@@ -46,11 +46,9 @@ show(lambda: divmod(7, 2.5))
 show(lambda: divmod(-7, 2))
 
 # %% divmod by zero (int)
-# differs: "division by zero" instead of "integer division or modulo by zero"
 show(lambda: divmod(1, 0))
 
 # %% divmod by zero (float)
-# differs: "division by zero" instead of "float divmod()"
 show(lambda: divmod(1.0, 0))
 
 # %% hashing unhashable things

@@ -32,15 +32,12 @@ show(lambda: b"%d" % b"a")
 show(lambda: record + "!")
 
 # %% bytes.index of a missing subsequence
-# differs: "substring not found" instead of "subsection not found"
 show(lambda: record.index(b"zz"))
 
 # %% bytes.fromhex with an odd number of digits
-# differs: "fromhex() arg must contain an even number of hexadecimal digits" instead of "non-hexadecimal number found in fromhex() arg at position 3"
 show(lambda: bytes.fromhex("abc"))
 
 # %% bytes.fromhex with an int
-# differs: "fromhex() argument must be str or bytes-like, not int" instead of "fromhex() argument must be str, not int"
 show(lambda: bytes.fromhex(5))
 
 # %% bytes.decode with an int encoding
@@ -109,12 +106,10 @@ show(lambda: 1 + None)
 show(lambda: [1] + None)
 
 # %% int floor division and modulo by zero
-# differs: "division by zero" instead of "integer division or modulo by zero" / "integer modulo by zero"
 show(lambda: 7 // 0)
 show(lambda: 7 % 0)
 
 # %% float division by zero
-# differs: "division by zero" instead of "float division by zero" / "float floor division by zero" / "float modulo by zero"
 show(lambda: 1.0 / 0)
 show(lambda: 1.0 // 0)
 show(lambda: 1.0 % 0)

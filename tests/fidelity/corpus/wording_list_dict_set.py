@@ -98,6 +98,7 @@ show(lambda: dict.fromkeys([1], 2, 3))
 show(lambda: dict.get({}))
 
 # %% dict views and lookups
+# differs: a dict display's unhashable key ({[]: 1}) says "unhashable type: 'list'" where 3.14 says "cannot use 'list' as a dict key (unhashable type: 'list')": RustPython builds a display's dict inside its VM, past the dict's reworded slots and methods
 show(lambda: d.keys()[0])
 show(lambda: d.values()[0])
 show(lambda: d.items()[0])
@@ -117,7 +118,6 @@ show(lambda: list(d.keys())[0])
 show(lambda: d.get(key="bug"))
 
 # %% dict.update from a flat list
-# differs: "object is not iterable" instead of "cannot convert dictionary update sequence element #0 to a sequence"
 show(lambda: d.update([1]))
 
 # %% tag counting, uncaught
@@ -150,6 +150,5 @@ show(lambda: tags.issubset(5))
 show(lambda: sorted(tags)[0])
 
 # %% unhashable set elements
-# differs: "cannot use 'list' as a set element (unhashable type: 'list')" instead of "unhashable type: 'list'"
 show(lambda: tags.add(["x"]))
 show(lambda: {["bug"]})

@@ -53,17 +53,14 @@ show(lambda: ast.literal_eval(""))
 show(lambda: ast.literal_eval("   "))
 
 # %% literal_eval of a bare name (JSON's true / null)
-# differs: the sandbox's 'malformed node' message shows the node's dump "Name(id='true', ctx=Load())" where CPython shows "<ast.Name object>"
 show_node(lambda: ast.literal_eval("true"))
 show_node(lambda: ast.literal_eval('{"a": null}'))
 
 # %% literal_eval of an expression
-# differs: the sandbox's 'malformed node' message shows "BinOp(left=Constant(value=2, kind=None), op=Mult(), ...)" where CPython shows "<ast.BinOp object>"
 show_node(lambda: ast.literal_eval("2 * 3"))
 show_node(lambda: ast.literal_eval("len([1])"))
 
 # %% literal_eval of a set with a list inside
-# differs: "cannot use 'list' as a set element (unhashable type: 'list')" instead of "unhashable type: 'list'"
 show(lambda: ast.literal_eval("{1, [2]}"))
 
 # %% a JSON reply with Python literals, uncaught
@@ -111,7 +108,6 @@ show(lambda: json.loads('"\\ud800"'))
 show(lambda: json.loads('"\\u12"'))
 
 # %% json.loads with a bad escape
-# differs: "Invalid \escape: U+0078: line 1 column 4 (char 3)" instead of "Invalid \escape: line 1 column 4 (char 3)"
 show(lambda: json.loads('"C:\\x"'))
 
 # %% json.loads with a raw newline inside a string

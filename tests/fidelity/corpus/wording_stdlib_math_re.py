@@ -39,11 +39,9 @@ show(lambda: statistics.mean(["a"]))
 show(lambda: statistics.quantiles([1], n=4))
 
 # %% square roots of every reading, uncaught
-# differs: "ValueError: expected a nonnegative input, got -1.0" instead of "ValueError: math domain error"
 roots = [math.sqrt(r) for r in readings]
 
 # %% log of zero and of a negative
-# differs: "expected a positive input" instead of "math domain error"
 show(lambda: math.log(0))
 show(lambda: math.log(-1))
 

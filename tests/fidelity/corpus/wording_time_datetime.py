@@ -50,7 +50,6 @@ show(lambda: time.mktime(5))
 show(lambda: time.sleep("1"))
 
 # %% strptime against one format
-# differs: for "2024-02-30": "day 30 must be in range 1..29 for month 2 in year 2024" instead of "day is out of range for month"
 for s in raw:
     show(lambda: dt.datetime.strptime(s, "%Y-%m-%d").date())
 
@@ -68,7 +67,6 @@ show(lambda: dt.datetime.strptime("25:00", "%H:%M"))
 show(lambda: dt.datetime.strptime("March 5, 2024", "%B %d, %Y"))
 
 # %% strptime of February 30th
-# differs: "day 30 must be in range 1..29 for month 2 in year 2024" instead of "day is out of range for month"
 show(lambda: dt.datetime.strptime("2024-02-30", "%Y-%m-%d"))
 
 # %% strptime without a format
@@ -76,20 +74,16 @@ show(lambda: dt.datetime.strptime("2024-02-30", "%Y-%m-%d"))
 show(lambda: dt.datetime.strptime("2024-01-01"))
 
 # %% date constructors with out-of-range parts
-# differs: the sandbox appends the value: "month must be in 1..12, not 13" / "hour must be in 0..23, not 25" where CPython says "month must be in 1..12" / "hour must be in 0..23"
 show(lambda: dt.date(2024, 13, 1))
 show(lambda: dt.datetime(2024, 1, 1, 25))
 
 # %% date(2024, 2, 30)
-# differs: "day 30 must be in range 1..29 for month 2 in year 2024" instead of "day is out of range for month"
 show(lambda: dt.date(2024, 2, 30))
 
 # %% year zero
-# differs: "year must be in 1..9999, not 0" instead of "year 0 is out of range"
 show(lambda: dt.date(0, 1, 1))
 
 # %% replace(month=13) and fromisoformat with hour 25
-# differs: "month must be in 1..12, not 13" / "hour must be in 0..23, not 25" instead of "month must be in 1..12" / "hour must be in 0..23"
 show(lambda: dt.date(2024, 1, 1).replace(month=13))
 show(lambda: dt.datetime.fromisoformat("2024-01-01T25:00"))
 

@@ -216,7 +216,10 @@ impl Match {
             // there, "no such group" in a pattern without).
             match &self.groupindex {
                 Some(groupindex) if groupindex.__len__() > 0 => {
-                    groupindex.get_item_opt(group, vm)?.and_then(|number| {
+                    let found = groupindex
+                        .get_item_opt(group, vm)
+                        .map_err(|error| crate::sandbox::library::dict_keys::as_dict_key(vm, group, error))?;
+                    found.and_then(|number| {
                         number.downcast_ref::<PyInt>().map(|number| number.as_bigint().try_into().unwrap_or(-1))
                     })
                 }
