@@ -216,6 +216,7 @@ pub fn execute(vm: &VirtualMachine, session: &mut Workspace, request: Execute) -
     }
     let scope = Scope::with_builtins(None, globals.clone(), vm);
     let result = run_cell(vm, compiled, scope);
+    let result = result.and_then(|value| run_threads_left(vm, &session.namespace.modules).map(|()| value));
     if lends_annotation_set {
         let _ = globals.del_item(ANNOTATION_SET, vm);
     }
@@ -284,6 +285,17 @@ fn lacks_annotation_set(compiled: &PyCode) -> bool {
 fn lacks_annotations_dict(compiled: &PyCode) -> bool {
     compiled.flags.contains(CodeFlags::FUTURE_ANNOTATIONS)
         && compiled.code.names.iter().any(|name| name.as_str() == "__annotations__")
+}
+
+/// Run the threads the cell started and no wait of its ran (the sandbox's `threading` runs threads one at a
+/// time, at the first wait): they run before the cell ends, as CPython's would have run by then or right after.
+fn run_threads_left(vm: &VirtualMachine, modules: &rustpython_vm::builtins::PyDictRef) -> PyResult<()> {
+    let Ok(Some(threading)) = modules.get_item_opt("threading", vm) else { return Ok(()) };
+    let Ok(pending) = threading.get_attr("_pending", vm) else { return Ok(()) };
+    if !pending.is_true(vm)? {
+        return Ok(());
+    }
+    vm.call_method(&threading, "_run_left", ()).map(|_| ())
 }
 
 /// Run a compiled cell. One that awaits at top level is a coroutine, run to its end on the session's event

@@ -20,7 +20,6 @@ from dspy_rust_interpreter import CodeExecutionError
         ("asyncio.get_running_loop().add_signal_handler(2, print)", "NotImplementedError: the sandbox does not deliver"),
         ("import socket\nsocket.socket()", "PermissionError: [Errno 13] the sandbox has no network"),
         ("import subprocess\nsubprocess.run(['ls'])", "PermissionError: [Errno 13] the sandbox cannot start programs"),
-        ("import threading\nthreading.Thread(target=print).start()", "RuntimeError: the sandbox has no threads"),
         ("import signal\nsignal.signal(signal.SIGINT, print)", "NotImplementedError: the sandbox does not deliver signals"),
     ],
 )

@@ -366,7 +366,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("termios", R(Terminal)),
     ("textwrap", A(Python)),
     ("this", A(Python)),
-    ("threading", C(StandIn, "one thread")),
+    ("threading", C(StandIn, "threads run one at a time, each to its end, from the first wait")),
     ("time", A(Native)),
     ("timeit", A(Python)),
     ("tkinter", R(Gui)),
