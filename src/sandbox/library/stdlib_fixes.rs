@@ -7,6 +7,8 @@
 //!   says "substring"); `MISSES` lists them;
 //! - `struct`'s packing functions: a wrong number of values names the format's count of items (RustPython counts
 //!   its codes: `pack expected 1 items for packing (got 1)` for `"<2i"`), and `pack_into` says so;
+//! - `bytes + str` (and bytearray's): `can't concat str to bytes`, as CPython words it (RustPython: `a bytes-like
+//!   object is required, not 'str'`);
 //! - `array`'s repr: its items' reprs, as CPython shows them (`array('d', [-3.0])`; RustPython: `-3`);
 //! - `math.cbrt`: the C library's `cbrt`, which CPython calls (RustPython's own rounds differently:
 //!   its `cbrt(27)` is `3.0` where CPython gives `3.0000000000000004`).
@@ -82,6 +84,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         class.set_attr(name, wrapped.into());
     }
     struct_counts(vm)?;
+    concat_words(vm);
     let array: &'static Py<PyType> = PyRef::leak(
         vm.import("array", 0)?.get_attr("array", vm)?.downcast::<PyType>().map_err(|_| vm.new_type_error("array"))?,
     );
@@ -128,6 +131,45 @@ fn json_escape_words(vm: &VirtualMachine) -> PyResult<()> {
     });
     class.set_attr(vm.ctx.intern_str("__init__"), wrapped.into());
     Ok(())
+}
+
+type Concat = fn(rustpython_vm::protocol::PySequence<'_>, &PyObject, &VirtualMachine) -> PyResult;
+
+static BYTES_CONCAT: std::sync::OnceLock<Concat> = std::sync::OnceLock::new();
+static BYTEARRAY_CONCAT: std::sync::OnceLock<Concat> = std::sync::OnceLock::new();
+
+/// `bytes + x` and `bytearray + x` with what cannot be concatenated, in CPython's words.
+fn concat_words(vm: &VirtualMachine) {
+    let types = &vm.ctx.types;
+    if let Some(original) = types.bytes_type.slots.as_sequence.concat.load() {
+        let _ = BYTES_CONCAT.set(original);
+        types.bytes_type.slots.as_sequence.concat.store(Some(bytes_concat));
+    }
+    if let Some(original) = types.bytearray_type.slots.as_sequence.concat.load() {
+        let _ = BYTEARRAY_CONCAT.set(original);
+        types.bytearray_type.slots.as_sequence.concat.store(Some(bytearray_concat));
+    }
+}
+
+fn bytes_concat(seq: rustpython_vm::protocol::PySequence<'_>, other: &PyObject, vm: &VirtualMachine) -> PyResult {
+    let original = BYTES_CONCAT.get().expect("set when installed");
+    original(seq, other, vm).map_err(|error| cannot_concat(vm, error, other, "bytes"))
+}
+
+fn bytearray_concat(seq: rustpython_vm::protocol::PySequence<'_>, other: &PyObject, vm: &VirtualMachine) -> PyResult {
+    let original = BYTEARRAY_CONCAT.get().expect("set when installed");
+    original(seq, other, vm).map_err(|error| cannot_concat(vm, error, other, "bytearray"))
+}
+
+/// RustPython's "a bytes-like object is required, not 'str'" for a concatenation, as `can't concat str to bytes`.
+fn cannot_concat(vm: &VirtualMachine, error: PyBaseExceptionRef, other: &PyObject, to: &str) -> PyBaseExceptionRef {
+    let ours = error.class().is(vm.ctx.exceptions.type_error)
+        && crate::sandbox::vm::wording::message_of(&error)
+            .is_some_and(|message| message.starts_with("a bytes-like object is required, not "));
+    if !ours {
+        return error;
+    }
+    vm.new_type_error(format!("can't concat {} to {to}", other.class().name()))
 }
 
 /// An array as CPython shows it: its items' reprs (`array('d', [-3.0])`; RustPython writes floats its own way,

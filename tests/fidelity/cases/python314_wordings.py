@@ -1,5 +1,6 @@
 # CPython 3.14's words and results where RustPython's differ: misses of index/remove, struct's item counts, json's bad
-# escape, string.Formatter's escaped braces, array's repr, module annotations with the future import, sympy-free.
+# escape, string.Formatter's escaped braces, array's repr, bytes concatenation, syntax errors of ast.parse and
+# literal_eval, module annotations with the future import.
 import array
 import collections
 import json
@@ -43,4 +44,15 @@ show("array f", lambda: array.array("f", [0.1]))
 show("array empty", lambda: array.array("i"))
 show("array i", lambda: array.array("q", [-1, 2**40]))
 show("array str", lambda: str(array.array("d", [2.5])))
+show("bytes + str", lambda: b"a" + "b")
+show("bytearray + int", lambda: bytearray(b"a") + 1)
+show("bytes + list", lambda: b"a" + [1])
+show("bytes + memoryview", lambda: b"a" + memoryview(b"b"))
+import ast
+
+show("literal_eval unclosed", lambda: ast.literal_eval("{'a': 1"))
+show("parse unclosed", lambda: ast.parse("x = [1, 2"))
+show("parse call", lambda: ast.parse("f(1"))
+show("parse mismatched", lambda: ast.parse("{1: [2, 3}"))
+show("parse fine", lambda: type(ast.parse("x = 1")).__name__)
 exec("from __future__ import annotations\nx: int = 5\ny: list[str]\nprint(__annotations__)\n", {})
