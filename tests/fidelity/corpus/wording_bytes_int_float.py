@@ -28,7 +28,6 @@ show(lambda: bytearray(b"a").append("a"))
 show(lambda: b"%d" % b"a")
 
 # %% bytes + str
-# differs: "a bytes-like object is required, not 'str'" instead of "can't concat str to bytes"
 show(lambda: record + "!")
 
 # %% bytes.index of a missing subsequence

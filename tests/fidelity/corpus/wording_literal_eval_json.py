@@ -40,11 +40,9 @@ show(lambda: ast.literal_eval("-5 + 3j"))
 show(lambda: ast.literal_eval("{'a': [1, {2, 3}], 'b': (None,)}"))
 
 # %% literal_eval of an unclosed list
-# differs: "unexpected EOF while parsing (<unknown>, line 1)" instead of "'[' was never closed (<unknown>, line 1)"
 show(lambda: ast.literal_eval("[1, 2"))
 
 # %% literal_eval with an extra closing brace
-# differs: "invalid syntax (<unknown>, line 1)" instead of "unmatched '}' (<unknown>, line 1)"
 show(lambda: ast.literal_eval("{1: 2}}"))
 
 # %% literal_eval of an empty reply
