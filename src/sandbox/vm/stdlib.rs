@@ -330,7 +330,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("re", A(Python)),
     ("readline", R(Terminal)),
     ("reprlib", A(Python)),
-    ("resource", R(HostSystem)),
+    ("resource", C(StandIn, "a session's limits and CPU time; setting a limit is refused")),
     ("rlcompleter", A(Python)),
     ("runpy", C(Python, FILES)),
     ("sched", A(Python)),

@@ -325,6 +325,17 @@ def test_csv_dialects_by_name_and_object(interp):
     assert interp.execute(code) == ('a|"b|c"\r\n', [{"x": "1", "y": "2"}], "|", ["excel", "excel-tab", "pipes", "unix"])
 
 
+def test_resource_reports_the_sessions_limits_and_refuses_to_set_them(interp):
+    shown = interp.execute(
+        "import resource\nusage = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "(len(usage), usage.ru_maxrss, usage.ru_utime >= 0, resource.getrlimit(resource.RLIMIT_STACK), resource.getpagesize())"
+    )
+    assert shown == (16, 0, True, (8388608, -1), 4096)
+    with pytest.raises(CodeExecutionError) as raised:
+        interp.execute("resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))")
+    assert raised.value.error_type == "PermissionError"
+
+
 # Refused modules say why (src/sandbox/vm/stdlib.rs), never a bare "No module named".
 REFUSED = {
     "ssl": "network",
@@ -335,7 +346,7 @@ REFUSED = {
     "_ctypes": "native code",
     "mmap": "native code",
     "pwd": "host system",
-    "resource": "host system",
+    "grp": "host system",
 }
 
 
