@@ -323,7 +323,7 @@ pub const MODULES: &[(&str, Standing)] = &[
     ("pyclbr", A(Python)),
     ("pydoc", A(Python)),
     ("pydoc_data", A(Python)),
-    ("pyexpat", A(Native)),
+    ("pyexpat", A(StandIn)),
     ("queue", A(Python)),
     ("quopri", A(Python)),
     ("random", A(Python)),
