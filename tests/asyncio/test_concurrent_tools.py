@@ -180,3 +180,33 @@ def test_a_call_left_running_by_an_ended_cell_fails_when_awaited_later(make_inte
     started = time.perf_counter()
     assert interp.execute("await asyncio.sleep(0.3, result='slept')") == "slept"
     assert time.perf_counter() - started < 2
+
+
+def test_a_thread_pool_runs_submitted_tool_calls_at_the_same_time(make_interp):
+    """`ThreadPoolExecutor.map(tool, ...)` and `submit(tool, ...)`, as model code fans out llm_query: the calls run
+    on the host together, up to `max_workers` at once, and their results and errors come back in CPython's order."""
+    running, peak = [0], [0]
+    lock = threading.Lock()
+
+    def counted(x):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        if x == 5:
+            raise ValueError("five")
+        return x * 10
+
+    interp = make_interp(tools={"work": counted})
+    shown = interp.execute(
+        "from concurrent.futures import ThreadPoolExecutor, as_completed\n"
+        "with ThreadPoolExecutor(max_workers=3) as pool:\n"
+        "    mapped = list(pool.map(work, [0, 1, 2, 3]))\n"
+        "    futures = {pool.submit(work, n): n for n in range(4, 8)}\n"
+        "    done = sorted((futures[f], f.exception() is not None) for f in as_completed(futures))\n"
+        "(mapped, done)"
+    )
+    assert shown == ([0, 10, 20, 30], [(4, False), (5, True), (6, False), (7, False)])
+    assert 2 <= peak[0] <= 3
