@@ -259,6 +259,8 @@ fn is_plain_type(obj: &Bound<'_, PyAny>) -> bool {
         || obj.is_exact_instance_of::<PyList>()
         || obj.is_exact_instance_of::<PyDict>()
         || obj.is_exact_instance_of::<PyTuple>()
+        || obj.is_exact_instance_of::<PySet>()
+        || obj.is_exact_instance_of::<PyFrozenSet>()
 }
 
 /// Whether `obj` is an array's data from `library_data.parts_of`.

@@ -67,7 +67,7 @@ pub struct Session {
     interrupted: AtomicBool,
     /// The host folders mounted in the session, shared with its forks.
     mounts: std::sync::Arc<HostMounts>,
-    /// What a tool's result may be (`strict_values`, `max_tool_result_bytes`).
+    /// What a value sent into the session may be (`strict_values`, `max_tool_result_bytes`, its libraries).
     value_rules: ValueRules,
     /// Gives the control socket of a live zygote (starting one if need be): a rollback before the first
     /// checkpoint whose zygote is gone spawns from the new one.

@@ -36,7 +36,8 @@ def test_eight_gathered_calls_run_at_the_same_time(make_interp, tool):
     assert interp.stats()["tool_calls"] == {"work": 8}
 
 
-def test_max_concurrent_tools_bounds_the_host_threads(make_interp):
+def counting(seconds: float, result=lambda x: x):
+    """A tool that takes `seconds`, and the most of its calls that ran at once (`peak[0]`)."""
     running, peak = [0], [0]
     lock = threading.Lock()
 
@@ -44,11 +45,16 @@ def test_max_concurrent_tools_bounds_the_host_threads(make_interp):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.1)
+        time.sleep(seconds)
         with lock:
             running[0] -= 1
-        return x
+        return result(x)
 
+    return counted, peak
+
+
+def test_max_concurrent_tools_bounds_the_host_threads(make_interp):
+    counted, peak = counting(0.1)
     interp = make_interp(tools={"work": counted}, max_concurrent_tools=2)
     assert interp.execute("import asyncio\nawait asyncio.gather(*(work(i) for i in range(6)))") == list(range(6))
     assert peak[0] == 2
@@ -185,20 +191,13 @@ def test_a_call_left_running_by_an_ended_cell_fails_when_awaited_later(make_inte
 def test_a_thread_pool_runs_submitted_tool_calls_at_the_same_time(make_interp):
     """`ThreadPoolExecutor.map(tool, ...)` and `submit(tool, ...)`, as model code fans out llm_query: the calls run
     on the host together, up to `max_workers` at once, and their results and errors come back in CPython's order."""
-    running, peak = [0], [0]
-    lock = threading.Lock()
 
-    def counted(x):
-        with lock:
-            running[0] += 1
-            peak[0] = max(peak[0], running[0])
-        time.sleep(0.05)
-        with lock:
-            running[0] -= 1
+    def tenfold(x):
         if x == 5:
             raise ValueError("five")
         return x * 10
 
+    counted, peak = counting(0.05, tenfold)
     interp = make_interp(tools={"work": counted})
     shown = interp.execute(
         "from concurrent.futures import ThreadPoolExecutor, as_completed\n"

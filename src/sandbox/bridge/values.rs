@@ -239,7 +239,7 @@ fn to_value_at(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize, seen: &mut 
     if obj.class().is(vm.ctx.types.bool_type) {
         return Ok(Value::Bool(obj.is(&vm.ctx.true_value)));
     }
-    if !obj.class().is(vm.ctx.types.str_type) && !obj.class().is(vm.ctx.types.int_type) {
+    if !is_plain_class(obj, vm) {
         if let Some(library) = library_value(obj, vm, depth, seen)? {
             return Ok(library);
         }
@@ -287,6 +287,26 @@ fn to_value_at(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize, seen: &mut 
         type_name: obj.class().name().to_string(),
         direction: Direction::OutOfSandbox,
     }))
+}
+
+/// Whether `obj`'s class is exactly one of the plain types, so it cannot be a mirror of a library's class (a
+/// subclass can: `np.float64` is a float): the common case skips looking for a mirror's attribute.
+fn is_plain_class(obj: &PyObjectRef, vm: &VirtualMachine) -> bool {
+    let class = obj.class();
+    let types = &vm.ctx.types;
+    [
+        types.int_type,
+        types.float_type,
+        types.str_type,
+        types.bytes_type,
+        types.list_type,
+        types.tuple_type,
+        types.dict_type,
+        types.set_type,
+        types.frozenset_type,
+    ]
+    .iter()
+    .any(|plain| class.is(*plain))
 }
 
 fn sandbox_failed(vm: &VirtualMachine, exc: rustpython_vm::builtins::PyBaseExceptionRef) -> ConvertError {

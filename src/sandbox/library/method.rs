@@ -3,7 +3,7 @@
 use rustpython_vm::builtins::descriptor::PyMethodDescriptor;
 use rustpython_vm::builtins::PyType;
 use rustpython_vm::function::{IntoPyNativeFn, ItemDoc, PyMethodFlags};
-use rustpython_vm::{Py, PyRef, VirtualMachine};
+use rustpython_vm::{Py, PyRef, PyResult, TryFromObject, VirtualMachine};
 
 /// A method of `class` whose body binds its own arguments (`FuncArgs`), to put in place of the class's method
 /// `name`: it keeps that method's doc, so `__text_signature__` and `inspect.signature` read as for it, and it is
@@ -28,4 +28,11 @@ where
         .map_or(ItemDoc::NONE, |original| original.method.item_doc());
     let flags = PyMethodFlags::METHOD | PyMethodFlags::FASTCALL | PyMethodFlags::KEYWORDS;
     vm.ctx.new_method_def(name, body, flags, doc).build_method(class, vm)
+}
+
+/// Class `name` of module `module`, as the `'static` type `fast_method` and slot replacements take: the zygote's
+/// modules and their classes live as long as the process.
+pub fn module_class(vm: &VirtualMachine, module: &'static str, name: &'static str) -> PyResult<&'static Py<PyType>> {
+    let class = vm.import(module, 0)?.get_attr(name, vm)?;
+    Ok(PyRef::leak(PyRef::<PyType>::try_from_object(vm, class)?))
 }

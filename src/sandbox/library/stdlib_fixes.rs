@@ -4,7 +4,7 @@
 //!   an empty range);
 //! - a value that is not there, in CPython 3.14's words: `list.index(x): x not in list`, `range.index(x): x not in
 //!   range`, `deque.index(x): x not in deque`, `subsection not found` for bytes (RustPython names the value, or
-//!   says "substring"); `MISSES` lists them;
+//!   says "substring"), one table in `install`;
 //! - `struct`'s packing functions: a wrong number of values names the format's count of items (RustPython counts
 //!   its codes: `pack expected 1 items for packing (got 1)` for `"<2i"`), and `pack_into` says so;
 //! - `bytes + str` (and bytearray's): `can't concat str to bytes`, as CPython words it (RustPython: `a bytes-like
@@ -18,7 +18,7 @@
 //!   its format (`logging.info("rows", n)`, common in models' code) would raise IndexError out of the cell
 //!   where CPython prints "--- Logging error ---" and goes on. Frozen code's file names have no folder: `[""]`.
 
-use crate::sandbox::library::method::fast_method;
+use crate::sandbox::library::method::{fast_method, module_class};
 use rustpython_vm::buffer::FormatSpec;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyBytes, PyInt, PyStr, PyType};
 use rustpython_vm::function::FuncArgs;
@@ -57,12 +57,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         });
         bisect.set_attr(name, wrapped, vm)?;
     }
-    let deque = vm
-        .import("_collections", 0)?
-        .get_attr("deque", vm)?
-        .downcast::<PyType>()
-        .map_err(|_| vm.new_type_error("_collections.deque is not a class"))?;
-    let deque: &'static Py<PyType> = PyRef::leak(deque);
+    let deque = module_class(vm, "_collections", "deque")?;
     let types = &vm.ctx.types;
     let misses: [(&'static Py<PyType>, &'static str, &'static str, &'static str); 9] = [
         (types.list_type, "index", " is not in list", "list.index(x): x not in list"),
@@ -85,9 +80,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     }
     struct_counts(vm)?;
     concat_words(vm);
-    let array: &'static Py<PyType> = PyRef::leak(
-        vm.import("array", 0)?.get_attr("array", vm)?.downcast::<PyType>().map_err(|_| vm.new_type_error("array"))?,
-    );
+    let array = module_class(vm, "array", "array")?;
     array.slots.repr.store(Some(array_repr));
     let method = vm.new_method("__repr__", array, |zelf: PyObjectRef, vm: &VirtualMachine| array_repr(&zelf, vm));
     array.set_attr(vm.ctx.intern_str("__repr__"), method.into());
@@ -114,9 +107,7 @@ fn c_library_cbrt() -> Option<unsafe extern "C" fn(f64) -> f64> {
 /// `json`'s error for a bad escape in the words of CPython's scanner, `Invalid \escape` (RustPython's names the
 /// character: `Invalid \escape: U+0078`).
 fn json_escape_words(vm: &VirtualMachine) -> PyResult<()> {
-    let class = vm.import("json", 0)?.get_attr("JSONDecodeError", vm)?;
-    let class: &'static Py<PyType> =
-        PyRef::leak(class.downcast::<PyType>().map_err(|_| vm.new_type_error("JSONDecodeError"))?);
+    let class = module_class(vm, "json", "JSONDecodeError")?;
     let init = class.as_object().get_attr("__init__", vm)?;
     let wrapped = vm.new_method("__init__", class, move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
         let bad_escape = args
@@ -208,8 +199,7 @@ fn struct_counts(vm: &VirtualMachine) -> PyResult<()> {
         });
         module.set_attr(name, wrapped, vm)?;
     }
-    let class = module.get_attr("Struct", vm)?.downcast::<PyType>().map_err(|_| vm.new_type_error("Struct"))?;
-    let class: &'static Py<PyType> = PyRef::leak(class);
+    let class = module_class(vm, "_struct", "Struct")?;
     for (name, function) in [("pack", "pack"), ("pack_into", "pack_into")] {
         let original = class.as_object().get_attr(name, vm)?;
         let wrapped = fast_method(vm, name, class, move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {

@@ -39,11 +39,11 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use rustpython_vm::builtins::{PyBytes, PyCallableIterator, PyDict, PyList, PyStr, PyStrRef, PyTuple, PyType};
+use rustpython_vm::builtins::{PyBytes, PyCallableIterator, PyDict, PyList, PyStr, PyStrRef, PyTuple};
 use rustpython_vm::convert::ToPyObject;
 use rustpython_vm::function::{ArgCallable, FuncArgs};
 use rustpython_vm::protocol::{PyIter, PyIterReturn};
-use rustpython_vm::{AsObject, Py, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject, VirtualMachine};
+use rustpython_vm::{AsObject, PyObjectRef, PyPayload, PyResult, TryFromObject, VirtualMachine};
 
 use matched::{Match, Searched, Spans};
 use scan::{Found, Search, Text};
@@ -109,8 +109,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     });
     sre.set_attr("compile", compile, vm)?;
 
-    let pattern_type: PyRef<PyType> = PyRef::try_from_object(vm, sre.get_attr("Pattern", vm)?)?;
-    let pattern_type: &'static Py<PyType> = PyRef::leak(pattern_type);
+    let pattern_type = crate::sandbox::library::method::module_class(vm, "_sre", "Pattern")?;
     let original = |name: &str| pattern_type.as_object().get_attr(vm.ctx.intern_str(name), vm);
     matched::install(&sre, vm)?;
     matches::install();

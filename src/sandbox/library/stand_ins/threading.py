@@ -64,10 +64,9 @@ def _until(ready, timeout, what):
     return ready()
 
 
-def _timeout_of(blocking, timeout):
-    if timeout is not None and timeout < 0:
-        return None
-    return timeout
+def _lock_timeout(timeout):
+    """A lock's ``timeout`` as ``_until`` takes it: -1 (or any negative) is no timeout."""
+    return None if timeout is not None and timeout < 0 else timeout
 
 
 def _run(thread):
@@ -117,7 +116,7 @@ class Lock:
                 return False
             self._locked = True
             return True
-        if not _until(lambda: not self._locked, _timeout_of(blocking, timeout), "acquiring a held lock"):
+        if not _until(lambda: not self._locked, _lock_timeout(timeout), "acquiring a held lock"):
             return False
         self._locked = True
         return True
@@ -156,7 +155,7 @@ class RLock:
         if not blocking:
             if self._owner is not None:
                 return False
-        elif not _until(lambda: self._owner is None, _timeout_of(blocking, timeout), "acquiring a held lock"):
+        elif not _until(lambda: self._owner is None, _lock_timeout(timeout), "acquiring a held lock"):
             return False
         self._owner, self._count = me, 1
         return True
