@@ -331,6 +331,12 @@ fn fork_session_made_in_child<'a>(
     // child continues on this thread, with the VM, and never returns into the zygote's loop.
     let pid = unsafe { libc::fork() };
     if pid == 0 {
+        if matches!(link, session::Link::Standby(_)) {
+            // A standby is in a group of its own from its first instruction (the parent sets it too, `made`):
+            // between the fork and the parent's call, the zygote's group, which a session's end kills, held it.
+            // SAFETY: async-signal-safe, on this process itself.
+            unsafe { libc::setpgid(0, 0) };
+        }
         sandbox::cpython::zygote::after_fork_child();
         let begin = || {
             if let Some(start) = start() {
@@ -395,6 +401,7 @@ impl Standby {
     }
 
     fn made(pid: libc::pid_t, made_for: MadeFor, zygote: Channel) -> Standby {
+        // Both ends set the group, so it holds whichever runs first (the child: `fork_session_made_in_child`).
         // SAFETY: our child, which has not run anything but the sandbox's own set-up (it never execs).
         unsafe { libc::setpgid(pid, pid) };
         Standby { pid, made_for, zygote }
